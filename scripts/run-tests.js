@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+// Runs every test/**/*.test.ts file in its own Node process (uvu suites, TypeScript through tsx),
+// two at a time, and ends with one line `N passed, N failed` that CI reads.
+// Usage: npm test [-- <path-substring> ...]
+import { spawn } from "node:child_process";
+import { readdirSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { availableParallelism } from "node:os";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const filters = process.argv.slice(2);
+const concurrency = Number(process.env.TEST_CONCURRENCY ?? Math.min(2, availableParallelism()));
+const fileTimeoutMs = Number(process.env.TEST_FILE_TIMEOUT_MS ?? 10 * 60_000);
+
+function findTests(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) out.push(...findTests(path));
+    else if (name.endsWith(".test.ts")) out.push(path);
+  }
+  return out;
+}
+
+const files = findTests(join(root, "test"))
+  .map((f) => relative(root, f))
+  .filter((f) => filters.length === 0 || filters.some((p) => f.includes(p)))
+  .sort();
+
+const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, "");
+
+function runFile(file) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const child = spawn(process.execPath, ["--import", "tsx", file], {
+      cwd: root,
+      env: { ...process.env, FORCE_COLOR: "0" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    const timer = setTimeout(() => {
+      output += `\n[run-tests] ${file} exceeded ${fileTimeoutMs} ms; killed\n`;
+      child.kill("SIGKILL");
+    }, fileTimeoutMs);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      const text = strip(output);
+      const num = (label) => Number((text.match(new RegExp(`${label}:\\s+(\\d+)`)) ?? [])[1] ?? NaN);
+      const total = num("Total");
+      const passed = num("Passed");
+      const skipped = num("Skipped") || 0;
+      let failed = Number.isNaN(total) ? 1 : total - passed - skipped;
+      // A file that exits non-zero after reporting all green still counts as a failure.
+      if (code !== 0 && failed === 0) failed = 1;
+      resolve({ file, code, output, passed: Number.isNaN(passed) ? 0 : passed, failed, skipped, ms: Date.now() - started });
+    });
+  });
+}
+
+const results = [];
+let next = 0;
+async function worker() {
+  while (next < files.length) {
+    const file = files[next++];
+    const r = await runFile(file);
+    results.push(r);
+    process.stdout.write(`\n=== ${r.file} (${(r.ms / 1000).toFixed(1)} s, exit ${r.code})\n${r.output}`);
+  }
+}
+await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
+
+const passed = results.reduce((n, r) => n + r.passed, 0);
+const failed = results.reduce((n, r) => n + r.failed, 0);
+const skipped = results.reduce((n, r) => n + r.skipped, 0);
+const bad = results.filter((r) => r.failed > 0).map((r) => r.file);
+if (bad.length) console.log(`\nFailing files:\n  ${bad.join("\n  ")}`);
+if (files.length === 0) console.log("no test files matched");
+console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
+process.exitCode = failed > 0 || files.length === 0 ? 1 : 0;
