@@ -1,0 +1,58 @@
+// Talks to tradevaultd over HTTP. The CLI never opens the daemon's database.
+import { CliError, EXIT } from "./errors.js";
+
+export interface ApiClient {
+  url: string;
+  request<T = unknown>(method: "GET" | "POST" | "DELETE", path: string, body?: unknown): Promise<T>;
+}
+
+interface Envelope {
+  ok?: boolean;
+  data?: unknown;
+  error?: { code?: string; message?: string; details?: unknown };
+}
+
+export function createApiClient(url: string, token?: string): ApiClient {
+  const base = url.replace(/\/+$/, "");
+  return {
+    url: base,
+    async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+      let res: Response;
+      try {
+        res = await fetch(`${base}${path}`, {
+          method,
+          headers: {
+            ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+            ...(token ? { Authorization: `Bearer ${token}` } : {}),
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+          signal: AbortSignal.timeout(60_000),
+        });
+      } catch (err) {
+        type Cause = { code?: string; errors?: Array<{ code?: string }> };
+        const c = (err as { cause?: Cause }).cause;
+        const cause = c?.code ?? c?.errors?.[0]?.code ?? (err as Error).message;
+        throw new CliError(
+          "DAEMON_UNREACHABLE",
+          `cannot reach tradevaultd at ${base} (${cause})`,
+          EXIT.UNREACHABLE,
+          "start it with `npm start` (or `tradevaultd`), or point --url / TRADEVAULT_URL at it",
+        );
+      }
+      let payload: Envelope;
+      try {
+        payload = (await res.json()) as Envelope;
+      } catch {
+        throw new CliError("BAD_RESPONSE", `${base}${path} answered ${res.status} with a body that is not JSON`, EXIT.FAILURE);
+      }
+      if (res.ok && payload.ok) return payload.data as T;
+      const code = payload.error?.code ?? `HTTP_${res.status}`;
+      const message = payload.error?.message ?? `HTTP ${res.status}`;
+      if (res.status === 401) {
+        throw new CliError(code, message, EXIT.NOT_SIGNED_IN, "sign in with: tradevault login --wallet <name>");
+      }
+      const retry = res.headers.get("Retry-After");
+      throw new CliError(code, message, EXIT.FAILURE, retry ? `retry in ${retry} s` : undefined, payload.error?.details);
+    },
+  };
+}

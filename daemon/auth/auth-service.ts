@@ -1,0 +1,126 @@
+// Sign-in and sessions (SPEC section 5, DESIGN section 5). The nonce is consumed only by a login
+// whose signature checks out, atomically with the session insert, so a garbage signature cannot burn
+// someone else's nonce and two concurrent logins with one nonce yield one session.
+import { createHash, randomBytes } from "node:crypto";
+import { verifyMessage } from "ethers";
+import type { Store } from "../db/database.js";
+import * as repo from "../db/auth-repo.js";
+import { AppError } from "../errors.js";
+import { buildChallenge, type SignInOrigin } from "./sign-in-message.js";
+
+export interface AuthSettings {
+  nonceTtlMs: number;
+  sessionTtlMs: number;
+  sessionMaxAgeMs: number;
+  /** Sliding expiry is written at most this often, so reads do not each cost a disk sync. */
+  refreshEveryMs: number;
+}
+
+export const DEFAULT_AUTH_SETTINGS: AuthSettings = {
+  nonceTtlMs: 5 * 60_000,
+  sessionTtlMs: 24 * 3600_000,
+  sessionMaxAgeMs: 30 * 24 * 3600_000,
+  refreshEveryMs: 60_000,
+};
+
+export interface AuthUser {
+  address: string;
+  sessionExpiresAt: number;
+}
+
+export interface LoginResult {
+  address: string;
+  sessionToken: string;
+  expiresAt: number;
+}
+
+export interface AuthService {
+  challenge(address: string): Promise<{ message: string; nonce: string; expiresAt: number }>;
+  login(input: { address: string; signature: string; nonce: string }): Promise<LoginResult>;
+  authenticate(token: string): AuthUser;
+  logout(token: string): void;
+}
+
+const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+
+const rejected = (message: string) => new AppError("UNAUTHENTICATED", message);
+
+export function createAuthService(deps: {
+  store: Store;
+  origin: () => SignInOrigin;
+  clock: () => number;
+  settings?: Partial<AuthSettings>;
+}): AuthService {
+  const { store, clock } = deps;
+  const { db, sync } = store;
+  const settings = { ...DEFAULT_AUTH_SETTINGS, ...deps.settings };
+
+  return {
+    async challenge(address) {
+      const now = clock();
+      await repo.deleteExpired(db, now);
+      const c = buildChallenge(deps.origin(), address, now, settings.nonceTtlMs);
+      await repo.insertNonce(db, {
+        nonce: c.nonce,
+        address,
+        message: c.message,
+        issued_at: c.issuedAt,
+        expires_at: c.expiresAt,
+      });
+      return { message: c.message, nonce: c.nonce, expiresAt: c.expiresAt };
+    },
+
+    async login({ address, signature, nonce }) {
+      const now = clock();
+      const issued = await repo.findNonce(db, nonce);
+      if (!issued || issued.expires_at <= now) throw rejected("unknown or expired nonce; request a new challenge");
+      if (issued.address !== address) throw rejected("this nonce was issued to another address");
+      let signer: string;
+      try {
+        signer = verifyMessage(issued.message, signature);
+      } catch {
+        throw rejected("the signature cannot be verified");
+      }
+      if (signer !== address) throw rejected("the signature was not made by this address over the issued message");
+
+      const sessionToken = randomBytes(32).toString("base64url");
+      const expiresAt = now + settings.sessionTtlMs;
+      const consumed = store.immediate(() => {
+        if (!repo.consumeNonce(db, sync, nonce, address, now)) return false;
+        repo.ensureUser(db, sync, address, now);
+        repo.insertSession(db, sync, {
+          token_hash: hashToken(sessionToken),
+          address,
+          created_at: now,
+          refreshed_at: now,
+          expires_at: expiresAt,
+          absolute_expires_at: now + settings.sessionMaxAgeMs,
+        });
+        return true;
+      });
+      if (!consumed) throw rejected("this nonce was already used; request a new challenge");
+      return { address, sessionToken, expiresAt };
+    },
+
+    authenticate(token) {
+      const now = clock();
+      const tokenHash = hashToken(token);
+      const session = repo.findSession(db, sync, tokenHash);
+      if (!session) throw rejected("not signed in, or the session has ended");
+      if (session.expires_at <= now || session.absolute_expires_at <= now) {
+        repo.deleteSession(db, sync, tokenHash);
+        throw rejected("the session has expired; sign in again");
+      }
+      if (now - session.refreshed_at < settings.refreshEveryMs) {
+        return { address: session.address, sessionExpiresAt: session.expires_at };
+      }
+      const expiresAt = Math.min(now + settings.sessionTtlMs, session.absolute_expires_at);
+      repo.refreshSession(db, sync, tokenHash, now, expiresAt);
+      return { address: session.address, sessionExpiresAt: expiresAt };
+    },
+
+    logout(token) {
+      repo.deleteSession(db, sync, hashToken(token));
+    },
+  };
+}

@@ -1,0 +1,63 @@
+// The daemon's configuration: flags and TRADEVAULT_* environment variables, validated once into a
+// frozen object. Durations are seconds at the edge.
+import { isIP } from "node:net";
+import { resolve } from "node:path";
+import { z } from "zod";
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+export const configSchema = z
+  .object({
+    host: z.string().min(1).default("127.0.0.1"),
+    port: z.coerce.number().int().min(0).max(65535).default(8420),
+    publicUrl: z.url({ protocol: /^https?$/ }).optional(),
+    dataDir: z.string().min(1).default("./data"),
+    logLevel: z.enum(LOG_LEVELS).default("info"),
+    corsOrigins: z.array(z.url({ protocol: /^https?$/ }).transform((u) => new URL(u).origin)).default([]),
+    tlsCert: z.string().optional(),
+    tlsKey: z.string().optional(),
+    trustProxy: z.boolean().default(false),
+    exchange: z.enum(["sim", "hyperliquid-testnet", "hyperliquid"]).default("sim"),
+    allowMainnet: z.boolean().default(false),
+    signInRateLimit: z.coerce.number().int().min(1).default(30),
+    orderRateLimit: z.coerce.number().int().min(1).default(20),
+    sessionMaxAgeDays: z.coerce.number().min(1).max(365).default(30),
+  })
+  .strict();
+
+export type ConfigInput = z.input<typeof configSchema>;
+export type Config = Readonly<z.output<typeof configSchema>> & { readonly network: Network };
+export type Network = "sim" | "testnet" | "mainnet";
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+export function isLoopback(host: string): boolean {
+  if (host === "localhost") return true;
+  if (isIP(host) === 4) return host.startsWith("127.");
+  return host === "::1";
+}
+
+export function resolveConfig(input: ConfigInput): Config {
+  const parsed = configSchema.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`invalid configuration: ${issue?.path.join(".") || "?"}: ${issue?.message}`);
+  }
+  const c = parsed.data;
+  if ((c.tlsCert === undefined) !== (c.tlsKey === undefined)) {
+    throw new ConfigError("--tls-cert and --tls-key go together");
+  }
+  // Production means listening beyond loopback: then sessions need HTTPS, served here or by a proxy.
+  if (!isLoopback(c.host) && c.tlsCert === undefined && !c.trustProxy) {
+    throw new ConfigError(
+      `refusing to listen on ${c.host} over plain HTTP: pass --tls-cert/--tls-key, or --trust-proxy behind a TLS proxy`,
+    );
+  }
+  if (c.exchange === "hyperliquid" && !c.allowMainnet) {
+    throw new ConfigError("--exchange hyperliquid trades real money: add --allow-mainnet to confirm");
+  }
+  const network: Network = c.exchange === "sim" ? "sim" : c.exchange === "hyperliquid-testnet" ? "testnet" : "mainnet";
+  return Object.freeze({ ...c, dataDir: resolve(c.dataDir), corsOrigins: Object.freeze([...c.corsOrigins]) as string[], network });
+}

@@ -1,0 +1,8 @@
+// The list of migrations, in order. Kysely's FileMigrationProvider reads a folder at run time, which
+// breaks once the code is compiled to dist/ and bundled; a static list works from sources and builds.
+import type { Migration } from "kysely";
+import * as auth from "./2026-11-23-001-auth.js";
+
+export const migrations: Record<string, Migration> = {
+  "2026-11-23-001-auth": auth,
+};

@@ -1,0 +1,61 @@
+// The Koa application. Middleware order is written once, here: request id, access log (outside the
+// envelope, so it logs the final status), error envelope, CORS, origin check, body parser, session,
+// routes.
+import cors from "@koa/cors";
+import Router from "@koa/router";
+import Koa from "koa";
+import type { Logger } from "pino";
+import type { AuthService } from "../auth/auth-service.js";
+import { AppError } from "../errors.js";
+import { accessLog } from "./middleware/access-log.js";
+import { jsonBody } from "./middleware/body.js";
+import { errorEnvelope } from "./middleware/errors.js";
+import { originCheck } from "./middleware/origin.js";
+import { requestId } from "./middleware/request-id.js";
+import { session } from "./middleware/session.js";
+import { mountRoutes, type Limiters, type RouteSpec } from "./route.js";
+
+export interface AppDeps {
+  log: Logger;
+  auth: AuthService;
+  routes: RouteSpec[];
+  limiters: Limiters;
+  /** Origins allowed to make credentialed browser requests (configured CORS origins + our own). */
+  allowedOrigins: () => Set<string>;
+  corsOrigins: string[];
+  trustProxy: boolean;
+}
+
+export function buildApp(deps: AppDeps): { app: Koa; router: Router } {
+  const app = new Koa({ proxy: deps.trustProxy });
+  app.silent = true; // errors are logged by the envelope middleware, once, with the request id
+  const router = new Router();
+  mountRoutes(router, deps.routes, deps.limiters);
+
+  app.use(requestId());
+  app.use(accessLog(deps.log));
+  app.use(errorEnvelope(deps.log));
+  if (deps.corsOrigins.length > 0) {
+    const allowed = new Set(deps.corsOrigins);
+    app.use(
+      cors({
+        origin: (ctx) => (allowed.has(ctx.get("Origin")) ? ctx.get("Origin") : ""),
+        credentials: true,
+        exposeHeaders: ["X-Request-Id", "Retry-After"],
+        allowHeaders: ["Content-Type", "Authorization", "Idempotency-Key", "Last-Event-ID", "X-Request-Id"],
+      }),
+    );
+  }
+  app.use(originCheck(deps.allowedOrigins));
+  for (const mw of jsonBody()) app.use(mw);
+  app.use(session(deps.auth));
+  app.use(router.routes());
+  app.use(
+    router.allowedMethods({
+      throw: true,
+      methodNotAllowed: () => new AppError("METHOD_NOT_ALLOWED", "this route does not take that method"),
+      notImplemented: () => new AppError("METHOD_NOT_ALLOWED", "this method is not supported"),
+    }),
+  );
+  return { app, router };
+}

@@ -1,0 +1,28 @@
+// Reads the session from the `session` cookie or `Authorization: Bearer <token>` (for clients that
+// cannot send a SameSite=Strict cookie). A bad token is not an error here: routes that need a user
+// raise it, so a stale cookie never blocks signing in again.
+import type { Middleware } from "koa";
+import type { AuthService } from "../../auth/auth-service.js";
+
+export const SESSION_COOKIE = "session";
+
+export function readSessionToken(authorization: string, cookie: string | undefined): string | undefined {
+  const bearer = /^Bearer\s+(\S+)$/i.exec(authorization);
+  if (bearer) return bearer[1];
+  return cookie || undefined;
+}
+
+export function session(auth: AuthService): Middleware {
+  return async (ctx, next) => {
+    const token = readSessionToken(ctx.get("Authorization"), ctx.cookies.get(SESSION_COOKIE));
+    if (token) {
+      try {
+        ctx.state.user = auth.authenticate(token);
+        ctx.state.sessionToken = token;
+      } catch (err) {
+        ctx.state.authError = err;
+      }
+    }
+    await next();
+  };
+}

@@ -1,0 +1,80 @@
+// Routes are declared once, as data: method, path, schemas, handler. The Koa router and the OpenAPI
+// document are both built from the same list, and a test checks the router serves nothing the
+// document does not describe.
+import type Router from "@koa/router";
+import type { Context } from "koa";
+import { z } from "zod";
+import type { AuthUser } from "../auth/auth-service.js";
+import { AppError, type ErrorCode } from "../errors.js";
+import type { RateLimiter } from "./middleware/rate-limit.js";
+
+export type Method = "get" | "post" | "delete";
+
+export interface HandlerInput<B, Q, P> {
+  body: B;
+  query: Q;
+  params: P;
+  /** The signed-in user; present on every route with `auth: true`. */
+  user: AuthUser;
+  /** The Koa context, for the few routes that must set cookies or stream. */
+  ctx: Context;
+}
+
+export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
+  method: Method;
+  path: string;
+  summary: string;
+  tag: string;
+  auth: boolean;
+  body?: z.ZodType<B>;
+  query?: z.ZodType<Q>;
+  params?: z.ZodType<P>;
+  /** Schema of `data` in the success envelope (documentation only). */
+  response?: z.ZodType;
+  errors?: ErrorCode[];
+  /** Returns the `data` of the success envelope; `raw` routes write ctx.body themselves. */
+  handler(input: HandlerInput<B, Q, P>): Promise<unknown> | unknown;
+  raw?: boolean;
+  /** Which rate limit applies: per client IP on sign-in, per session on order-changing routes. */
+  limit?: "signIn" | "orders";
+}
+
+export type Limiters = Record<NonNullable<RouteSpec["limit"]>, RateLimiter>;
+
+export function defineRoute<B = undefined, Q = undefined, P = undefined>(spec: RouteSpec<B, Q, P>): RouteSpec {
+  return spec as RouteSpec;
+}
+
+/** Turns zod issues into INVALID_INPUT with one detail per field. */
+export function parseInput<T>(schema: z.ZodType<T>, value: unknown, where: "body" | "query" | "params"): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  const details = result.error.issues.map((issue) => ({
+    field: [where, ...issue.path.map(String)].join("."),
+    message: issue.message,
+  }));
+  const first = details[0];
+  throw new AppError("INVALID_INPUT", first ? `${first.field}: ${first.message}` : `invalid ${where}`, { details });
+}
+
+export function mountRoutes(router: Router, routes: RouteSpec[], limiters: Limiters): void {
+  for (const route of routes) {
+    router[route.method](route.path, async (ctx: Context) => {
+      if (route.limit === "signIn") limiters.signIn.take(ctx.ip);
+      const user = route.auth ? (ctx.state.user as AuthUser | undefined) : undefined;
+      if (route.auth && !user) {
+        throw ctx.state.authError ?? new AppError("UNAUTHENTICATED", "sign in first (tradevault login)");
+      }
+      if (route.limit === "orders") limiters.orders.take(String(ctx.state.sessionToken));
+      const input = {
+        params: route.params ? parseInput(route.params, ctx.params, "params") : undefined,
+        query: route.query ? parseInput(route.query, ctx.query, "query") : undefined,
+        body: route.body ? parseInput(route.body, ctx.request.body ?? {}, "body") : undefined,
+        user: user as AuthUser,
+        ctx,
+      };
+      const data = await route.handler(input);
+      if (!route.raw) ctx.body = { ok: true, data };
+    });
+  }
+}

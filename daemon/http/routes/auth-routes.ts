@@ -1,0 +1,72 @@
+// SPEC 4.1-4.3: challenge, login, logout.
+import type { Context } from "koa";
+import { z } from "zod";
+import type { AuthService } from "../../auth/auth-service.js";
+import { defineRoute } from "../route.js";
+import { SESSION_COOKIE } from "../middleware/session.js";
+import { address, signature, signInNonce } from "../schemas.js";
+
+function setSessionCookie(ctx: Context, token: string, expiresAt: number | null) {
+  // The cookie is always Secure. Koa refuses a Secure cookie on a connection it does not consider
+  // secure; browsers treat loopback http as a secure context, and off loopback the daemon only runs
+  // behind TLS or a trusted TLS proxy, so telling Koa the connection is secure is truthful here.
+  ctx.cookies.secure = true;
+  ctx.cookies.set(SESSION_COOKIE, token, {
+    httpOnly: true,
+    secure: true,
+    sameSite: "strict",
+    path: "/",
+    overwrite: true,
+    ...(expiresAt === null ? { expires: new Date(0) } : { expires: new Date(expiresAt) }),
+  });
+}
+
+export function authRoutes(auth: AuthService) {
+  return [
+    defineRoute({
+      method: "post",
+      path: "/api/auth/challenge",
+      tag: "auth",
+      summary: "Get an EIP-4361 sign-in message and its single-use nonce for a wallet address",
+      auth: false,
+      limit: "signIn",
+      body: z.object({ address }).strict(),
+      response: z.object({ message: z.string(), nonce: z.string() }),
+      errors: ["INVALID_INPUT", "RATE_LIMITED"],
+      handler: async ({ body }) => {
+        const c = await auth.challenge(body.address);
+        return { message: c.message, nonce: c.nonce };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/auth/login",
+      tag: "auth",
+      summary: "Exchange a signed challenge for a session (cookie `session` and sessionToken)",
+      auth: false,
+      limit: "signIn",
+      body: z.object({ address, signature, nonce: signInNonce }).strict(),
+      response: z.object({ user: z.object({ address: z.string(), sessionToken: z.string() }) }),
+      errors: ["INVALID_INPUT", "UNAUTHENTICATED", "RATE_LIMITED"],
+      handler: async ({ body, ctx }) => {
+        const result = await auth.login(body);
+        setSessionCookie(ctx, result.sessionToken, result.expiresAt);
+        return { user: { address: result.address, sessionToken: result.sessionToken } };
+      },
+    }),
+    defineRoute({
+      method: "post",
+      path: "/api/auth/logout",
+      tag: "auth",
+      summary: "End the current session",
+      auth: true,
+      response: z.object({}),
+      errors: ["UNAUTHENTICATED"],
+      handler: ({ ctx }) => {
+        auth.logout(ctx.state.sessionToken as string);
+        setSessionCookie(ctx, "", null);
+        return {};
+      },
+    }),
+  ];
+}
