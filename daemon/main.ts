@@ -4,6 +4,7 @@ import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
+import type Router from "@koa/router";
 import type { Logger } from "pino";
 import { createAuthService, type AuthSettings } from "./auth/auth-service.js";
 import type { Config } from "./config.js";
@@ -35,6 +36,7 @@ export interface Daemon {
   publicUrl: string;
   store: Store;
   routes: RouteSpec[];
+  router: Router;
   stop(): Promise<void>;
 }
 
@@ -97,7 +99,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     ...accountRoutes(),
   );
   const allowed = new Set([new URL(publicUrl).origin, new URL(url).origin, ...config.corsOrigins]);
-  const { app } = buildApp({
+  const { app, router } = buildApp({
     log,
     auth,
     routes,
@@ -125,5 +127,5 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       log.info("stopped");
     })());
 
-  return { url, publicUrl, store, routes, stop };
+  return { url, publicUrl, store, routes, router, stop };
 }

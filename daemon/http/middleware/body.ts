@@ -25,8 +25,12 @@ export function jsonBody(): Middleware[] {
     urlencoded: false,
     text: false,
     parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
+    // Translate the parser's errors (raw-body / co-body, told apart by HTTP status) at this boundary.
     onError: (err) => {
-      throw err;
+      const status = (err as { status?: number }).status;
+      if (status === 413) throw new AppError("PAYLOAD_TOO_LARGE", `the request body is larger than ${BODY_LIMIT_BYTES} bytes`);
+      if (status === 415) throw new AppError("UNSUPPORTED_MEDIA_TYPE", "send the body as application/json");
+      throw new AppError("INVALID_INPUT", "the request body is not valid JSON (an object is expected)", { cause: err });
     },
   });
   return [hasBody, parse];

@@ -1,30 +1,8 @@
-// Renders every failure as { ok: false, error: { code, message, details? } }. Foreign errors are
-// translated here at the edge; anything unexpected becomes a masked 500 and is logged with its stack.
+// Renders every failure as { ok: false, error: { code, message, details? } }. Boundaries translate
+// foreign errors into AppError; anything else is a bug: a masked 500, logged once with its stack.
 import type { Middleware } from "koa";
 import type { Logger } from "pino";
 import { AppError, isAppError } from "../../errors.js";
-
-interface HttpishError {
-  status?: number;
-  statusCode?: number;
-  type?: string;
-  expose?: boolean;
-}
-
-function translate(err: unknown): AppError | undefined {
-  if (isAppError(err)) return err;
-  const e = err as HttpishError;
-  const status = e?.status ?? e?.statusCode;
-  // Body-parser errors (raw-body / co-body) carry a `type` and an HTTP status.
-  if (e?.type === "entity.too.large" || status === 413) {
-    return new AppError("PAYLOAD_TOO_LARGE", "the request body is larger than the limit");
-  }
-  if (e?.type === "entity.parse.failed" || (status === 400 && e?.expose)) {
-    return new AppError("INVALID_INPUT", "the request body is not valid JSON");
-  }
-  if (status === 415) return new AppError("UNSUPPORTED_MEDIA_TYPE", "send the body as application/json");
-  return undefined;
-}
 
 export function errorEnvelope(log: Logger): Middleware {
   return async (ctx, next) => {
@@ -34,7 +12,7 @@ export function errorEnvelope(log: Logger): Middleware {
         throw new AppError("NOT_FOUND", `no route for ${ctx.method} ${ctx.path}`);
       }
     } catch (err) {
-      let appErr = translate(err);
+      let appErr = isAppError(err) ? err : undefined;
       if (!appErr) {
         log.error({ err, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, "unhandled error");
         appErr = new AppError("INTERNAL", "internal error; see the daemon log with this request id");

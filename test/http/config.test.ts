@@ -1,0 +1,40 @@
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { ConfigError, isLoopback, resolveConfig } from "../../daemon/config.js";
+
+test("defaults: loopback, port 8420, ./data, sim", () => {
+  const c = resolveConfig({});
+  assert.is(c.host, "127.0.0.1");
+  assert.is(c.port, 8420);
+  assert.ok(c.dataDir.endsWith("/data"));
+  assert.is(c.network, "sim");
+  assert.ok(Object.isFrozen(c));
+});
+
+test("listening beyond loopback needs TLS or a trusted proxy; NODE_ENV changes nothing", () => {
+  const prev = process.env.NODE_ENV;
+  process.env.NODE_ENV = "development";
+  try {
+    assert.throws(() => resolveConfig({ host: "0.0.0.0" }), (e: Error) => e instanceof ConfigError && /TLS|proxy/.test(e.message));
+  } finally {
+    process.env.NODE_ENV = prev;
+  }
+  assert.is(resolveConfig({ host: "0.0.0.0", trustProxy: true }).trustProxy, true);
+  assert.is(resolveConfig({ host: "10.0.0.5", tlsCert: "c.pem", tlsKey: "k.pem" }).tlsCert, "c.pem");
+  assert.throws(() => resolveConfig({ tlsCert: "c.pem" }), /go together/);
+});
+
+test("mainnet needs --allow-mainnet; bad values are refused", () => {
+  assert.throws(() => resolveConfig({ exchange: "hyperliquid" }), /allow-mainnet/);
+  assert.is(resolveConfig({ exchange: "hyperliquid", allowMainnet: true }).network, "mainnet");
+  assert.throws(() => resolveConfig({ port: "99999" }), (e: Error) => e instanceof ConfigError);
+  assert.throws(() => resolveConfig({ logLevel: "loud" as never }), (e: Error) => e instanceof ConfigError);
+  assert.equal(resolveConfig({ corsOrigins: ["https://app.example/path"] }).corsOrigins, ["https://app.example"]);
+});
+
+test("isLoopback", () => {
+  for (const h of ["127.0.0.1", "127.1.2.3", "::1", "localhost"]) assert.ok(isLoopback(h), h);
+  for (const h of ["0.0.0.0", "192.168.1.2", "::", "example.com"]) assert.not.ok(isLoopback(h), h);
+});
+
+test.run();
