@@ -1,0 +1,96 @@
+// Turns what ethers decodes (Result objects, receipt logs) into the plain typed objects the daemon
+// uses: bigint for money, number for seconds and basis points, EIP-55 addresses.
+import { getAddress } from "ethers";
+import type { Interface, LogDescription, Result, TransactionReceipt } from "ethers";
+import type { VaultTerms } from "./terms.js";
+
+/** A vault's full on-chain state (TradingVault.state()). Money in settlement-token base units. */
+export interface VaultState {
+  address: string;
+  terms: VaultTerms;
+  termsHash: string;
+  balance: bigint;
+  peakBalance: bigint;
+  dayStartBalance: bigint;
+  /** UTC day (unix seconds / 86400) that dayStartBalance belongs to. */
+  day: number;
+  /** When the stored balance was read from the exchange (0: never). */
+  observedAt: number;
+  /** Block time of the last applied update (0: never). */
+  updatedAt: number;
+  /** Current drawdowns in basis points, rounded down. */
+  drawdownBps: number;
+  dailyDrawdownBps: number;
+  paused: boolean;
+  closed: boolean;
+  closedAt: number;
+  /** Zero until closed. */
+  finalBalance: bigint;
+  profit: bigint;
+  traderShare: bigint;
+  investorShare: bigint;
+  traderPaid: bigint;
+  investorPaid: bigint;
+  /** Settlement tokens the vault holds now. */
+  escrow: bigint;
+  traderWithdrawable: bigint;
+  investorWithdrawable: bigint;
+}
+
+export interface ParsedLog extends LogDescription {
+  address: string;
+}
+
+/** Logs of `receipt` that are event `name` of `iface`, optionally only those emitted by `address`. */
+export function logsOf(receipt: TransactionReceipt, iface: Interface, name: string, address?: string): ParsedLog[] {
+  const out: ParsedLog[] = [];
+  for (const log of receipt.logs) {
+    if (address && getAddress(log.address) !== getAddress(address)) continue;
+    const parsed = iface.parseLog({ topics: [...log.topics], data: log.data });
+    if (parsed?.name === name) out.push(Object.assign(parsed, { address: log.address }));
+  }
+  return out;
+}
+
+export function termsFromResult(r: Result): VaultTerms {
+  return {
+    investor: getAddress(r.investor),
+    trader: getAddress(r.trader),
+    exchangeAccount: getAddress(r.exchangeAccount),
+    initialBalance: r.initialBalance as bigint,
+    maxDrawdownBps: Number(r.maxDrawdownBps),
+    dailyDrawdownBps: Number(r.dailyDrawdownBps),
+    dealDeadline: Number(r.dealDeadline),
+    traderShareBps: Number(r.traderShareBps),
+    validUntil: Number(r.validUntil),
+    salt: r.salt as string,
+  };
+}
+
+export function vaultStateFromResult(address: string, r: Result): VaultState {
+  return {
+    address: getAddress(address),
+    terms: termsFromResult(r.terms),
+    termsHash: r.termsHash,
+    balance: r.balance,
+    peakBalance: r.peakBalance,
+    dayStartBalance: r.dayStartBalance,
+    day: Number(r.day),
+    observedAt: Number(r.observedAt),
+    updatedAt: Number(r.updatedAt),
+    drawdownBps: Number(r.drawdownBps),
+    dailyDrawdownBps: Number(r.dailyDrawdownBps),
+    paused: r.paused,
+    closed: r.closed,
+    closedAt: Number(r.closedAt),
+    finalBalance: r.finalBalance,
+    profit: r.profit,
+    traderShare: r.traderShare,
+    investorShare: r.investorShare,
+    traderPaid: r.traderPaid,
+    investorPaid: r.investorPaid,
+    escrow: r.escrow,
+    traderWithdrawable: r.traderWithdrawable,
+    investorWithdrawable: r.investorWithdrawable,
+  };
+}
