@@ -1,0 +1,50 @@
+// The account-changing actions other than placing orders: cancels, leverage, and faucet credits.
+// The caller holds the transaction.
+import { usd } from "../num.js";
+import type { CancelAction, CancelByCloidAction, UpdateLeverageAction } from "../wire.js";
+import type { Order } from "../types.js";
+import { syntheticHash, type EngineCtx } from "./context.js";
+
+export type CancelResult = "success" | { error: string };
+
+function cancelOne(ctx: EngineCtx, asset: number, order: Order | undefined, user: string): CancelResult {
+  const market = ctx.markets.byAsset(asset);
+  if (!order || order.user !== user || order.status !== "open" || order.coin !== market?.name) {
+    return { error: `Order was never placed, already canceled, or filled. asset=${asset}` };
+  }
+  ctx.repo.updateOrder(order.oid, order.sz, "canceled", ctx.now());
+  return "success";
+}
+
+export function cancelByOid(ctx: EngineCtx, user: string, action: CancelAction): CancelResult[] {
+  return action.cancels.map((c) => cancelOne(ctx, c.a, ctx.repo.getOrder(c.o), user));
+}
+
+export function cancelByCloid(ctx: EngineCtx, user: string, action: CancelByCloidAction): CancelResult[] {
+  return action.cancels.map((c) => cancelOne(ctx, c.asset, ctx.repo.orderByCloid(user, c.cloid), user));
+}
+
+/** Sets the user's cross leverage for one market; returns an error text when refused. */
+export function updateLeverage(ctx: EngineCtx, user: string, action: UpdateLeverageAction): string | undefined {
+  const market = ctx.markets.byAsset(action.asset);
+  if (!market) return "Invalid asset.";
+  if (!action.isCross) return "Isolated margin is not supported by the sim.";
+  if (action.leverage < 1 || action.leverage > market.maxLeverage) return "Invalid leverage value.";
+  ctx.repo.setLeverage(user, market.name, action.leverage);
+  return undefined;
+}
+
+/** Credits USDC (creating the account) and records it as a deposit in the ledger. */
+export function creditUsdc(ctx: EngineCtx, user: string, amount: bigint): bigint {
+  const now = ctx.now();
+  const account = ctx.repo.getAccount(user) ?? ctx.repo.createAccount(user, now);
+  const usdc = account.usdc + amount;
+  ctx.repo.setUsdc(user, usdc);
+  const seq = ctx.repo.nextId("next_deposit", 1);
+  ctx.repo.insertLedger(user, {
+    time: now,
+    hash: syntheticHash(`deposit:${seq}`),
+    delta: { type: "deposit", usdc: usd(amount) },
+  });
+  return usdc;
+}

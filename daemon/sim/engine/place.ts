@@ -1,0 +1,116 @@
+// Placing one limit order: Hyperliquid's validation order (tick, size, minimum value, reduce-only,
+// ALO/IOC rules, margin), then taking liquidity from the synthetic book up to the limit price, then
+// resting the remainder (GTC/ALO) or dropping it (IOC). Every order that names a valid asset gets an
+// oid and a stored status, rejections included, so orderStatus by cloid can settle an in-doubt order.
+import { isValidPrice, isValidSize } from "../../lib/decimal.js";
+import { F, abs, max, min, px, exact } from "../num.js";
+import type { OrderWire } from "../wire.js";
+import type { Market, Order, OrderStatus } from "../types.js";
+import { buildBook, crossingLevels } from "./book.js";
+import { markOf, type EngineCtx } from "./context.js";
+import { applyFill } from "./fills.js";
+import { accountView, leverageOf } from "./margin.js";
+
+export type OrderResult =
+  | { resting: { oid: number; cloid?: string } }
+  | { filled: { totalSz: string; avgPx: string; oid: number; cloid?: string } }
+  | { error: string };
+
+interface Placement {
+  ctx: EngineCtx;
+  user: string;
+  w: OrderWire;
+  market: Market;
+  hash: string;
+}
+
+function record(p: Placement, status: OrderStatus, remaining: bigint, tif: Order["tif"]): number {
+  const oid = p.ctx.nextOid();
+  const now = p.ctx.now();
+  const sz = F.parse(p.w.s);
+  p.ctx.repo.insertOrder({
+    oid, user: p.user, coin: p.market.name, isBuy: p.w.b, limitPx: F.parse(p.w.p), sz: remaining, origSz: sz,
+    tif, reduceOnly: p.w.r, cloid: p.w.c ?? null, status, createdAt: now, statusAt: now,
+  });
+  return oid;
+}
+
+function reject(p: Placement, message: string, status: OrderStatus): OrderResult {
+  if ("limit" in p.w.t) record(p, status, F.parse(p.w.s), p.w.t.limit.tif);
+  return { error: `${message} asset=${p.w.a}` };
+}
+
+/** Margin left for new orders after positions and resting orders (which reserve margin too). */
+function hasMargin(p: Placement, limitPx: bigint, sz: bigint): boolean {
+  const { ctx, user, market } = p;
+  const view = accountView(ctx.repo, ctx.markets, user, ctx.cfg.defaultLeverage);
+  let reserved = 0n;
+  for (const o of ctx.repo.openOrdersOf(user)) {
+    if (o.reduceOnly) continue;
+    const lev = leverageOf(ctx.repo, user, ctx.markets.byCoin(o.coin)!, ctx.cfg.defaultLeverage);
+    reserved += F.mul(o.sz, o.limitPx, "up") / BigInt(lev);
+  }
+  const szi = ctx.repo.getPosition(user, market.name).szi;
+  const increase = max(0n, abs(szi + (p.w.b ? sz : -sz)) - abs(szi));
+  const lev = leverageOf(ctx.repo, user, market, ctx.cfg.defaultLeverage);
+  const fee = F.mul(F.mul(sz, limitPx, "up"), F.parse(ctx.cfg.fees.taker), "up");
+  const required = F.mul(increase, limitPx, "up") / BigInt(lev) + fee;
+  return required <= view.accountValue - view.totalMarginUsed - reserved;
+}
+
+export function placeOrder(ctx: EngineCtx, user: string, w: OrderWire, hash: string): OrderResult {
+  const market = ctx.markets.byAsset(w.a);
+  if (!market) return { error: `Invalid asset. asset=${w.a}` };
+  const p: Placement = { ctx, user, w, market, hash };
+  if (!("limit" in w.t)) return { error: `Trigger orders are not supported by the sim. asset=${w.a}` };
+  const tif = w.t.limit.tif;
+  if (!isValidPrice(w.p, market.szDecimals)) return reject(p, "Price must be divisible by tick size.", "tickRejected");
+  if (!isValidSize(w.s, market.szDecimals)) return reject(p, "Order has invalid size.", "rejected");
+  const limitPx = F.parse(w.p);
+  let sz = F.parse(w.s);
+  if (F.mul(limitPx, sz, "down") < F.parse(ctx.cfg.minOrderValueUsd)) {
+    return reject(p, `Order must have minimum value of $${ctx.cfg.minOrderValueUsd}.`, "minTradeNtlRejected");
+  }
+  if (w.c && ctx.repo.orderByCloid(user, w.c)) return { error: `Duplicate cloid. asset=${w.a}` };
+  if (w.r) {
+    const szi = ctx.repo.getPosition(user, market.name).szi;
+    if (szi === 0n || szi > 0n === w.b) return reject(p, "Reduce only order would increase position.", "reduceOnlyRejected");
+    sz = min(sz, abs(szi)); // reduce-only never flips: cap at the position
+  }
+  const book = buildBook(markOf(ctx, market), market, ctx.cfg.book);
+  const levels = crossingLevels(book, w.b, limitPx);
+  if (tif === "Alo" && levels.length > 0) {
+    const bbo = `${exact(book.bids[0]?.px ?? 0n)}@${exact(book.asks[0]?.px ?? 0n)}`;
+    return reject(p, `Post only order would have immediately matched, bbo was ${bbo}.`, "badAloPxRejected");
+  }
+  const immediate = tif === "Ioc" || tif === "FrontendMarket";
+  if (immediate && levels.length === 0) {
+    return reject(p, "Order could not immediately match against any resting orders.", "iocCancelRejected");
+  }
+  if (!w.r && !hasMargin(p, limitPx, sz)) return reject(p, "Insufficient margin to place order.", "perpMarginRejected");
+  return execute(p, tif, sz, levels);
+}
+
+function execute(p: Placement, tif: Order["tif"], sz: bigint, levels: { px: bigint; sz: bigint }[]): OrderResult {
+  const { ctx, user, w, market } = p;
+  const oid = record(p, "open", sz, tif);
+  let filled = 0n;
+  let notional = 0n;
+  for (const level of levels) {
+    const take = min(sz - filled, level.sz);
+    if (take <= 0n) break;
+    applyFill(ctx.repo, ctx.cfg.fees, ctx.nextTid(), {
+      user, coin: market.name, isBuy: w.b, px: level.px, sz: take, oid, cloid: w.c ?? null,
+      crossed: true, hash: p.hash, time: ctx.now(),
+    });
+    filled += take;
+    notional += F.mul(level.px, take, "half-up");
+  }
+  const remaining = sz - filled;
+  const rests = remaining > 0n && (tif === "Gtc" || tif === "Alo");
+  ctx.repo.updateOrder(oid, rests ? remaining : 0n, rests ? "open" : "filled", ctx.now());
+  const cloid = w.c ? { cloid: w.c } : {};
+  if (rests) return { resting: { oid, ...cloid } };
+  const avgPx = F.div(notional, filled, "half-up");
+  return { filled: { totalSz: exact(filled), avgPx: px(avgPx), oid, ...cloid } };
+}

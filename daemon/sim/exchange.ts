@@ -1,0 +1,98 @@
+// POST /exchange: parse, recover the signer, check the nonce, map the signer to an account, then run
+// the action in one transaction that also records the nonce. Answers use Hyperliquid's shapes:
+// {"status":"ok","response":{...}} or {"status":"err","response":"<message>"}.
+import { actingUser, approveAgent, type AgentPolicy } from "./agents.js";
+import { cancelByCloid, cancelByOid, updateLeverage } from "./engine/actions.js";
+import type { EngineCtx } from "./engine/context.js";
+import { placeOrder } from "./engine/place.js";
+import { nonceError, type NoncePolicy } from "./nonces.js";
+import { l1ConnectionId, recoverL1Signer, recoverUserSigner } from "./signing.js";
+import type { Network } from "./types.js";
+import { parseExchangeRequest, type ExchangeRequest, type L1Action, type UserSignedAction } from "./wire.js";
+
+export interface ExchangeDeps {
+  ctx: EngineCtx;
+  network: Network;
+  nonces: NoncePolicy;
+  agents: AgentPolicy;
+}
+
+type Req<K extends ExchangeRequest["kind"]> = Extract<ExchangeRequest, { kind: K }>;
+
+const err = (response: string) => ({ status: "err", response });
+const ok = (response: unknown) => ({ status: "ok", response });
+const DEFAULT = ok({ type: "default" });
+
+/** Handles a parsed JSON body; throws WireError for bodies the real API answers with 422. */
+export function handleExchange(deps: ExchangeDeps, body: unknown): unknown {
+  const req = parseExchangeRequest(body);
+  return req.kind === "l1" ? handleL1(deps, req) : handleUserSigned(deps, req);
+}
+
+function handleL1(deps: ExchangeDeps, req: Req<"l1">): unknown {
+  const { ctx } = deps;
+  const now = ctx.now();
+  const hash = l1ConnectionId(req.action, req.nonce, req.vaultAddress, req.expiresAfter);
+  const signer = recoverL1Signer(hash, deps.network, req.signature);
+  if (!signer) return err("Invalid signature.");
+  const bad = nonceError(ctx.repo.noncesOf(signer), req.nonce, now, deps.nonces);
+  if (bad) return err(bad);
+  const user = actingUser(ctx.repo, signer, now);
+  if (!user) return err(`User or API Wallet ${signer} does not exist.`);
+  // Sub-accounts and vaults are not simulated: vaultAddress may only name the account itself.
+  if (req.vaultAddress && req.vaultAddress !== user) return err(`Vault or sub-account ${req.vaultAddress} is not registered to ${user}.`);
+  if (req.expiresAfter !== undefined && req.expiresAfter < now) return err("Action already expired");
+  return ctx.repo.tx(() => {
+    ctx.repo.addNonce(signer, req.nonce, deps.nonces.keep);
+    return runL1(ctx, user, req.action, hash);
+  });
+}
+
+function runL1(ctx: EngineCtx, user: string, action: L1Action, hash: string): unknown {
+  switch (action.type) {
+    case "order": {
+      const statuses = action.orders.map((o) => placeOrder(ctx, user, o, hash));
+      return ok({ type: "order", data: { statuses } });
+    }
+    case "cancel":
+      return ok({ type: "cancel", data: { statuses: cancelByOid(ctx, user, action) } });
+    case "cancelByCloid":
+      return ok({ type: "cancel", data: { statuses: cancelByCloid(ctx, user, action) } });
+    case "updateLeverage": {
+      const refused = updateLeverage(ctx, user, action);
+      return refused ? err(refused) : DEFAULT;
+    }
+    case "noop":
+      return DEFAULT;
+  }
+}
+
+function handleUserSigned(deps: ExchangeDeps, req: Req<"user">): unknown {
+  const { ctx } = deps;
+  const now = ctx.now();
+  const signer = recoverSigner(req.action, req.signature);
+  if (!signer) return err("Invalid signature.");
+  const bad = nonceError(ctx.repo.noncesOf(signer), req.nonce, now, deps.nonces);
+  if (bad) return err(bad);
+  if (req.action.nonce !== req.nonce) return err("Nonce mismatch.");
+  if (req.action.hyperliquidChain !== deps.network) {
+    return err(`Invalid hyperliquidChain ${req.action.hyperliquidChain}: this is ${deps.network}.`);
+  }
+  // Only a funded master may sign user-signed actions; an agent has no account of its own.
+  if (!ctx.repo.getAccount(signer)) return err(`Must deposit before performing actions. User: ${signer}`);
+  return ctx.repo.tx(() => {
+    ctx.repo.addNonce(signer, req.nonce, deps.nonces.keep);
+    const refused = approveAgent(ctx.repo, signer, req.action, now, deps.agents);
+    return refused ? err(refused) : DEFAULT;
+  });
+}
+
+function recoverSigner(action: UserSignedAction, signature: Req<"user">["signature"]): string | undefined {
+  const message = {
+    hyperliquidChain: action.hyperliquidChain,
+    agentAddress: action.agentAddress,
+    agentName: action.agentName ?? "", // signed as "" when unnamed, posted as null or omitted
+    nonce: action.nonce,
+  };
+  return recoverUserSigner("HyperliquidTransaction:ApproveAgent", action.signatureChainId, message, signature);
+}

@@ -1,0 +1,11 @@
+// Public surface of the sim exchange (Hyperliquid-compatible paper trading). The daemon's composition
+// root imports only from here.
+export { createSimExchange } from "./sim-exchange.js";
+export type { FaucetResult, SimExchange, SimExchangeOptions } from "./sim-exchange.js";
+export type { FaultEndpoint, FaultKind, FaultSpec } from "./faults.js";
+export type { PriceFeedConfig } from "./feed.js";
+export type { MarkMoveResult } from "./engine/marks.js";
+export type { RequestLogEntry } from "./server.js";
+export type { Market, MarketSpec, Network, SimLogger } from "./types.js";
+export { DEFAULT_MARKETS } from "./markets.js";
+export { ControlInputError, FaucetHookError } from "./controls.js";

@@ -1,0 +1,278 @@
+// The sim exchange as one object: options in, { url, start, stop, faucet, setPrice, tick, faults,
+// requests } out. start() opens the SQLite file (state survives a restart with the same dbPath),
+// seeds missing marks, listens (127.0.0.1 by default) and starts the price feed timer.
+import { isAddress } from "ethers";
+import { numberToDecimalString, parseDecimal, toDecimalString } from "../lib/decimal.js";
+import { DEFAULT_AGENT_POLICY, type AgentPolicy } from "./agents.js";
+import { ControlInputError, FaucetHookError, handleControl } from "./controls.js";
+import { creditUsdc } from "./engine/actions.js";
+import { DEFAULT_BOOK, type BookConfig } from "./engine/book.js";
+import { createEngineCtx, type EngineCtx } from "./engine/context.js";
+import { DEFAULT_FEES, type FeeSchedule } from "./engine/fills.js";
+import { moveMarks, type MarkMoveResult } from "./engine/marks.js";
+import { handleExchange } from "./exchange.js";
+import { FaultQueue } from "./faults.js";
+import { createFeed, type PriceFeed, type PriceFeedConfig } from "./feed.js";
+import { handleInfo } from "./info.js";
+import { DEFAULT_MARKETS, MarketList } from "./markets.js";
+import { DEFAULT_NONCE_POLICY, type NoncePolicy } from "./nonces.js";
+import { F, exact, usd } from "./num.js";
+import { SimHttpServer, type RequestLogEntry } from "./server.js";
+import { openDb, type Db } from "./store/db.js";
+import { SimRepo } from "./store/repo.js";
+import { silentLogger, type Market, type MarketSpec, type Network, type SimLogger } from "./types.js";
+
+export interface SimExchangeOptions {
+  /** Listen address; keep the default (loopback) unless you know why. */
+  host?: string;
+  /** 0 = any free port. */
+  port?: number;
+  /** SQLite file, or ":memory:". */
+  dbPath: string;
+  network?: Network;
+  priceFeed?: PriceFeedConfig;
+  /** Called before a faucet credit with the amount in USDC base units (6 decimals); a throw cancels it. */
+  onFaucet?: (user: string, amountBaseUnits: bigint) => Promise<void>;
+  clock?: () => number;
+  logger?: SimLogger;
+  markets?: readonly MarketSpec[];
+  fees?: Partial<FeeSchedule>;
+  book?: Partial<BookConfig>;
+  defaultLeverage?: number;
+  nonces?: Partial<NoncePolicy>;
+  agents?: Partial<AgentPolicy>;
+  /** Largest single faucet credit in USDC (decimal text; default 1 000 000). */
+  maxFaucetUsd?: string;
+  requestLogLimit?: number;
+}
+
+export interface FaucetResult {
+  user: string;
+  amount: string;
+  /** The account's USDC balance after the credit. */
+  usdc: string;
+}
+
+export interface SimExchange {
+  /** Base URL for HttpTransport's apiUrl (no path), known once started. */
+  readonly url: string;
+  readonly port: number;
+  readonly network: Network;
+  readonly markets: readonly Market[];
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  faucet(user: string, amount: string | number): Promise<FaucetResult>;
+  setPrice(symbol: string, price: string | number): MarkMoveResult;
+  /** Advances the price feed by `steps` ticks right now (also works for a timer-less feed). */
+  tick(steps?: number): MarkMoveResult;
+  mark(symbol: string): string;
+  readonly faults: FaultQueue;
+  readonly requests: readonly RequestLogEntry[];
+  clearRequests(): void;
+}
+
+interface Running {
+  db: Db;
+  ctx: EngineCtx;
+  feed: PriceFeed;
+  server: SimHttpServer;
+  port: number;
+  timer?: NodeJS.Timeout;
+}
+
+export function createSimExchange(options: SimExchangeOptions): SimExchange {
+  return new SimExchangeImpl(options);
+}
+
+class SimExchangeImpl implements SimExchange {
+  readonly network: Network;
+  readonly markets: readonly Market[];
+  readonly faults = new FaultQueue();
+  private readonly list: MarketList;
+  private readonly now: () => number;
+  private readonly logger: SimLogger;
+  private readonly nonces: NoncePolicy;
+  private readonly agents: AgentPolicy;
+  private readonly maxFaucet: bigint;
+  private running: Running | undefined;
+  private log: RequestLogEntry[] = [];
+
+  constructor(private readonly options: SimExchangeOptions) {
+    this.network = options.network ?? "Testnet";
+    this.list = new MarketList(options.markets ?? DEFAULT_MARKETS);
+    this.markets = this.list.all;
+    this.now = options.clock ?? Date.now;
+    this.logger = options.logger ?? silentLogger;
+    this.nonces = { ...DEFAULT_NONCE_POLICY, ...options.nonces };
+    this.agents = { ...DEFAULT_AGENT_POLICY, ...options.agents };
+    this.maxFaucet = F.parse(options.maxFaucetUsd ?? "1000000");
+  }
+
+  get url(): string {
+    return `http://${urlHost(this.options.host ?? "127.0.0.1")}:${this.live().port}`;
+  }
+
+  get port(): number {
+    return this.live().port;
+  }
+
+  get requests(): readonly RequestLogEntry[] {
+    return this.log;
+  }
+
+  clearRequests(): void {
+    this.log.splice(0, this.log.length);
+  }
+
+  private live(): Running {
+    if (!this.running) throw new Error("the sim exchange is not started");
+    return this.running;
+  }
+
+  async start(): Promise<void> {
+    if (this.running) throw new Error("the sim exchange is already started");
+    const db = openDb(this.options.dbPath);
+    try {
+      this.running = await this.boot(db);
+    } catch (e) {
+      db.close();
+      throw e;
+    }
+    const { feed, port } = this.running;
+    if (feed.intervalMs) this.running.timer = setInterval(() => this.safeTick(), feed.intervalMs).unref();
+    this.logger.info({ port, network: this.network, dbPath: this.options.dbPath }, "sim exchange listening");
+  }
+
+  private async boot(db: Db): Promise<Running> {
+    const ctx = createEngineCtx(new SimRepo(db), this.list, {
+      fees: { ...DEFAULT_FEES, ...this.options.fees },
+      book: { ...DEFAULT_BOOK, ...this.options.book },
+      defaultLeverage: this.options.defaultLeverage ?? 20,
+      minOrderValueUsd: "10",
+    }, this.now);
+    const feed = createFeed(this.options.priceFeed ?? { kind: "random-walk", seed: 1 }, this.list, ctx.repo);
+    this.seedMarks(ctx, feed);
+    const server = this.createServer(ctx);
+    this.log = server.requests;
+    const port = await server.listen(this.options.host ?? "127.0.0.1", this.options.port ?? 0);
+    return { db, ctx, feed, server, port };
+  }
+
+  async stop(): Promise<void> {
+    const r = this.running;
+    if (!r) return;
+    this.running = undefined;
+    if (r.timer) clearInterval(r.timer);
+    await r.server.close();
+    r.db.close();
+  }
+
+  private createServer(ctx: EngineCtx): SimHttpServer {
+    const deps = { ctx, network: this.network, nonces: this.nonces, agents: this.agents };
+    const target = {
+      faucet: (user: string, amount: string | number) => this.faucet(user, amount),
+      setPrice: (symbol: string, price: string | number) => this.setPrice(symbol, price),
+    };
+    return new SimHttpServer({
+      info: (body) => handleInfo(ctx, body),
+      exchange: (body) => handleExchange(deps, body),
+      control: (path, body) => handleControl(target, path, body),
+      faults: this.faults,
+      logger: this.logger,
+      now: this.now,
+      requestLogLimit: this.options.requestLogLimit ?? 1000,
+    });
+  }
+
+  /** A fresh database starts from the feed's first prices or the markets' start prices. */
+  private seedMarks(ctx: EngineCtx, feed: PriceFeed): void {
+    const initial = feed.initial();
+    ctx.repo.tx(() => {
+      for (const m of this.list.all) {
+        if (ctx.repo.getMark(m.name) !== undefined) continue;
+        ctx.repo.setMark(m.name, initial?.get(m.name) ?? F.parse(m.startPx), this.now());
+      }
+    });
+  }
+
+  tick(steps = 1): MarkMoveResult {
+    const { ctx, feed } = this.live();
+    const out: MarkMoveResult = { filledOids: [], liquidated: [] };
+    for (let i = 0; i < steps; i++) {
+      const r = ctx.repo.tx(() => moveMarks(ctx, feed.next(ctx.repo.allMarks())));
+      out.filledOids.push(...r.filledOids);
+      out.liquidated.push(...r.liquidated);
+    }
+    return out;
+  }
+
+  private safeTick(): void {
+    try {
+      this.tick();
+    } catch (e) {
+      this.logger.error({ err: e }, "sim price feed tick failed");
+    }
+  }
+
+  setPrice(symbol: string, price: string | number): MarkMoveResult {
+    const { ctx } = this.live();
+    if (!this.list.byCoin(symbol)) throw new ControlInputError(`unknown symbol ${symbol}`);
+    let px: bigint;
+    try {
+      px = F.parse(toDecimalString(price));
+    } catch {
+      throw new ControlInputError(`bad price ${String(price)}`);
+    }
+    if (px <= 0n) throw new ControlInputError("price must be positive");
+    return ctx.repo.tx(() => moveMarks(ctx, new Map([[symbol, px]])));
+  }
+
+  mark(symbol: string): string {
+    const m = this.list.byCoin(symbol);
+    if (!m) throw new ControlInputError(`unknown symbol ${symbol}`);
+    return exact(this.live().ctx.repo.getMark(symbol) ?? F.parse(m.startPx));
+  }
+
+  async faucet(user: string, amount: string | number): Promise<FaucetResult> {
+    if (typeof user !== "string" || !isAddress(user)) throw new ControlInputError(`bad user address ${String(user)}`);
+    const base = this.faucetAmount(amount);
+    const address = user.toLowerCase();
+    // An address is either an account or an agent, never both (a funded agent would act for itself).
+    const agent = this.live().ctx.repo.getAgent(address);
+    if (agent && agent.validUntil > this.now()) throw new ControlInputError(`${address} is an agent of ${agent.user}`);
+    // The hook (e.g. minting settlement tokens) runs first and outside any transaction: if it
+    // fails nothing is credited.
+    if (this.options.onFaucet) {
+      try {
+        await this.options.onFaucet(address, base);
+      } catch (e) {
+        this.logger.warn({ err: e, user: address }, "sim faucet hook failed");
+        throw new FaucetHookError(`faucet hook failed: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    const { ctx } = this.live();
+    const value = base * 10n ** 12n; // 6 → 18 decimals
+    const usdc = ctx.repo.tx(() => creditUsdc(ctx, address, value));
+    return { user: address, amount: exact(value), usdc: usd(usdc) };
+  }
+
+  /** USDC base units (6 decimals) of a faucet amount given as JSON number or decimal text. */
+  private faucetAmount(amount: string | number): bigint {
+    let base: bigint;
+    try {
+      base = parseDecimal(typeof amount === "number" ? numberToDecimalString(amount) : toDecimalString(amount), 6);
+    } catch {
+      throw new ControlInputError(`bad amount ${String(amount)}: a positive USDC amount with at most 6 decimals`);
+    }
+    if (base <= 0n || base * 10n ** 12n > this.maxFaucet) {
+      throw new ControlInputError(`amount must be > 0 and <= ${F.format(this.maxFaucet)}`);
+    }
+    return base;
+  }
+}
+
+/** A wildcard listen address is reached through loopback; IPv6 literals need brackets. */
+function urlHost(host: string): string {
+  if (host === "0.0.0.0" || host === "::") return "127.0.0.1";
+  return host.includes(":") ? `[${host}]` : host;
+}
