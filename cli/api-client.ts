@@ -3,7 +3,7 @@ import { CliError, EXIT } from "./errors.js";
 
 export interface ApiClient {
   url: string;
-  request<T = unknown>(method: "GET" | "POST" | "DELETE", path: string, body?: unknown): Promise<T>;
+  request<T = unknown>(method: "GET" | "POST" | "DELETE", path: string, body?: unknown, headers?: Record<string, string>): Promise<T>;
 }
 
 interface Envelope {
@@ -16,7 +16,7 @@ export function createApiClient(url: string, token?: string): ApiClient {
   const base = url.replace(/\/+$/, "");
   return {
     url: base,
-    async request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    async request<T>(method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
       let res: Response;
       try {
         res = await fetch(`${base}${path}`, {
@@ -24,6 +24,7 @@ export function createApiClient(url: string, token?: string): ApiClient {
           headers: {
             ...(body === undefined ? {} : { "Content-Type": "application/json" }),
             ...(token ? { Authorization: `Bearer ${token}` } : {}),
+            ...extraHeaders,
           },
           body: body === undefined ? undefined : JSON.stringify(body),
           signal: AbortSignal.timeout(60_000),

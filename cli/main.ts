@@ -3,6 +3,9 @@
 import { Command, CommanderError } from "commander";
 import { walletCommand } from "./commands/wallet.js";
 import { sessionCommands } from "./commands/session.js";
+import { agentCommand } from "./commands/agent.js";
+import { simCommand } from "./commands/sim.js";
+import { tradingCommands } from "./commands/trading.js";
 import { DEFAULT_URL } from "./context.js";
 import { CliError, EXIT } from "./errors.js";
 import type { Io } from "./output.js";
@@ -20,7 +23,14 @@ export function buildProgram(io: Io): Command {
     });
   program.addCommand(walletCommand(io));
   for (const cmd of sessionCommands(io)) program.addCommand(cmd);
-  for (const cmd of program.commands) cmd.exitOverride();
+  program.addCommand(simCommand(io));
+  program.addCommand(agentCommand(io));
+  for (const cmd of tradingCommands(io)) program.addCommand(cmd);
+  const override = (cmd: Command) => {
+    cmd.exitOverride();
+    cmd.commands.forEach(override);
+  };
+  override(program);
   return program;
 }
 

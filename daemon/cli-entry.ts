@@ -1,7 +1,8 @@
 // `tradevaultd` command line: flags with TRADEVAULT_* environment twins, then the composition root.
 import { Command, Option } from "commander";
 import { ConfigError, resolveConfig, type ConfigInput } from "./config.js";
-import { startDaemon, packageVersion } from "./main.js";
+import { createSim, startDaemon, packageVersion } from "./main.js";
+import type { Config } from "./config.js";
 
 const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(",").filter(Boolean)];
 
@@ -21,6 +22,11 @@ function program(): Command {
     .addOption(opt("--trust-proxy", "trust X-Forwarded-* from a TLS-terminating proxy", "TRADEVAULT_TRUST_PROXY"))
     .addOption(opt("--exchange <kind>", "sim | hyperliquid-testnet | hyperliquid", "TRADEVAULT_EXCHANGE").default("sim"))
     .addOption(opt("--allow-mainnet", "confirm trading on Hyperliquid mainnet", "TRADEVAULT_ALLOW_MAINNET"))
+    .addOption(opt("--sim-port <port>", "port of the embedded sim exchange (0 = any free port)", "TRADEVAULT_SIM_PORT").default("0"))
+    .addOption(opt("--sim-only", "run the sim exchange alone (for frontends and tools)", "TRADEVAULT_SIM_ONLY"))
+    .addOption(opt("--sim-feed <feed>", "sim prices: random | static | <csv file>", "TRADEVAULT_SIM_FEED").default("random"))
+    .addOption(opt("--exchange-timeout <seconds>", "how long to wait for the exchange before an order is in doubt", "TRADEVAULT_EXCHANGE_TIMEOUT").default("10"))
+    .addOption(opt("--market-slippage <percent>", "price bound of market orders around the mid", "TRADEVAULT_MARKET_SLIPPAGE").default("5"))
     .addOption(opt("--sign-in-rate-limit <n>", "sign-in requests per minute per IP", "TRADEVAULT_SIGN_IN_RATE_LIMIT").default("30"))
     .addOption(opt("--order-rate-limit <n>", "order requests per second per session", "TRADEVAULT_ORDER_RATE_LIMIT").default("20"))
     .addOption(opt("--session-max-age <days>", "absolute session lifetime", "TRADEVAULT_SESSION_MAX_AGE").default("30"))
@@ -40,6 +46,11 @@ function toConfigInput(o: Record<string, unknown>): ConfigInput {
     trustProxy: Boolean(o.trustProxy),
     exchange: o.exchange as ConfigInput["exchange"],
     allowMainnet: Boolean(o.allowMainnet),
+    simPort: o.simPort as string,
+    simOnly: Boolean(o.simOnly),
+    simFeed: o.simFeed as string,
+    marketSlippage: o.marketSlippage as string,
+    exchangeTimeout: o.exchangeTimeout as string,
     signInRateLimit: o.signInRateLimit as string,
     orderRateLimit: o.orderRateLimit as string,
     sessionMaxAgeDays: o.sessionMaxAge as string,
@@ -60,6 +71,7 @@ export async function main(argv: string[]): Promise<void> {
     }
     throw err;
   }
+  if (config.simOnly) return runSimOnly(config);
   const daemon = await startDaemon({ config }).catch((err: NodeJS.ErrnoException) => {
     console.error(`tradevaultd: cannot start: ${err.code === "EADDRINUSE" ? `port ${config.port} is in use` : err.message}`);
     process.exitCode = 1;
@@ -76,4 +88,19 @@ export async function main(argv: string[]): Promise<void> {
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+}
+
+/** `--sim-only`: the Hyperliquid-compatible sim exchange alone, for frontends and other tools. */
+async function runSimOnly(config: Config): Promise<void> {
+  const sim = createSim(config, Date.now);
+  await sim.start();
+  console.log(`tradevaultd: sim exchange listening on ${sim.url} (POST /info, /exchange; loopback-only /sim/faucet, /sim/price)`);
+  const stop = () => {
+    sim.stop().catch((err) => {
+      console.error(`tradevaultd: error while stopping: ${err.message}`);
+      process.exitCode = 1;
+    });
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
 }

@@ -19,6 +19,12 @@ export const configSchema = z
     trustProxy: z.boolean().default(false),
     exchange: z.enum(["sim", "hyperliquid-testnet", "hyperliquid"]).default("sim"),
     allowMainnet: z.boolean().default(false),
+    simPort: z.coerce.number().int().min(0).max(65535).default(0),
+    simOnly: z.boolean().default(false),
+    /** "random" (seeded random walk), "static", or the path of a CSV of prices to replay. */
+    simFeed: z.string().min(1).default("random"),
+    marketSlippage: z.coerce.number().min(0.01).max(50).default(5),
+    exchangeTimeout: z.coerce.number().min(0.1).max(120).default(10),
     signInRateLimit: z.coerce.number().int().min(1).default(30),
     orderRateLimit: z.coerce.number().int().min(1).default(20),
     sessionMaxAgeDays: z.coerce.number().min(1).max(365).default(30),

@@ -9,6 +9,7 @@ import type { Logger } from "pino";
 import { createAuthService, type AuthSettings } from "./auth/auth-service.js";
 import type { Config } from "./config.js";
 import { openStore, type Store } from "./db/database.js";
+import type { OrderRow } from "./db/schema.js";
 import { buildApp } from "./http/app.js";
 import { tokenBucket } from "./http/middleware/rate-limit.js";
 import { buildOpenApi } from "./http/openapi.js";
@@ -17,7 +18,17 @@ import { accountRoutes } from "./http/routes/account-routes.js";
 import { authRoutes } from "./http/routes/auth-routes.js";
 import { metaRoutes } from "./http/routes/meta-routes.js";
 import { packageRoot } from "./lib/package-root.js";
+import { loadSecretKey, secretBox } from "./lib/secret-box.js";
 import { createLogger } from "./log.js";
+import { createHyperliquidAdapter, MAINNET_URL, TESTNET_URL } from "./exchange/hyperliquid-adapter.js";
+import type { ExchangeAdapter } from "./exchange/types.js";
+import { tradingRoutes } from "./http/routes/trading-routes.js";
+import { createSimExchange, type SimExchange, type PriceFeedConfig } from "./sim/index.js";
+import { createAccountViews } from "./trading/account-views.js";
+import { createAgentService } from "./trading/agent-service.js";
+import { createReconciler } from "./trading/reconciler.js";
+import { createTradingService } from "./trading/trading-service.js";
+import { noVaults } from "./trading/vault-gate.js";
 
 /** Chain id named in sign-in messages until the chain module supplies the real one (Hardhat's). */
 const EMBEDDED_CHAIN_ID = 31337;
@@ -35,8 +46,13 @@ export interface Daemon {
   url: string;
   publicUrl: string;
   store: Store;
+  /** The embedded sim exchange, when `--exchange sim`. */
+  sim?: SimExchange;
+  exchange: ExchangeAdapter;
   routes: RouteSpec[];
   router: Router;
+  /** Settles one in-doubt order now (the background sweep does this every few seconds). */
+  reconcile(cloid: string): Promise<OrderRow | undefined>;
   stop(): Promise<void>;
 }
 
@@ -60,6 +76,19 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   const version = packageVersion();
 
   const store = await openStore(join(config.dataDir, `tradevault-${config.network}.db`));
+  const sim = config.exchange === "sim" ? createSim(config, clock) : undefined;
+  try {
+    await sim?.start();
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  const timeoutMs = config.exchangeTimeout * 1000;
+  const exchange = sim
+    ? createHyperliquidAdapter({ kind: "sim", url: sim.url, isTestnet: true, clock, timeoutMs })
+    : config.exchange === "hyperliquid-testnet"
+      ? createHyperliquidAdapter({ kind: "hyperliquid-testnet", url: TESTNET_URL, isTestnet: true, clock, timeoutMs })
+      : createHyperliquidAdapter({ kind: "hyperliquid", url: MAINNET_URL, isTestnet: false, clock, timeoutMs });
   const server =
     config.tlsCert && config.tlsKey
       ? createHttpsServer({ cert: readFileSync(config.tlsCert), key: readFileSync(config.tlsKey) })
@@ -68,6 +97,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   try {
     addr = await listen(server, config.host, config.port);
   } catch (err) {
+    await sim?.stop();
     await store.close();
     throw err;
   }
@@ -82,6 +112,14 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     origin: () => ({ publicUrl, chainId: EMBEDDED_CHAIN_ID }),
     settings: { sessionMaxAgeMs: config.sessionMaxAgeDays * 86_400_000, ...opts.authSettings },
   });
+  const box = secretBox(loadSecretKey({ secret: process.env.TRADEVAULT_SECRET, keyFile: join(config.dataDir, "keys", "secret.key") }));
+  const agents = createAgentService({ db: store.db, exchange, box, clock });
+  const reconciler = createReconciler({ db: store.db, exchange, clock, log });
+  const trading = createTradingService({
+    store, exchange, agents, vaults: noVaults, reconciler, clock, log,
+    slippageBps: Math.round(config.marketSlippage * 100), orderTtlMs: 30_000,
+  });
+  const views = createAccountViews({ db: store.db, exchange, agents, accountFor: trading.accountFor, clock });
   const started = clock();
   const routes: RouteSpec[] = [];
   let openApi: unknown;
@@ -92,11 +130,13 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
         version,
         uptimeSeconds: Math.floor((clock() - started) / 1000),
         database: { status: "ok", network: config.network },
+        exchange: { kind: exchange.kind, url: exchange.url, isTestnet: exchange.isTestnet },
       }),
       openApi: () => (openApi ??= buildOpenApi(routes, { version, serverUrl: publicUrl })),
     }),
     ...authRoutes(auth),
-    ...accountRoutes(),
+    ...accountRoutes({ exchange, agents }),
+    ...tradingRoutes({ trading, views, agents }),
   );
   const allowed = new Set([new URL(publicUrl).origin, new URL(url).origin, ...config.corsOrigins]);
   const { app, router } = buildApp({
@@ -112,6 +152,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     trustProxy: config.trustProxy,
   });
   server.on("request", app.callback());
+  reconciler.start(5_000);
   log.info({ url, publicUrl, dataDir: config.dataDir, network: config.network }, `tradevaultd listening on ${url}`);
 
   let stopping: Promise<void> | undefined;
@@ -123,9 +164,28 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       const timer = setTimeout(() => server.closeAllConnections(), 10_000);
       await closed;
       clearTimeout(timer);
+      await reconciler.stop();
+      await sim?.stop();
       await store.close();
       log.info("stopped");
     })());
 
-  return { url, publicUrl, store, routes, router, stop };
+  return { url, publicUrl, store, sim, exchange, routes, router, reconcile: (cloid) => reconciler.settle(cloid), stop };
+}
+
+function simFeed(spec: string): PriceFeedConfig {
+  if (spec === "random") return { kind: "random-walk", seed: 1, intervalMs: 1_000 };
+  if (spec === "static") return { kind: "static" };
+  return { kind: "csv", path: spec, intervalMs: 1_000 } as PriceFeedConfig;
+}
+
+export function createSim(config: Config, clock: () => number): SimExchange {
+  return createSimExchange({
+    host: "127.0.0.1",
+    port: config.simPort,
+    dbPath: join(config.dataDir, "sim-exchange.db"),
+    network: "Testnet",
+    priceFeed: simFeed(config.simFeed),
+    clock,
+  });
 }

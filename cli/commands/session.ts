@@ -80,10 +80,17 @@ export function sessionCommands(io: Io): Command[] {
     .action(async (_o, cmd: Command) => {
       const ctx = contextFor(cmd, io);
       const data = await ctx.authedApi().request<AccountData>("GET", "/api/account");
+      const ex = data.exchange as { kind: string; available: boolean; accountValue?: string; withdrawable?: string; marginUsed?: string; error?: string } | undefined;
+      const agent = data.agent as { address: string; approved: boolean } | null | undefined;
       printResult(io, ctx.json, data, () =>
         keyValues([
           ["address", data.address],
           ["session until", when(data.session.expiresAt)],
+          ["exchange", ex ? `${ex.kind}${ex.available ? "" : ` (unavailable: ${ex.error})`}` : "-"],
+          ["account value", ex?.accountValue],
+          ["withdrawable", ex?.withdrawable],
+          ["margin used", ex?.marginUsed],
+          ["agent", agent ? `${agent.address} (${agent.approved ? "approved" : "not approved: tradevault agent approve"})` : "-"],
         ]),
       );
     });

@@ -1,6 +1,7 @@
 // Kysely's view of the database: one interface per table. Columns are snake_case; repositories map
 // rows to camelCase objects. Times are Unix milliseconds (INTEGER) unless a column says otherwise.
 import type { Generated, Insertable, Selectable } from "kysely";
+import type { ChainTables } from "./schema-chain.js";
 
 export interface UsersTable {
   address: string; // EIP-55
@@ -24,17 +25,57 @@ export interface SessionsTable {
   absolute_expires_at: number; // cap that no refresh moves
 }
 
-export interface MigrationMarker {
-  id: Generated<number>;
+export interface AgentsTable {
+  address: string;
+  account: string;
+  sealed_key: string;
+  created_at: number;
+  approved_at: number | null;
+  valid_until: number | null;
 }
 
-export interface Database {
+export type OrderStatus = "pending" | "resting" | "filled" | "canceled" | "rejected" | "unknown";
+
+export interface OrdersTable {
+  id: Generated<number>;
+  cloid: string;
+  user: string;
+  account: string;
+  vault_address: string | null;
+  agent: string;
+  idempotency_key: string | null;
+  request_hash: string;
+  symbol: string;
+  asset: number;
+  side: "buy" | "sell";
+  size: string;
+  price: string;
+  tif: "Gtc" | "Ioc" | "Alo";
+  reduce_only: number;
+  market: number;
+  status: OrderStatus;
+  oid: number | null;
+  filled_size: string | null;
+  average_price: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  expires_at: number;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface Database extends ChainTables {
   users: UsersTable;
   auth_nonces: AuthNoncesTable;
   sessions: SessionsTable;
+  agents: AgentsTable;
+  orders: OrdersTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type NewSession = Insertable<SessionsTable>;
 export type NonceRow = Selectable<AuthNoncesTable>;
+export type AgentRow = Selectable<AgentsTable>;
+export type OrderRow = Selectable<OrdersTable>;
+export type NewOrder = Insertable<OrdersTable>;

@@ -36,7 +36,7 @@ export async function startTestDaemon(
   const dir = opts.dataDir ? undefined : tempDir();
   const dataDir = opts.dataDir ?? dir!.path;
   const clock = opts.clock ?? fakeClock();
-  const config = resolveConfig({ port: 0, dataDir, logLevel: "silent", signInRateLimit: 10_000, ...opts.config });
+  const config = resolveConfig({ port: 0, dataDir, logLevel: "silent", signInRateLimit: 10_000, orderRateLimit: 10_000, simFeed: "static", ...opts.config });
   const daemon = await startDaemon({ config, clock, log: pino({ level: "silent" }), authSettings: opts.authSettings });
   return {
     daemon,
@@ -106,3 +106,35 @@ export async function signIn(http: HttpClient, wallet: Wallet | HDNodeWallet) {
 }
 
 export const randomWallet = () => Wallet.createRandom();
+
+/** Credits test USDC on the embedded sim through its loopback control. */
+export async function faucet(d: TestDaemon, user: string, amount: number | string) {
+  const res = await fetch(`${d.daemon.sim!.url}/sim/faucet`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ user, amount }),
+  });
+  if (!res.ok) throw new Error(`faucet failed: ${res.status} ${await res.text()}`);
+}
+
+/** GET /api/agent, sign the approveAgent typed data with the master wallet, POST it back. */
+export async function approveAgent(http: HttpClient, token: string, wallet: Wallet | HDNodeWallet) {
+  const status = await http.get("/api/agent", { token });
+  if (status.status !== 200) throw new Error(`agent status failed: ${JSON.stringify(status.body)}`);
+  if (status.body.data.approved) return status.body.data;
+  const { nonce, typedData } = status.body.data.approval;
+  const { EIP712Domain: _domain, ...types } = typedData.types;
+  const signature = await wallet.signTypedData(typedData.domain, types, typedData.message);
+  const approved = await http.post("/api/agent/approve", { nonce, signature }, { token });
+  if (approved.status !== 200) throw new Error(`approve failed: ${JSON.stringify(approved.body)}`);
+  return approved.body.data;
+}
+
+/** A signed-in user with sim USDC and an approved agent, ready to trade. */
+export async function trader(d: TestDaemon, usdc: number | string = 100_000) {
+  const wallet = randomWallet();
+  const { token } = await signIn(d.http, wallet);
+  await faucet(d, wallet.address, usdc);
+  await approveAgent(d.http, token, wallet);
+  return { wallet, token };
+}

@@ -16,7 +16,7 @@ test("every served route is in /api/openapi.json and every documented operation 
     for (const layer of d.daemon.router.stack) {
       for (const method of layer.methods) {
         if (method === "HEAD") continue;
-        served.add(`${method.toLowerCase()} ${openApiPath(layer.path)}`);
+        served.add(`${method.toLowerCase()} ${openApiPath(String(layer.path))}`);
       }
     }
     const documented = new Set<string>();

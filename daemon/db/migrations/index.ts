@@ -2,7 +2,11 @@
 // breaks once the code is compiled to dist/ and bundled; a static list works from sources and builds.
 import type { Migration } from "kysely";
 import * as auth from "./2026-11-23-001-auth.js";
+import * as trading from "./2026-11-23-002-trading.js";
+import * as chain from "./2026-11-23-003-chain.js";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-23-001-auth": auth,
+  "2026-11-23-002-trading": trading,
+  "2026-11-23-003-chain": chain,
 };

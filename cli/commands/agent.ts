@@ -1,0 +1,57 @@
+// tradevault agent status | approve: the daemon's trading key for your account. Approval is signed
+// here, with your wallet; the daemon only relays it.
+import { Command } from "commander";
+import { contextFor } from "../context.js";
+import { keyValues, printResult, type Io } from "../output.js";
+import { askPassword } from "../prompt.js";
+import { pickWallet } from "./session.js";
+
+interface AgentStatus {
+  agentAddress: string;
+  approved: boolean;
+  validUntil: number | null;
+  approval?: { nonce: number; typedData: { domain: Record<string, unknown>; types: Record<string, Array<{ name: string; type: string }>>; primaryType: string; message: Record<string, unknown> } };
+}
+
+const show = (s: AgentStatus) =>
+  keyValues([
+    ["agent", s.agentAddress],
+    ["approved", s.approved ? "yes" : "no (run: tradevault agent approve)"],
+    ["valid until", s.validUntil ? new Date(s.validUntil * 1000).toISOString() : "-"],
+  ]);
+
+export function agentCommand(io: Io): Command {
+  const agent = new Command("agent").description("the daemon's agent key, which trades for you but can never withdraw");
+
+  agent
+    .command("status")
+    .description("show the agent and whether the exchange has it approved")
+    .action(async (_o, cmd: Command) => {
+      const ctx = contextFor(cmd, io);
+      const s = await ctx.authedApi().request<AgentStatus>("GET", "/api/agent");
+      const { approval: _typedData, ...data } = s;
+      printResult(io, ctx.json, data, () => show(s));
+    });
+
+  agent
+    .command("approve")
+    .description("sign Hyperliquid's approveAgent with your wallet (locally) and let the daemon relay it")
+    .option("-w, --wallet <name>", "the wallet you signed in with")
+    .action(async (o: { wallet?: string }, cmd: Command) => {
+      const ctx = contextFor(cmd, io);
+      const api = ctx.authedApi();
+      const s = await api.request<AgentStatus>("GET", "/api/agent");
+      if (s.approved || !s.approval) {
+        printResult(io, ctx.json, s, () => `Already approved.\n${show(s)}`);
+        return;
+      }
+      const name = pickWallet(ctx, o.wallet);
+      const wallet = await ctx.keystore.unlock(name, await askPassword(io, ctx.json, `Password of wallet "${name}"`));
+      const { EIP712Domain: _domain, ...types } = s.approval.typedData.types;
+      const signature = await wallet.signTypedData(s.approval.typedData.domain, types, s.approval.typedData.message);
+      const r = await api.request<AgentStatus>("POST", "/api/agent/approve", { nonce: s.approval.nonce, signature });
+      printResult(io, ctx.json, r, () => `Agent approved.\n${show(r)}`);
+    });
+
+  return agent;
+}

@@ -1,0 +1,126 @@
+// tradevault buy | sell | orders | order | cancel | positions | close: trading through the daemon.
+import { Command, Option } from "commander";
+import { confirm } from "@inquirer/prompts";
+import { contextFor, type CliContext } from "../context.js";
+import { CliError, usageError } from "../errors.js";
+import { keyValues, printResult, table, type Io } from "../output.js";
+import { canPrompt } from "../prompt.js";
+
+interface TradeResult {
+  orderId: number;
+  status: string;
+  timestamp: number;
+}
+
+const DECIMAL = /^\d+(\.\d+)?$/;
+
+function decimalArg(name: string, value: string): string {
+  if (!DECIMAL.test(value)) throw usageError(`${name} must be a plain decimal number, got "${value}"`);
+  return value;
+}
+
+const vaultQuery = (vault?: string) => (vault ? `?vaultAddress=${encodeURIComponent(vault)}` : "");
+
+/** Orders are confirmed on a terminal; --yes, --json and scripts skip the question. */
+async function confirmed(ctx: CliContext, yes: boolean | undefined, summary: string): Promise<void> {
+  if (yes || !canPrompt(ctx.io, ctx.json)) return;
+  if (!(await confirm({ message: `${summary}. Send it?`, default: false }))) {
+    throw new CliError("CANCELLED", "not sent", 1);
+  }
+}
+
+function orderCommand(io: Io, side: "buy" | "sell"): Command {
+  return new Command(side)
+    .description(`${side} a perpetual: a limit order with --price, else a market order (IOC at the mid with a slippage bound)`)
+    .argument("<symbol>", "asset, e.g. BTC")
+    .argument("<size>", "size in the asset, e.g. 0.01")
+    .option("--price <price>", "limit price")
+    .addOption(new Option("--tif <tif>", "time in force of a limit order").choices(["GTC", "IOC", "ALO"]))
+    .option("--reduce-only", "only reduce a position")
+    .option("--vault <address>", "trade a vault's account (you must be its trader)")
+    .option("--idempotency-key <key>", "retrying with the same key never places a second order")
+    .option("-y, --yes", "do not ask for confirmation")
+    .action(async (symbol: string, size: string, o, cmd: Command) => {
+      const ctx = contextFor(cmd, io);
+      const body = {
+        symbol: symbol.toUpperCase(), side, size: decimalArg("size", size),
+        ...(o.price ? { price: decimalArg("--price", o.price) } : {}),
+        ...(o.tif ? { tif: o.tif } : {}),
+        ...(o.reduceOnly ? { reduceOnly: true } : {}),
+        ...(o.vault ? { vaultAddress: o.vault } : {}),
+      };
+      const what = `${side} ${body.size} ${body.symbol} ${o.price ? `at ${o.price} (${o.tif ?? "GTC"})` : "at market"}${o.vault ? ` for vault ${o.vault}` : ""}`;
+      await confirmed(ctx, o.yes, what);
+      const headers: Record<string, string> = o.idempotencyKey ? { "Idempotency-Key": String(o.idempotencyKey) } : {};
+      const r = await ctx.authedApi().request<TradeResult>("POST", "/api/trade", body, headers);
+      printResult(io, ctx.json, r, () => `Order ${r.orderId} submitted: ${what}.`);
+    });
+}
+
+export function tradingCommands(io: Io): Command[] {
+  const orders = new Command("orders")
+    .description("list open orders")
+    .option("--vault <address>", "a vault's account")
+    .action(async (o, cmd: Command) => {
+      const ctx = contextFor(cmd, io);
+      const r = await ctx.authedApi().request<{ orders: Array<Record<string, unknown>> }>("GET", `/api/orders${vaultQuery(o.vault)}`);
+      printResult(io, ctx.json, r, () =>
+        table(["ORDER", "SYMBOL", "SIDE", "SIZE", "PRICE", "STATUS"], r.orders.map((x) => [x.orderId, x.symbol, x.side, x.size, x.price, x.status])),
+      );
+    });
+
+  const order = new Command("order")
+    .description("show one order with its fills")
+    .argument("<orderId>")
+    .option("--vault <address>", "a vault's account")
+    .action(async (id: string, o, cmd: Command) => {
+      const ctx = contextFor(cmd, io);
+      const r = await ctx.authedApi().request<{ order: Record<string, any> }>("GET", `/api/orders/${encodeURIComponent(id)}${vaultQuery(o.vault)}`);
+      const x = r.order;
+      printResult(io, ctx.json, r, () =>
+        `${keyValues([["order", x.orderId], ["symbol", x.symbol], ["side", x.side], ["size", x.size], ["remaining", x.remaining], ["price", x.price], ["status", x.status]])}\n\n` +
+        table(["TIME", "PRICE", "SIZE", "FEE", "PNL"], x.fills.map((f: any) => [new Date(f.time).toISOString(), f.price, f.size, f.fee, f.closedPnl])),
+      );
+    });
+
+  const cancel = new Command("cancel")
+    .description("cancel a resting order")
+    .argument("<orderId>")
+    .option("--vault <address>", "a vault's account")
+    .action(async (id: string, o, cmd: Command) => {
+      const ctx = contextFor(cmd, io);
+      const r = await ctx.authedApi().request<{ orderId: number; status: string }>("DELETE", `/api/orders/${encodeURIComponent(id)}${vaultQuery(o.vault)}`);
+      printResult(io, ctx.json, r, () => `Order ${r.orderId} canceled.`);
+    });
+
+  const positions = new Command("positions")
+    .description("list open positions (negative size: short)")
+    .option("--vault <address>", "a vault's account")
+    .action(async (o, cmd: Command) => {
+      const ctx = contextFor(cmd, io);
+      const r = await ctx.authedApi().request<{ positions: Array<Record<string, unknown>> }>("GET", `/api/positions${vaultQuery(o.vault)}`);
+      printResult(io, ctx.json, r, () =>
+        table(["SYMBOL", "SIZE", "ENTRY", "MARK", "UNREALIZED PNL", "LIQUIDATION"],
+          r.positions.map((p) => [p.symbol, p.size, p.entryPrice, p.markPrice, p.unrealizedPnl, p.liquidationPrice])),
+      );
+    });
+
+  const close = new Command("close")
+    .description("close a position (or --size of it) with a reduce-only market order")
+    .argument("<symbol>")
+    .option("--size <size>", "how much to close (default: all)")
+    .option("--vault <address>", "a vault's account")
+    .option("--idempotency-key <key>", "retrying with the same key never closes twice")
+    .option("-y, --yes", "do not ask for confirmation")
+    .action(async (symbol: string, o, cmd: Command) => {
+      const ctx = contextFor(cmd, io);
+      const body = { symbol: symbol.toUpperCase(), ...(o.size ? { size: decimalArg("--size", o.size) } : {}), ...(o.vault ? { vaultAddress: o.vault } : {}) };
+      const what = `close ${o.size ?? "all of the"} ${body.symbol} position at market`;
+      await confirmed(ctx, o.yes, what);
+      const headers: Record<string, string> = o.idempotencyKey ? { "Idempotency-Key": String(o.idempotencyKey) } : {};
+      const r = await ctx.authedApi().request<TradeResult>("POST", "/api/positions/close", body, headers);
+      printResult(io, ctx.json, r, () => `Order ${r.orderId} submitted: ${what}.`);
+    });
+
+  return [orderCommand(io, "buy"), orderCommand(io, "sell"), orders, order, cancel, positions, close];
+}

@@ -1,0 +1,24 @@
+// Agent keys (sealed) per exchange account.
+import type { Kysely } from "kysely";
+import type { AgentRow, Database } from "./schema.js";
+
+export async function insertAgent(db: Kysely<Database>, row: AgentRow): Promise<void> {
+  await db.insertInto("agents").values(row).execute();
+}
+
+/** Newest first. */
+export async function agentsFor(db: Kysely<Database>, account: string): Promise<AgentRow[]> {
+  return db.selectFrom("agents").selectAll().where("account", "=", account).orderBy("created_at", "desc").execute();
+}
+
+export async function findAgent(db: Kysely<Database>, address: string): Promise<AgentRow | undefined> {
+  return db.selectFrom("agents").selectAll().where("address", "=", address).executeTakeFirst();
+}
+
+export async function markApproved(db: Kysely<Database>, address: string, approvedAt: number, validUntil: number | null) {
+  await db.updateTable("agents").set({ approved_at: approvedAt, valid_until: validUntil }).where("address", "=", address).execute();
+}
+
+export async function markUnapproved(db: Kysely<Database>, address: string) {
+  await db.updateTable("agents").set({ approved_at: null }).where("address", "=", address).execute();
+}

@@ -1,0 +1,205 @@
+// The Hyperliquid adapter, on the maintained @nktkas/hyperliquid SDK. The base URL decides where it
+// goes: Hyperliquid mainnet or testnet, or the built-in sim on loopback. Same code path for all.
+import { ExchangeClient, HttpTransport, InfoClient } from "@nktkas/hyperliquid";
+import { canonicalDecimal } from "../lib/decimal.js";
+import { monotonicNonces, type NonceSource } from "./nonces.js";
+import { exchangeReason, rejectionError, translateExchangeError } from "./translate-error.js";
+import type {
+  AccountState, ActionOptions, ApprovedAgent, Cloid, ExchangeAdapter, ExchangeKind, FillState, LedgerUpdate, Market,
+  OpenOrderState, OrderLookup, OrderRequest, PlaceOutcome, SignedUserAction, Signer,
+} from "./types.js";
+import { weightLimiter, type WeightLimiter } from "./weight-limiter.js";
+
+export const MAINNET_URL = "https://api.hyperliquid.xyz";
+export const TESTNET_URL = "https://api.hyperliquid-testnet.xyz";
+
+export interface HyperliquidAdapterOptions {
+  kind: ExchangeKind;
+  /** Base URL without a path (the SDK resolves `info` and `exchange` against it). */
+  url: string;
+  isTestnet: boolean;
+  timeoutMs?: number;
+  limiter?: WeightLimiter;
+  nonces?: NonceSource;
+  marketsTtlMs?: number;
+  clock?: () => number;
+}
+
+const side = (s: string) => (s === "B" ? "buy" : "sell") as "buy" | "sell";
+const dec = (s: string | number) => canonicalDecimal(String(s));
+
+interface RawOrder {
+  coin: string; side: string; limitPx: string; sz: string; oid: number; timestamp: number; origSz: string;
+  cloid?: string | null; reduceOnly?: boolean;
+}
+
+function toOpenOrder(o: RawOrder): OpenOrderState {
+  return {
+    oid: o.oid, symbol: o.coin, side: side(o.side), limitPrice: dec(o.limitPx), size: dec(o.sz),
+    origSize: dec(o.origSz), cloid: (o.cloid ?? null) as Cloid | null, reduceOnly: Boolean(o.reduceOnly), timestamp: o.timestamp,
+  };
+}
+
+export function createHyperliquidAdapter(opts: HyperliquidAdapterOptions): ExchangeAdapter {
+  const clock = opts.clock ?? Date.now;
+  const transport = new HttpTransport({ apiUrl: opts.url, isTestnet: opts.isTestnet, timeout: opts.timeoutMs ?? 10_000 });
+  const info = new InfoClient({ transport });
+  const limiter = opts.limiter ?? weightLimiter({ perMinute: 1200, reservedForTrading: 200, clock });
+  const nonces = opts.nonces ?? monotonicNonces(clock);
+  const clients = new Map<string, ExchangeClient>();
+  const marketsTtl = opts.marketsTtlMs ?? 5 * 60_000;
+  let marketsCache: { at: number; value: Promise<Market[]> } | undefined;
+
+  const clientFor = (signer: Signer) => {
+    let client = clients.get(signer.address);
+    if (!client) {
+      client = new ExchangeClient({
+        transport,
+        wallet: signer,
+        signatureChainId: "0x66eee",
+        nonceManager: (address) => nonces.next(address),
+      });
+      clients.set(signer.address, client);
+    }
+    return client;
+  };
+
+  async function call<T>(what: string, weight: number, fn: () => Promise<T>): Promise<T> {
+    await limiter.acquire(weight, { priority: "trading" });
+    try {
+      return await fn();
+    } catch (err) {
+      throw translateExchangeError(err, what);
+    }
+  }
+
+  const adapter: ExchangeAdapter = {
+    kind: opts.kind,
+    url: opts.url,
+    isTestnet: opts.isTestnet,
+
+    markets() {
+      if (!marketsCache || clock() - marketsCache.at > marketsTtl) {
+        const value = call("meta", 20, () => info.meta()).then((meta) =>
+          meta.universe.map((u, asset) => ({ symbol: u.name, asset, szDecimals: u.szDecimals, maxLeverage: u.maxLeverage })),
+        );
+        marketsCache = { at: clock(), value };
+        value.catch(() => (marketsCache = undefined));
+      }
+      return marketsCache.value;
+    },
+
+    mids: () => call("allMids", 2, () => info.allMids()) as Promise<Record<string, string>>,
+
+    async accountState(user) {
+      const s = await call("clearinghouseState", 2, () => info.clearinghouseState({ user: user as `0x${string}` }));
+      return {
+        accountValue: dec(s.marginSummary.accountValue),
+        withdrawable: dec(s.withdrawable),
+        totalMarginUsed: dec(s.marginSummary.totalMarginUsed),
+        time: s.time,
+        positions: s.assetPositions.map(({ position: p }) => ({
+          symbol: p.coin, size: dec(p.szi), entryPrice: dec(p.entryPx), positionValue: dec(p.positionValue),
+          unrealizedPnl: dec(p.unrealizedPnl), liquidationPrice: p.liquidationPx === null ? null : dec(p.liquidationPx),
+          marginUsed: dec(p.marginUsed),
+        })),
+      } satisfies AccountState;
+    },
+
+    async openOrders(user) {
+      const orders = await call("openOrders", 20, () => info.openOrders({ user: user as `0x${string}` }));
+      return (orders as RawOrder[]).map(toOpenOrder);
+    },
+
+    async fills(user, startTime) {
+      const fills = await call("userFillsByTime", 20, () =>
+        info.userFillsByTime({ user: user as `0x${string}`, startTime, aggregateByTime: false }),
+      );
+      return fills.map((f) => ({
+        tid: f.tid, oid: f.oid, symbol: f.coin, side: side(f.side), price: dec(f.px), size: dec(f.sz), fee: dec(f.fee),
+        closedPnl: dec(f.closedPnl), time: f.time, cloid: (f.cloid ?? null) as Cloid | null, hash: f.hash,
+      })) satisfies FillState[];
+    },
+
+    async orderStatus(user, ref) {
+      const r = await call("orderStatus", 2, () => info.orderStatus({ user: user as `0x${string}`, oid: ref }));
+      if (r.status !== "order") return { found: false };
+      return {
+        found: true, status: r.order.status, statusTimestamp: r.order.statusTimestamp, order: toOpenOrder(r.order.order as RawOrder),
+      } satisfies OrderLookup;
+    },
+
+    async approvedAgents(user) {
+      const agents = await call("extraAgents", 20, () => info.extraAgents({ user: user as `0x${string}` }));
+      return agents.map((a) => ({ address: a.address, name: a.name, validUntil: a.validUntil ?? null })) satisfies ApprovedAgent[];
+    },
+
+    async ledgerUpdates(user, startTime) {
+      const updates = await call("userNonFundingLedgerUpdates", 20, () =>
+        info.userNonFundingLedgerUpdates({ user: user as `0x${string}`, startTime }),
+      );
+      return updates.map((u) => ({ time: u.time, hash: u.hash, type: u.delta.type, usdcDelta: usdcDelta(u.delta, user) }));
+    },
+
+    async placeOrder(agent, order, o: ActionOptions = {}) {
+      const response = await call("order", 1, () =>
+        clientFor(agent).order(
+          {
+            orders: [{ a: order.asset, b: order.isBuy, p: order.price, s: order.size, r: order.reduceOnly, t: { limit: { tif: order.tif } }, c: order.cloid }],
+            grouping: "na",
+          },
+          { vaultAddress: o.subAccount as `0x${string}` | undefined, expiresAfter: o.expiresAfter, signal: o.signal },
+        ),
+      );
+      const status = response.response.data.statuses[0] as unknown;
+      if (status && typeof status === "object" && "resting" in status) {
+        return { kind: "resting", oid: (status as { resting: { oid: number } }).resting.oid };
+      }
+      if (status && typeof status === "object" && "filled" in status) {
+        const f = (status as { filled: { oid: number; totalSz: string; avgPx: string } }).filled;
+        return { kind: "filled", oid: f.oid, totalSize: dec(f.totalSz), averagePrice: dec(f.avgPx) };
+      }
+      throw rejectionError(exchangeReason(response) ?? `unexpected order status ${JSON.stringify(status)}`);
+    },
+
+    async cancelOrder(agent, ref, o: ActionOptions = {}) {
+      await call("cancel", 1, () =>
+        clientFor(agent).cancel({ cancels: [{ a: ref.asset, o: ref.oid }] }, {
+          vaultAddress: o.subAccount as `0x${string}` | undefined, signal: o.signal,
+        }),
+      );
+    },
+
+    async relayUserAction(signed: SignedUserAction) {
+      const response = await call("approveAgent", 1, () => transport.request("exchange", signed));
+      const reason = exchangeReason(response);
+      if (reason) throw rejectionError(reason);
+    },
+  };
+  return adapter;
+}
+
+/** USDC an external ledger update moved into (+) or out of (-) `user`'s perp account. */
+function usdcDelta(delta: { type: string } & Record<string, unknown>, user: string): string {
+  const me = user.toLowerCase();
+  const amount = (key: string) => (typeof delta[key] === "string" ? dec(delta[key] as string) : "0");
+  const negate = (s: string) => (s === "0" ? s : s.startsWith("-") ? s.slice(1) : `-${s}`);
+  switch (delta.type) {
+    case "deposit":
+      return amount("usdc");
+    case "withdraw":
+      return negate(amount("usdc"));
+    case "internalTransfer":
+    case "send": {
+      const into = String(delta.destination ?? "").toLowerCase() === me;
+      const value = amount(delta.type === "send" ? "amount" : "usdc");
+      return into ? value : negate(value);
+    }
+    case "subAccountTransfer":
+      return String(delta.destination ?? "").toLowerCase() === me ? amount("usdc") : negate(amount("usdc"));
+    case "accountClassTransfer":
+      return delta.toPerp ? amount("usdc") : negate(amount("usdc"));
+    default:
+      return "0";
+  }
+}

@@ -1,0 +1,127 @@
+// The daemon's view of an exchange. Services depend on this interface only; the Hyperliquid
+// adapter implements it for Hyperliquid itself and for the built-in sim (same wire protocol).
+// Decimals are canonical decimal strings, never floats; times are Unix milliseconds.
+import type { HDNodeWallet, Wallet } from "ethers";
+
+export type ExchangeKind = "sim" | "hyperliquid-testnet" | "hyperliquid";
+export type Side = "buy" | "sell";
+export type Tif = "Gtc" | "Ioc" | "Alo";
+export type Cloid = `0x${string}`;
+export type Signer = Wallet | HDNodeWallet;
+
+export interface Market {
+  symbol: string;
+  /** Hyperliquid's asset index (position in `meta.universe`). */
+  asset: number;
+  szDecimals: number;
+  maxLeverage: number;
+}
+
+export interface PositionState {
+  symbol: string;
+  /** Signed: negative for shorts. */
+  size: string;
+  entryPrice: string;
+  positionValue: string;
+  unrealizedPnl: string;
+  liquidationPrice: string | null;
+  marginUsed: string;
+}
+
+export interface AccountState {
+  accountValue: string;
+  withdrawable: string;
+  totalMarginUsed: string;
+  positions: PositionState[];
+  time: number;
+}
+
+export interface OpenOrderState {
+  oid: number;
+  symbol: string;
+  side: Side;
+  limitPrice: string;
+  /** Remaining size. */
+  size: string;
+  origSize: string;
+  cloid: Cloid | null;
+  reduceOnly: boolean;
+  timestamp: number;
+}
+
+export interface FillState {
+  tid: number;
+  oid: number;
+  symbol: string;
+  side: Side;
+  price: string;
+  size: string;
+  fee: string;
+  closedPnl: string;
+  time: number;
+  cloid: Cloid | null;
+  hash: string;
+}
+
+export type OrderLookup =
+  | { found: false }
+  | { found: true; status: string; order: OpenOrderState; statusTimestamp: number };
+
+export interface OrderRequest {
+  asset: number;
+  isBuy: boolean;
+  price: string;
+  size: string;
+  reduceOnly: boolean;
+  tif: Tif;
+  cloid: Cloid;
+}
+
+export type PlaceOutcome =
+  | { kind: "resting"; oid: number }
+  | { kind: "filled"; oid: number; totalSize: string; averagePrice: string };
+
+export interface ApprovedAgent {
+  address: string;
+  name: string;
+  validUntil: number | null;
+}
+
+export interface LedgerUpdate {
+  time: number;
+  hash: string;
+  type: string;
+  /** USDC moved into (+) or out of (-) the account by this update; "0" when it moves none. */
+  usdcDelta: string;
+}
+
+export interface SignedUserAction {
+  action: Record<string, unknown>;
+  nonce: number;
+  signature: { r: string; s: string; v: number };
+}
+
+export interface ActionOptions {
+  /** Hyperliquid's own vaultAddress (a sub-account the signer's master owns). */
+  subAccount?: string;
+  /** Unix ms after which the exchange must refuse the action (so an in-flight order cannot land late). */
+  expiresAfter?: number;
+  signal?: AbortSignal;
+}
+
+export interface ExchangeAdapter {
+  readonly kind: ExchangeKind;
+  readonly url: string;
+  readonly isTestnet: boolean;
+  markets(): Promise<Market[]>;
+  mids(): Promise<Record<string, string>>;
+  accountState(user: string): Promise<AccountState>;
+  openOrders(user: string): Promise<OpenOrderState[]>;
+  fills(user: string, startTime: number): Promise<FillState[]>;
+  orderStatus(user: string, ref: number | Cloid): Promise<OrderLookup>;
+  approvedAgents(user: string): Promise<ApprovedAgent[]>;
+  ledgerUpdates(user: string, startTime: number): Promise<LedgerUpdate[]>;
+  placeOrder(agent: Signer, order: OrderRequest, opts?: ActionOptions): Promise<PlaceOutcome>;
+  cancelOrder(agent: Signer, ref: { asset: number; oid: number }, opts?: ActionOptions): Promise<void>;
+  relayUserAction(signed: SignedUserAction): Promise<void>;
+}

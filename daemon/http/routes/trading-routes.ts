@@ -1,0 +1,132 @@
+// SPEC 4.5-4.9 and DESIGN section 6: trade, orders, cancel, positions, close, agent approval.
+// Routes parse into typed values, call the trading services and render SPEC's types (numbers from
+// exact decimal strings, at this edge only).
+import { z } from "zod";
+import { toDecimalString } from "../../lib/decimal.js";
+import type { AgentService, AgentStatus } from "../../trading/agent-service.js";
+import type { AccountViews } from "../../trading/account-views.js";
+import type { TradingService, TradeResult } from "../../trading/trading-service.js";
+import { defineRoute } from "../route.js";
+import { address, signature } from "../schemas.js";
+
+const decimal = z
+  .union([z.number(), z.string()])
+  .transform((v, ctx) => {
+    try {
+      return toDecimalString(v);
+    } catch {
+      ctx.addIssue({ code: "custom", message: "must be a decimal number" });
+      return z.NEVER;
+    }
+  })
+  .meta({ description: "a JSON number, or a decimal string for exactness" });
+
+const TIF = { GTC: "Gtc", IOC: "Ioc", ALO: "Alo" } as const;
+const num = (s: string) => Number(s);
+const numOrNull = (s: string | null) => (s === null ? null : Number(s));
+const vaultQuery = z.object({ vaultAddress: address.optional() }).strict();
+const orderIdParams = z.object({ orderId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+const idempotencyKey = (headers: Record<string, string | string[] | undefined>) => {
+  const v = headers["idempotency-key"];
+  return typeof v === "string" && v.length > 0 ? v.slice(0, 200) : undefined;
+};
+const tradeResult = z.object({ orderId: z.number().int(), status: z.literal("submitted"), timestamp: z.number().int() });
+const render = (r: TradeResult) => r;
+/** validUntil in Unix seconds, like every timestamp but the trade result's. */
+const agentView = (s: AgentStatus) => ({ ...s, validUntil: s.validUntil === null ? null : Math.floor(s.validUntil / 1000) });
+
+export function tradingRoutes(deps: { trading: TradingService; views: AccountViews; agents: AgentService }) {
+  const { trading, views, agents } = deps;
+  return [
+    defineRoute({
+      method: "post", path: "/api/trade", tag: "trading", auth: true, limit: "orders",
+      summary: "Place an order (market when price is omitted); header Idempotency-Key makes retries safe",
+      body: z.object({
+        symbol: z.string().min(1).max(32),
+        side: z.enum(["buy", "sell"]),
+        size: decimal,
+        price: decimal.optional(),
+        tif: z.enum(["GTC", "IOC", "ALO"]).optional(),
+        reduceOnly: z.boolean().optional(),
+        vaultAddress: address.optional(),
+      }).strict(),
+      response: tradeResult,
+      errors: ["INVALID_INPUT", "UNAUTHENTICATED", "FORBIDDEN", "NOT_FOUND", "VAULT_PAUSED", "VAULT_CLOSED", "DEAL_EXPIRED",
+        "AGENT_NOT_APPROVED", "CONFLICT", "INSUFFICIENT_BALANCE", "ORDER_REJECTED", "RATE_LIMITED", "EXCHANGE_UNAVAILABLE", "BALANCE_STALE"],
+      handler: async ({ body, user, ctx }) =>
+        render(await trading.place(user.address, {
+          symbol: body.symbol, side: body.side, size: body.size, price: body.price,
+          tif: body.tif ? TIF[body.tif] : undefined, reduceOnly: body.reduceOnly ?? false, vaultAddress: body.vaultAddress,
+        }, idempotencyKey(ctx.headers))),
+    }),
+    defineRoute({
+      method: "get", path: "/api/orders", tag: "trading", auth: true, query: vaultQuery,
+      summary: "Open orders of your account (or of a vault you trade)",
+      response: z.object({ orders: z.array(z.object({ orderId: z.number().int(), symbol: z.string(), side: z.string(), size: z.number(), price: z.number(), status: z.literal("resting") })) }),
+      errors: ["UNAUTHENTICATED", "NOT_FOUND", "EXCHANGE_UNAVAILABLE"],
+      handler: async ({ query, user }) => ({
+        orders: (await views.openOrders(user.address, query.vaultAddress)).map((o) => ({ ...o, size: num(o.size), price: num(o.price) })),
+      }),
+    }),
+    defineRoute({
+      method: "get", path: "/api/orders/:orderId", tag: "trading", auth: true, params: orderIdParams, query: vaultQuery,
+      summary: "One order with its status and fills",
+      errors: ["INVALID_INPUT", "UNAUTHENTICATED", "NOT_FOUND", "EXCHANGE_UNAVAILABLE"],
+      handler: async ({ params, query, user }) => {
+        const o = await views.order(user.address, params.orderId, query.vaultAddress);
+        return {
+          order: {
+            ...o, size: num(o.size), remaining: num(o.remaining), price: num(o.price),
+            fills: o.fills.map((f) => ({ ...f, price: num(f.price), size: num(f.size), fee: num(f.fee), closedPnl: num(f.closedPnl) })),
+          },
+        };
+      },
+    }),
+    defineRoute({
+      method: "delete", path: "/api/orders/:orderId", tag: "trading", auth: true, limit: "orders", params: orderIdParams, query: vaultQuery,
+      summary: "Cancel a resting order",
+      response: z.object({ orderId: z.number().int(), status: z.literal("canceled") }),
+      errors: ["INVALID_INPUT", "UNAUTHENTICATED", "NOT_FOUND", "ORDER_NOT_OPEN", "AGENT_NOT_APPROVED", "RATE_LIMITED", "EXCHANGE_UNAVAILABLE"],
+      handler: ({ params, query, user }) => views.cancel(user.address, params.orderId, query.vaultAddress),
+    }),
+    defineRoute({
+      method: "get", path: "/api/positions", tag: "trading", auth: true, query: vaultQuery,
+      summary: "Open positions (size is signed: negative for shorts)",
+      response: z.object({ positions: z.array(z.object({ symbol: z.string(), size: z.number(), entryPrice: z.number(), markPrice: z.number(), unrealizedPnl: z.number(), liquidationPrice: z.number().nullable() })) }),
+      errors: ["UNAUTHENTICATED", "NOT_FOUND", "EXCHANGE_UNAVAILABLE"],
+      handler: async ({ query, user }) => ({
+        positions: (await views.positions(user.address, query.vaultAddress)).map((p) => ({
+          symbol: p.symbol, size: num(p.size), entryPrice: num(p.entryPrice), markPrice: num(p.markPrice),
+          unrealizedPnl: num(p.unrealizedPnl), liquidationPrice: numOrNull(p.liquidationPrice),
+        })),
+      }),
+    }),
+    defineRoute({
+      method: "post", path: "/api/positions/close", tag: "trading", auth: true, limit: "orders",
+      summary: "Close a position (or part of it) with a reduce-only market order",
+      body: z.object({ symbol: z.string().min(1).max(32), size: decimal.optional(), vaultAddress: address.optional() }).strict(),
+      response: tradeResult,
+      errors: ["INVALID_INPUT", "UNAUTHENTICATED", "FORBIDDEN", "NOT_FOUND", "NO_POSITION", "VAULT_PAUSED", "VAULT_CLOSED",
+        "AGENT_NOT_APPROVED", "ORDER_REJECTED", "RATE_LIMITED", "EXCHANGE_UNAVAILABLE", "BALANCE_STALE"],
+      handler: async ({ body, user, ctx }) => render(await trading.closePosition(user.address, body, idempotencyKey(ctx.headers))),
+    }),
+    defineRoute({
+      method: "get", path: "/api/agent", tag: "agent", auth: true,
+      query: z.object({ signatureChainId: z.string().regex(/^0x[0-9a-fA-F]{1,16}$/).optional() }).strict(),
+      summary: "Your agent key: address, approval on the exchange, and the approveAgent typed data to sign while it is not approved",
+      errors: ["UNAUTHENTICATED", "EXCHANGE_UNAVAILABLE"],
+      handler: async ({ query, user }) => agentView(await agents.status(user.address, { signatureChainId: query.signatureChainId })),
+    }),
+    defineRoute({
+      method: "post", path: "/api/agent/approve", tag: "agent", auth: true,
+      summary: "Relay the approveAgent action your wallet signed (typed data from GET /api/agent)",
+      body: z.object({
+        nonce: z.number().int().positive(),
+        signature,
+        signatureChainId: z.string().regex(/^0x[0-9a-fA-F]{1,16}$/).optional(),
+      }).strict(),
+      errors: ["INVALID_INPUT", "UNAUTHENTICATED", "FORBIDDEN", "ORDER_REJECTED", "EXCHANGE_UNAVAILABLE"],
+      handler: async ({ body, user }) => agentView(await agents.approve(user.address, body)),
+    }),
+  ];
+}

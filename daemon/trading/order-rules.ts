@@ -1,0 +1,82 @@
+// The venue's rules for one order, as pure functions over decimal strings (DESIGN section 6):
+// known symbol, size and price precision, the 10 USDC minimum, and market orders as IOC at the mid
+// price moved by a slippage bound.
+import { AppError } from "../errors.js";
+import type { Market, Side, Tif } from "../exchange/types.js";
+import {
+  compareDecimal, decimalPlaces, fixed, isValidPrice, maxPriceDecimals, roundPrice, significantFigures,
+} from "../lib/decimal.js";
+
+export const MIN_ORDER_VALUE = "10";
+
+export interface OrderIntent {
+  symbol: string;
+  side: Side;
+  size: string;
+  price?: string;
+  tif?: Tif;
+  reduceOnly: boolean;
+}
+
+export interface CheckedOrder {
+  market: Market;
+  isBuy: boolean;
+  size: string;
+  price: string;
+  tif: Tif;
+  reduceOnly: boolean;
+  isMarket: boolean;
+}
+
+const q = fixed(18);
+
+function invalid(field: string, message: string): AppError {
+  return new AppError("INVALID_INPUT", `${field}: ${message}`, { details: [{ field: `body.${field}`, message }] });
+}
+
+/** The limit price of a market order: mid × (1 ± slippage), rounded to what the venue accepts. */
+export function marketPrice(mid: string, isBuy: boolean, slippageBps: number, szDecimals: number): string {
+  const factor = BigInt(10_000 + (isBuy ? slippageBps : -slippageBps));
+  const px = q.format((q.parse(mid) * factor) / 10_000n);
+  return roundPrice(px, szDecimals, "half-up");
+}
+
+export function checkOrder(
+  intent: OrderIntent,
+  markets: Market[],
+  mid: () => string | undefined,
+  slippageBps: number,
+): CheckedOrder {
+  const market = markets.find((m) => m.symbol === intent.symbol);
+  if (!market) {
+    throw invalid("symbol", `unknown symbol "${intent.symbol}"; known: ${markets.slice(0, 20).map((m) => m.symbol).join(", ")}`);
+  }
+  if (compareDecimal(intent.size, "0") <= 0) throw invalid("size", "must be greater than 0");
+  if (decimalPlaces(intent.size) > market.szDecimals) {
+    throw invalid("size", `${market.symbol} sizes have at most ${market.szDecimals} decimals`);
+  }
+  const isBuy = intent.side === "buy";
+  let price: string;
+  let tif: Tif;
+  if (intent.price === undefined) {
+    if (intent.tif && intent.tif !== "Ioc") throw invalid("tif", "a market order (no price) is IOC; give a price for GTC or ALO");
+    const m = mid();
+    if (!m) throw new AppError("EXCHANGE_UNAVAILABLE", `no mid price for ${market.symbol}`, { retryable: true });
+    price = marketPrice(m, isBuy, slippageBps, market.szDecimals);
+    tif = "Ioc";
+  } else {
+    if (compareDecimal(intent.price, "0") <= 0) throw invalid("price", "must be greater than 0");
+    if (!isValidPrice(intent.price, market.szDecimals)) {
+      const places = maxPriceDecimals(market.szDecimals);
+      const why = significantFigures(intent.price) > 5 ? "at most 5 significant figures" : `at most ${places} decimals`;
+      throw invalid("price", `${market.symbol} prices have ${why} (integers always allowed)`);
+    }
+    price = intent.price;
+    tif = intent.tif ?? "Gtc";
+  }
+  // Reduce-only orders may close a position worth less than the minimum; the venue decides those.
+  if (!intent.reduceOnly && q.mul(q.parse(intent.size), q.parse(price), "down") < q.parse(MIN_ORDER_VALUE)) {
+    throw invalid("size", `the order is worth less than the minimum of ${MIN_ORDER_VALUE} USDC (size × price)`);
+  }
+  return { market, isBuy, size: intent.size, price, tif, reduceOnly: intent.reduceOnly, isMarket: intent.price === undefined };
+}
