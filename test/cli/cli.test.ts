@@ -4,18 +4,10 @@ import * as assert from "uvu/assert";
 import { execFile } from "node:child_process";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { Writable } from "node:stream";
-import { main } from "../../cli/main.js";
+import { runCli } from "../helpers/cli.js";
 import { packageRoot } from "../../daemon/lib/package-root.js";
 import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { freePort, tempDir } from "../helpers/util.js";
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-  json: any;
-}
 
 const KEY = "0x0123456789012345678901234567890123456789012345678901234567890123";
 const KEY_ADDRESS = "0x14791697260E4c9A71f18484C9f997B308e59325";
@@ -30,30 +22,8 @@ t.after(async (ctx) => {
   ctx.home.remove();
 });
 
-async function cli(ctx: { d: TestDaemon; home: { path: string } }, args: string[], env: Record<string, string> = {}): Promise<Run> {
-  let stdout = "";
-  let stderr = "";
-  const sink = (fn: (s: string) => void) =>
-    new Writable({
-      write(chunk, _enc, cb) {
-        fn(String(chunk));
-        cb();
-      },
-    });
-  const code = await main(["node", "tradevault", ...args], {
-    stdout: sink((s) => (stdout += s)),
-    stderr: sink((s) => (stderr += s)),
-    stdinIsTTY: false,
-    env: { TRADEVAULT_HOME: ctx.home.path, TRADEVAULT_URL: ctx.d.url, TRADEVAULT_PASSWORD: "correct horse", ...env },
-  });
-  let json: unknown;
-  try {
-    json = JSON.parse(stdout);
-  } catch {
-    json = undefined;
-  }
-  return { code, stdout, stderr, json };
-}
+const cli = (ctx: { d: TestDaemon; home: { path: string } }, args: string[], env: Record<string, string> = {}) =>
+  runCli(args, { TRADEVAULT_HOME: ctx.home.path, TRADEVAULT_URL: ctx.d.url, TRADEVAULT_PASSWORD: "correct horse", ...env });
 
 t("wallet create writes a 0600 keystore; a second wallet of that name is refused", async (ctx) => {
   const r = await cli(ctx, ["wallet", "create", "alice", "--json"]);

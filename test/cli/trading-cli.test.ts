@@ -1,0 +1,87 @@
+// The trading commands of the CLI against a real daemon and its sim: faucet, agent approval signed
+// locally, buy/sell, orders, cancel, positions, close; --json everywhere.
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { runCli } from "../helpers/cli.js";
+import { tempDir } from "../helpers/util.js";
+
+const t = suite<{ d: TestDaemon; home: ReturnType<typeof tempDir> }>("trading cli");
+t.before(async (ctx) => {
+  ctx.d = await startTestDaemon();
+  ctx.home = tempDir("tradevault-cli-");
+});
+t.after(async (ctx) => {
+  await ctx.d.close();
+  ctx.home.remove();
+});
+
+const cli = (ctx: { d: TestDaemon; home: { path: string } }, ...args: string[]) =>
+  runCli(args, { TRADEVAULT_HOME: ctx.home.path, TRADEVAULT_URL: ctx.d.url, TRADEVAULT_PASSWORD: "correct horse" });
+
+t("a trader's first session: wallet, login, faucet, agent approval, orders and positions", async (ctx) => {
+  assert.is((await cli(ctx, "wallet", "create", "alice")).code, 0);
+  assert.is((await cli(ctx, "login")).code, 0);
+
+  const faucet = await cli(ctx, "sim", "faucet", "10000", "--json");
+  assert.is(faucet.code, 0, faucet.stderr);
+  assert.is(faucet.json.data.usdc, "10000");
+
+  const before = await cli(ctx, "buy", "BTC", "0.01", "--price", "50000");
+  assert.is(before.code, 1, "no agent yet");
+  assert.match(before.stderr, /agent/);
+
+  const status = await cli(ctx, "agent", "status", "--json");
+  assert.is(status.json.data.approved, false);
+  const approve = await cli(ctx, "agent", "approve", "--json");
+  assert.is(approve.code, 0, approve.stderr);
+  assert.is(approve.json.data.approved, true);
+  assert.is(approve.json.data.agentAddress, status.json.data.agentAddress);
+
+  const limit = await cli(ctx, "buy", "BTC", "0.01", "--price", "50000", "--tif", "GTC", "--json");
+  assert.is(limit.code, 0, limit.stderr);
+  const id = limit.json.data.orderId;
+  const orders = await cli(ctx, "orders", "--json");
+  assert.ok(orders.json.data.orders.some((o: any) => o.orderId === id && o.status === "resting"));
+  const human = await cli(ctx, "orders");
+  assert.match(human.stdout, new RegExp(`${id}\\s+BTC\\s+buy\\s+0.01\\s+50000\\s+resting`));
+
+  assert.is((await cli(ctx, "cancel", String(id))).code, 0);
+  const again = await cli(ctx, "cancel", String(id), "--json");
+  assert.is(again.code, 1);
+  assert.is(again.json.error.code, "ORDER_NOT_OPEN");
+
+  const market = await cli(ctx, "sell", "ETH", "0.5", "--json");
+  assert.is(market.code, 0, market.stderr);
+  const positions = await cli(ctx, "positions", "--json");
+  assert.is(positions.json.data.positions.find((p: any) => p.symbol === "ETH").size, -0.5);
+  assert.is((await cli(ctx, "close", "ETH", "--size", "0.25")).code, 0);
+  const after = await cli(ctx, "positions", "--json");
+  assert.is(after.json.data.positions.find((p: any) => p.symbol === "ETH").size, -0.25);
+
+  const detail = await cli(ctx, "order", String(market.json.data.orderId), "--json");
+  assert.is(detail.json.data.order.status, "filled");
+});
+
+t("bad order arguments are usage errors (exit 2) and reach no daemon", async (ctx) => {
+  assert.is((await cli(ctx, "buy", "BTC", "lots")).code, 2);
+  assert.is((await cli(ctx, "buy", "BTC", "0.01", "--tif", "FOK")).code, 2);
+  assert.is((await cli(ctx, "sim", "price", "BTC", "-1")).code, 2);
+});
+
+t("the daemon's validation errors come back with their code and field", async (ctx) => {
+  const r = await cli(ctx, "buy", "BTC", "0.000001", "--price", "50000", "--json");
+  assert.is(r.code, 1);
+  assert.is(r.json.error.code, "INVALID_INPUT");
+  assert.is(r.json.error.details[0].field, "body.size");
+});
+
+t("sim price moves the mark and fills a resting order that it crosses", async (ctx) => {
+  const limit = await cli(ctx, "buy", "SOL", "1", "--price", "140", "--json");
+  assert.is(limit.code, 0, limit.stderr);
+  assert.is((await cli(ctx, "sim", "price", "SOL", "139")).code, 0);
+  const detail = await cli(ctx, "order", String(limit.json.data.orderId), "--json");
+  assert.is(detail.json.data.order.status, "filled");
+});
+
+t.run();

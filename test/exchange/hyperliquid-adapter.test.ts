@@ -1,0 +1,122 @@
+// The Hyperliquid adapter over HTTP against the sim: wire shapes mapped into the daemon's types, and
+// the exchange's failures translated into the API's error codes.
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { Wallet } from "ethers";
+import { isAppError } from "../../daemon/errors.js";
+import { createHyperliquidAdapter } from "../../daemon/exchange/hyperliquid-adapter.js";
+import type { ExchangeAdapter } from "../../daemon/exchange/types.js";
+import { weightLimiter } from "../../daemon/exchange/weight-limiter.js";
+import { newCloid } from "../../daemon/trading/trading-service.js";
+import { startSim, type SimHarness } from "../sim/_support.js";
+
+const t = suite<{ h: SimHarness; ex: ExchangeAdapter; master: Wallet; agent: Wallet }>("hyperliquid adapter");
+t.before(async (ctx) => {
+  ctx.h = await startSim();
+  ctx.ex = createHyperliquidAdapter({ kind: "sim", url: ctx.h.sim.url, isTestnet: true, timeoutMs: 1_000 });
+  ctx.master = Wallet.createRandom() as unknown as Wallet;
+  ctx.agent = Wallet.createRandom() as unknown as Wallet;
+  await ctx.h.sim.faucet(ctx.master.address, "5000");
+  await ctx.h.exchange(ctx.master).approveAgent({ agentAddress: ctx.agent.address as `0x${string}`, agentName: "t valid_until 4102444800000" });
+});
+t.after(async (ctx) => {
+  await ctx.h.close();
+});
+
+async function code(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (e) {
+    if (isAppError(e)) return e.code;
+    throw e;
+  }
+  return "no error";
+}
+
+t("markets, mids, account state and ledger come back as exact decimal strings", async ({ ex, master }) => {
+  const markets = await ex.markets();
+  assert.equal(markets.slice(0, 3).map((m) => [m.symbol, m.asset, m.szDecimals]), [["BTC", 0, 5], ["ETH", 1, 4], ["SOL", 2, 2]]);
+  assert.is(await ex.markets(), await ex.markets(), "cached");
+  const mids = await ex.mids();
+  assert.match(mids.BTC!, /^\d+(\.\d+)?$/);
+  const state = await ex.accountState(master.address);
+  assert.is(state.accountValue, "5000");
+  assert.equal(state.positions, []);
+  const ledger = await ex.ledgerUpdates(master.address, 0);
+  assert.equal(ledger.map((l) => [l.type, l.usdcDelta]), [["deposit", "5000"]]);
+  const agents = await ex.approvedAgents(master.address);
+  assert.is(agents.length, 1);
+  assert.is(agents[0]!.validUntil, 4102444800000);
+});
+
+t("place (resting and filled), order status by oid and cloid, open orders, fills, cancel", async ({ ex, master, agent }) => {
+  const cloid = newCloid();
+  const resting = await ex.placeOrder(agent, { asset: 0, isBuy: true, price: "50000", size: "0.01", reduceOnly: false, tif: "Gtc", cloid });
+  assert.is(resting.kind, "resting");
+  const byCloid = await ex.orderStatus(master.address, cloid);
+  assert.ok(byCloid.found && byCloid.status === "open" && byCloid.order.oid === resting.oid && byCloid.order.cloid === cloid);
+  const open = await ex.openOrders(master.address);
+  assert.equal(open.map((o) => [o.oid, o.symbol, o.side, o.limitPrice, o.size]), [[resting.oid, "BTC", "buy", "50000", "0.01"]]);
+
+  const filled = await ex.placeOrder(agent, { asset: 1, isBuy: true, price: "3100", size: "0.1", reduceOnly: false, tif: "Ioc", cloid: newCloid() });
+  assert.is(filled.kind, "filled");
+  if (filled.kind === "filled") assert.is(filled.totalSize, "0.1");
+  const fills = await ex.fills(master.address, 0);
+  assert.ok(fills.some((f) => f.oid === filled.oid && f.symbol === "ETH" && f.side === "buy"));
+  const state = await ex.accountState(master.address);
+  assert.is(state.positions[0]!.size, "0.1");
+
+  await ex.cancelOrder(agent, { asset: 0, oid: resting.oid });
+  assert.is(await code(ex.cancelOrder(agent, { asset: 0, oid: resting.oid })), "ORDER_NOT_OPEN");
+  assert.equal((await ex.orderStatus(master.address, 123456789)).found, false);
+});
+
+t("venue rejections map to ORDER_REJECTED (with the reason), INSUFFICIENT_BALANCE and AGENT_NOT_APPROVED", async ({ ex, agent }) => {
+  const base = { asset: 0, isBuy: true, reduceOnly: false, tif: "Gtc" as const };
+  try {
+    await ex.placeOrder(agent, { ...base, price: "50000", size: "0.0001", cloid: newCloid() });
+    assert.unreachable();
+  } catch (e) {
+    assert.ok(isAppError(e) && e.code === "ORDER_REJECTED");
+    assert.match((e as any).details.reason, /^Order must have minimum value of \$10\.$/, "asset suffix stripped");
+  }
+  assert.is(await code(ex.placeOrder(agent, { ...base, price: "60000", size: "10", cloid: newCloid() })), "INSUFFICIENT_BALANCE");
+  const stranger = Wallet.createRandom() as unknown as Wallet;
+  assert.is(await code(ex.placeOrder(stranger, { ...base, price: "50000", size: "0.01", cloid: newCloid() })), "AGENT_NOT_APPROVED");
+});
+
+t("5xx and timeouts become retryable EXCHANGE_UNAVAILABLE", async ({ h, ex, master }) => {
+  h.sim.faults.next({ kind: "http500", endpoint: "info" });
+  try {
+    await ex.accountState(master.address);
+    assert.unreachable();
+  } catch (e) {
+    assert.ok(isAppError(e) && e.code === "EXCHANGE_UNAVAILABLE" && e.retryable);
+  }
+  h.sim.faults.next({ kind: "timeout", endpoint: "info", delayMs: 3_000 });
+  assert.is(await code(ex.mids()), "EXCHANGE_UNAVAILABLE");
+});
+
+t("an action past its expiresAfter is refused by the exchange", async ({ ex, agent }) => {
+  const r = await code(ex.placeOrder(agent, { asset: 0, isBuy: true, price: "50000", size: "0.01", reduceOnly: false, tif: "Gtc", cloid: newCloid() }, { expiresAfter: Date.now() - 1_000 }));
+  assert.is(r, "ORDER_REJECTED");
+});
+
+t("the weight limiter makes callers wait for weight and keeps a reserve from background work", async () => {
+  let now = 0;
+  const limiter = weightLimiter({ perMinute: 120, reservedForTrading: 20, clock: () => now, maxWaitMs: 1_000 });
+  await limiter.acquire(100, { priority: "background" });
+  // background may not dip into the last 20; trading may
+  await limiter.acquire(20, { priority: "trading" });
+  try {
+    await limiter.acquire(60, { priority: "background" }); // 60 weight at 2/s is 30 s away: refused
+    assert.unreachable();
+  } catch (e) {
+    assert.ok(isAppError(e) && e.code === "EXCHANGE_UNAVAILABLE");
+  }
+  now += 60_000;
+  await limiter.acquire(100, { priority: "background" });
+  assert.ok(limiter.available() < 21);
+});
+
+t.run();
