@@ -64,12 +64,59 @@ export interface OrdersTable {
   updated_at: number;
 }
 
+export type ProposalStatus = "PENDING" | "ACCEPTED" | "REJECTED" | "EXPIRED";
+
+export interface ProposalsTable {
+  id: Generated<number>;
+  created_by: string;
+  investor: string;
+  trader: string;
+  exchange_account: string;
+  initial_balance: string;
+  max_drawdown_bps: number;
+  daily_drawdown_bps: number;
+  deal_deadline: number;
+  trader_share_bps: number;
+  valid_until: number;
+  salt: string;
+  chain_id: number;
+  factory: string;
+  terms_hash: string;
+  investor_signature: string | null;
+  trader_signature: string | null;
+  status: ProposalStatus;
+  vault_address: string | null;
+  create_tx: string | null;
+  relay_error: string | null;
+  rejected_by: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface VaultTradesTable {
+  id: Generated<number>;
+  vault: string;
+  seq: number;
+  account: string;
+  tid: number;
+  oid: number;
+  symbol: string;
+  side: "buy" | "sell";
+  size: string;
+  price: string;
+  pnl: string;
+  fee: string;
+  time_ms: number;
+}
+
 export interface Database extends ChainTables {
   users: UsersTable;
   auth_nonces: AuthNoncesTable;
   sessions: SessionsTable;
   agents: AgentsTable;
   orders: OrdersTable;
+  proposals: ProposalsTable;
+  vault_trades: VaultTradesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -79,3 +126,6 @@ export type NonceRow = Selectable<AuthNoncesTable>;
 export type AgentRow = Selectable<AgentsTable>;
 export type OrderRow = Selectable<OrdersTable>;
 export type NewOrder = Insertable<OrdersTable>;
+export type ProposalRow = Selectable<ProposalsTable>;
+export type NewProposal = Insertable<ProposalsTable>;
+export type VaultTradeRow = Selectable<VaultTradesTable>;

@@ -1,0 +1,85 @@
+// Vault trades (SPEC 2.12): fills of a vault's exchange account, keyed by (account, fill id) so a
+// fill is never counted twice, with a dense per-vault sequence so every page is an index range.
+import type { Kysely } from "kysely";
+import type { SyncExecutor } from "./database.js";
+import type { Database, VaultTradeRow } from "./schema.js";
+
+export interface NewFill {
+  tid: number;
+  oid: number;
+  symbol: string;
+  side: "buy" | "sell";
+  size: string;
+  price: string;
+  pnl: string;
+  fee: string;
+  timeMs: number;
+}
+
+export function lastSeq(db: Kysely<Database>, x: SyncExecutor, vault: string): { seq: number; timeMs: number } {
+  const row = x.get(
+    db.selectFrom("vault_trades").select(["seq", "time_ms"]).where("vault", "=", vault).orderBy("seq", "desc").limit(1).compile(),
+  );
+  return { seq: row?.seq ?? 0, timeMs: row?.time_ms ?? 0 };
+}
+
+/** Appends fills in time order, skipping ones already recorded; call inside an immediate transaction. */
+export function appendFills(db: Kysely<Database>, x: SyncExecutor, vault: string, account: string, fills: NewFill[]): VaultTradeRow[] {
+  let { seq } = lastSeq(db, x, vault);
+  const added: VaultTradeRow[] = [];
+  for (const f of [...fills].sort((a, b) => a.timeMs - b.timeMs || a.tid - b.tid)) {
+    const exists = x.get(db.selectFrom("vault_trades").select("id").where("account", "=", account).where("tid", "=", f.tid).compile());
+    if (exists) continue;
+    seq += 1;
+    const row = x.get(
+      db.insertInto("vault_trades")
+        .values({ vault, seq, account, tid: f.tid, oid: f.oid, symbol: f.symbol, side: f.side, size: f.size, price: f.price, pnl: f.pnl, fee: f.fee, time_ms: f.timeMs })
+        .returningAll()
+        .compile(),
+    );
+    if (row) added.push(row);
+  }
+  return added;
+}
+
+export interface TradePage {
+  rows: VaultTradeRow[];
+  total: number;
+}
+
+/**
+ * Newest first. Without dates the sequence range is [1, last]; with dates it is found with two
+ * index probes on (vault, time_ms, seq). Either way the page is a range of seq: no scan, no COUNT.
+ */
+export function tradePage(
+  db: Kysely<Database>,
+  x: SyncExecutor,
+  vault: string,
+  opts: { limit: number; offset: number; startMs?: number; endMs?: number },
+): TradePage {
+  let lo = 1;
+  let hi = lastSeq(db, x, vault).seq;
+  if (opts.startMs !== undefined) {
+    const first = x.get(
+      db.selectFrom("vault_trades").select("seq").where("vault", "=", vault).where("time_ms", ">=", opts.startMs)
+        .orderBy("time_ms").orderBy("seq").limit(1).compile(),
+    );
+    lo = first?.seq ?? hi + 1;
+  }
+  if (opts.endMs !== undefined) {
+    const last = x.get(
+      db.selectFrom("vault_trades").select("seq").where("vault", "=", vault).where("time_ms", "<=", opts.endMs)
+        .orderBy("time_ms", "desc").orderBy("seq", "desc").limit(1).compile(),
+    );
+    hi = Math.min(hi, last?.seq ?? 0);
+  }
+  const total = Math.max(0, hi - lo + 1);
+  const top = hi - opts.offset;
+  const bottom = Math.max(lo, top - opts.limit + 1);
+  if (total === 0 || top < lo) return { rows: [], total };
+  const rows = x.all(
+    db.selectFrom("vault_trades").selectAll().where("vault", "=", vault).where("seq", ">=", bottom).where("seq", "<=", top)
+      .orderBy("seq", "desc").compile(),
+  );
+  return { rows, total };
+}

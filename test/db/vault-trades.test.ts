@@ -1,0 +1,52 @@
+// Vault trade pages: newest first, offsets, date windows, hasMore arithmetic, duplicates ignored.
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { join } from "node:path";
+import { openStore } from "../../daemon/db/database.js";
+import { appendFills, tradePage, type NewFill } from "../../daemon/db/vault-trades-repo.js";
+import { tempDir } from "../helpers/util.js";
+
+const fill = (i: number): NewFill => ({
+  tid: 1000 + i, oid: 1, symbol: "BTC", side: i % 2 ? "buy" : "sell", size: "0.01", price: String(60000 + i),
+  pnl: "0", fee: "0.1", timeMs: 1_700_000_000_000 + i * 60_000,
+});
+
+test("pages are index ranges over a dense sequence, with date windows", async () => {
+  const dir = tempDir();
+  const store = await openStore(join(dir.path, "t.db"));
+  try {
+    const { db, sync } = store;
+    const added = store.immediate(() => appendFills(db, sync, "V", "A", Array.from({ length: 250 }, (_, i) => fill(i))));
+    assert.is(added.length, 250);
+    // the same fills again (and one new) add only the new one
+    const again = store.immediate(() => appendFills(db, sync, "V", "A", [fill(3), fill(249), fill(250)]));
+    assert.equal(again.map((r) => r.tid), [1250]);
+
+    const first = tradePage(db, sync, "V", { limit: 100, offset: 0 });
+    assert.is(first.total, 251);
+    assert.is(first.rows.length, 100);
+    assert.is(first.rows[0]!.tid, 1250, "newest first");
+    assert.is(first.rows[99]!.tid, 1151);
+    const last = tradePage(db, sync, "V", { limit: 100, offset: 200 });
+    assert.equal([last.rows.length, last.rows.at(-1)!.tid], [51, 1000]);
+    assert.is(tradePage(db, sync, "V", { limit: 100, offset: 251 }).rows.length, 0);
+
+    // window: fills 10..19 inclusive
+    const w = tradePage(db, sync, "V", { limit: 5, offset: 0, startMs: fill(10).timeMs, endMs: fill(19).timeMs });
+    assert.is(w.total, 10);
+    assert.equal(w.rows.map((r) => r.tid), [1019, 1018, 1017, 1016, 1015]);
+    const w2 = tradePage(db, sync, "V", { limit: 5, offset: 5, startMs: fill(10).timeMs, endMs: fill(19).timeMs });
+    assert.equal(w2.rows.map((r) => r.tid), [1014, 1013, 1012, 1011, 1010]);
+    // windows before, between and after the data
+    assert.is(tradePage(db, sync, "V", { limit: 5, offset: 0, endMs: fill(0).timeMs - 1 }).total, 0);
+    assert.is(tradePage(db, sync, "V", { limit: 5, offset: 0, startMs: fill(250).timeMs + 1 }).total, 0);
+    assert.is(tradePage(db, sync, "V", { limit: 5, offset: 0, startMs: fill(5).timeMs + 1, endMs: fill(6).timeMs - 1 }).total, 0);
+    // another vault is separate
+    assert.is(tradePage(db, sync, "W", { limit: 5, offset: 0 }).total, 0);
+  } finally {
+    await store.close();
+    dir.remove();
+  }
+});
+
+test.run();
