@@ -6,6 +6,9 @@ import { sessionCommands } from "./commands/session.js";
 import { agentCommand } from "./commands/agent.js";
 import { simCommand } from "./commands/sim.js";
 import { tradingCommands } from "./commands/trading.js";
+import { proposalsCommand } from "./commands/proposals.js";
+import { vaultsCommand } from "./commands/vaults.js";
+import { eventsCommand } from "./commands/events.js";
 import { DEFAULT_URL } from "./context.js";
 import { CliError, EXIT } from "./errors.js";
 import type { Io } from "./output.js";
@@ -26,6 +29,9 @@ export function buildProgram(io: Io): Command {
   program.addCommand(simCommand(io));
   program.addCommand(agentCommand(io));
   for (const cmd of tradingCommands(io)) program.addCommand(cmd);
+  program.addCommand(proposalsCommand(io));
+  program.addCommand(vaultsCommand(io));
+  program.addCommand(eventsCommand(io));
   const override = (cmd: Command) => {
     cmd.exitOverride();
     cmd.commands.forEach(override);

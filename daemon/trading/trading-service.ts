@@ -81,12 +81,17 @@ export function createTradingService(deps: TradingDeps) {
         : vaults.forRead(user, vaultAddress);
 
   async function place(user: string, input: TradeInput, idempotencyKey?: string): Promise<TradeResult> {
-    const fingerprint = requestHash(input);
     if (idempotencyKey) {
       const seen = orders.findByIdempotencyKey(db, sync, user, idempotencyKey);
-      if (seen) return replay(seen, fingerprint);
+      if (seen) return replay(seen, requestHash(input));
     }
-    const { account, subAccount } = await accountFor(user, input.vaultAddress, "trade");
+    return submit(user, await accountFor(user, input.vaultAddress, "trade"), input, idempotencyKey);
+  }
+
+  /** Places an order on an account already cleared for it (by the vault gate, or the caller's own). */
+  async function submit(user: string, target: VaultAccount, input: TradeInput, idempotencyKey?: string): Promise<TradeResult> {
+    const fingerprint = requestHash(input);
+    const { account, subAccount } = target;
     const markets = await exchange.markets();
     const mids = input.price === undefined ? await exchange.mids() : {};
     const order = checkOrder(input, markets, () => mids[input.symbol], deps.slippageBps);
@@ -168,7 +173,33 @@ export function createTradingService(deps: TradingDeps) {
     );
   }
 
-  return { place, closePosition, accountFor };
+  /**
+   * Cancels every open order and closes every position of an account with reduce-only market
+   * orders, through the audit trail (closing a vault, or after a breach). Returns what it did.
+   */
+  async function flatten(user: string, target: VaultAccount, vaultAddress: string, opts: { closePositions: boolean }) {
+    const agent = await agents.signerFor(target.account);
+    const markets = await exchange.markets();
+    const open = await exchange.openOrders(target.account);
+    for (const o of open) {
+      const market = markets.find((m) => m.symbol === o.symbol);
+      if (!market) continue;
+      await exchange.cancelOrder(agent, { asset: market.asset, oid: o.oid }, { subAccount: target.subAccount }).catch((err) => {
+        if (!(err instanceof AppError && err.code === "ORDER_NOT_OPEN")) throw err;
+      });
+    }
+    const closed: TradeResult[] = [];
+    if (opts.closePositions) {
+      for (const p of (await exchange.accountState(target.account)).positions) {
+        if (p.size === "0") continue;
+        const side = p.size.startsWith("-") ? "buy" : "sell";
+        closed.push(await submit(user, target, { symbol: p.symbol, side, size: p.size.replace(/^-/, ""), reduceOnly: true, vaultAddress }));
+      }
+    }
+    return { canceledOrders: open.length, closedPositions: closed };
+  }
+
+  return { place, closePosition, flatten, accountFor };
 }
 
 export type TradingService = ReturnType<typeof createTradingService>;

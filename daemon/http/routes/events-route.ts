@@ -1,0 +1,55 @@
+// GET /api/events: Server-Sent Events of the caller's vaults. Durable ids (vault_events.id), so a
+// client resumes with Last-Event-ID; keep-alive comments; no envelope. The stream subscribes
+// before it reads the backlog, so nothing published in between is lost or sent twice.
+import { createHash } from "node:crypto";
+import { PassThrough } from "node:stream";
+import { z } from "zod";
+import type { EventHub, HubEvent } from "../../events/event-hub.js";
+import { defineRoute } from "../route.js";
+
+export const KEEPALIVE_MS = 15_000;
+
+export function eventsRoute(deps: { hub: EventHub; backlog: (user: string, afterId: number) => Promise<HubEvent[]> }) {
+  return defineRoute({
+    method: "get", path: "/api/events", tag: "events", auth: true, raw: true,
+    query: z.object({ lastEventId: z.coerce.number().int().min(0).optional() }).strict(),
+    summary: "Server-Sent Events for your vaults (VaultCreated, BalanceUpdated, Paused, Unpaused, Closed, Funded, Withdrawn, Fill, ...); resume with Last-Event-ID",
+    errors: ["UNAUTHENTICATED"],
+    handler: async ({ ctx, user, query }) => {
+      const header = Number.parseInt(ctx.get("Last-Event-ID"), 10);
+      let lastSent = Number.isFinite(header) ? header : (query.lastEventId ?? 0);
+      const stream = new PassThrough();
+      const write = (e: HubEvent) => {
+        if (e.id <= lastSent) return;
+        lastSent = e.id;
+        stream.write(`id: ${e.id}\nevent: ${e.type}\ndata: ${JSON.stringify({ id: e.id, vault: e.vault, type: e.type, time: e.time, ...e.data })}\n\n`);
+      };
+      let buffered: HubEvent[] | undefined = [];
+      const unsubscribe = deps.hub.subscribe({
+        user: user.address,
+        sessionKey: createHash("sha256").update(String(ctx.state.sessionToken)).digest("hex"),
+        push: (e) => (buffered ? buffered.push(e) : write(e)),
+        end: () => stream.end(),
+      });
+      const keepAlive = setInterval(() => stream.write(": keep-alive\n\n"), KEEPALIVE_MS);
+      const cleanup = () => {
+        clearInterval(keepAlive);
+        unsubscribe();
+      };
+      stream.on("close", cleanup);
+      ctx.req.on("close", () => stream.end());
+
+      ctx.req.socket.setTimeout(0);
+      ctx.req.socket.setNoDelay(true);
+      ctx.status = 200;
+      ctx.set({ "Content-Type": "text/event-stream; charset=utf-8", "Cache-Control": "no-cache, no-transform", Connection: "keep-alive", "X-Accel-Buffering": "no" });
+      ctx.body = stream;
+      stream.write(": connected\n\n");
+
+      for (const e of await deps.backlog(user.address, lastSent)) write(e);
+      const pending = buffered;
+      buffered = undefined;
+      for (const e of pending) write(e);
+    },
+  });
+}

@@ -1,0 +1,139 @@
+// SPEC 4.10-4.15 plus events and escrow funding: list, detail, trades, events, close, unpause,
+// withdraw, fund/prepare, fund.
+import { z } from "zod";
+import type { Kysely } from "kysely";
+import type { SyncExecutor } from "../../db/database.js";
+import type { Database } from "../../db/schema.js";
+import * as tradesRepo from "../../db/vault-trades-repo.js";
+import * as vaultsRepo from "../../db/vaults-repo.js";
+import type { AccountViews } from "../../trading/account-views.js";
+import { baseUnitsToUsdc, usdcToBaseUnits } from "../../vaults/units.js";
+import type { VaultService } from "../../vaults/vault-service.js";
+import { defineRoute } from "../route.js";
+import { address, signature } from "../schemas.js";
+import { pagination } from "./proposal-routes.js";
+import { renderCloseResult, renderDetail, renderEvent, renderSummary, renderTrade } from "./vault-render.js";
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** ISO 8601 date or date-time, or Unix seconds, to Unix ms; a date-only end covers its whole day. */
+export function parseDateBound(text: string, end: boolean): number | undefined {
+  if (/^\d{1,12}$/.test(text)) return Number(text) * 1000 + (end ? 999 : 0);
+  if (!DATE_ONLY.test(text) && !/^\d{4}-\d{2}-\d{2}T/.test(text)) return undefined;
+  const ms = Date.parse(DATE_ONLY.test(text) ? `${text}T00:00:00Z` : text);
+  if (Number.isNaN(ms)) return undefined;
+  return DATE_ONLY.test(text) && end ? ms + 86_400_000 - 1 : ms;
+}
+
+const dateBound = (end: boolean) =>
+  z.string().transform((v, ctx) => {
+    const ms = parseDateBound(v, end);
+    if (ms === undefined) {
+      ctx.addIssue({ code: "custom", message: "use an ISO 8601 date (2026-11-01), date-time, or Unix seconds" });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
+const vaultParams = z.object({ address });
+const usdc = z.union([z.number(), z.string()]).transform((v, ctx) => {
+  try {
+    const units = usdcToBaseUnits(v);
+    if (units > 0n) return units;
+  } catch {
+    /* reported below */
+  }
+  ctx.addIssue({ code: "custom", message: "must be a positive USDC amount with at most 6 decimals" });
+  return z.NEVER;
+});
+
+export function vaultRoutes(deps: { vaults: VaultService; views: AccountViews; db: Kysely<Database>; sync: SyncExecutor }) {
+  const { vaults, views, db, sync } = deps;
+  const common = ["UNAUTHENTICATED", "NOT_FOUND", "INVALID_INPUT"] as const;
+  return [
+    defineRoute({
+      method: "get", path: "/api/vaults", tag: "vaults", auth: true,
+      summary: "Vaults where you are the investor or the trader",
+      errors: ["UNAUTHENTICATED"],
+      handler: async ({ user }) => ({ vaults: (await vaults.list(user.address)).map(renderSummary) }),
+    }),
+    defineRoute({
+      method: "get", path: "/api/vaults/:address", tag: "vaults", auth: true, params: vaultParams,
+      summary: "One vault: balances, limits, drawdowns, latest trades and positions",
+      errors: [...common],
+      handler: async ({ params, user }) => {
+        const v = await vaults.get(user.address, params.address);
+        const trades = tradesRepo.tradePage(db, sync, v.address, { limit: 20, offset: 0 }).rows;
+        const positions = await views.positions(user.address, v.address).catch(() => []);
+        return {
+          vault: renderDetail(v, trades, positions.map((p) => ({
+            symbol: p.symbol, size: Number(p.size), entryPrice: Number(p.entryPrice), markPrice: Number(p.markPrice),
+            unrealizedPnl: Number(p.unrealizedPnl), liquidationPrice: p.liquidationPrice === null ? null : Number(p.liquidationPrice),
+          }))),
+        };
+      },
+    }),
+    defineRoute({
+      method: "get", path: "/api/vaults/:address/trades", tag: "vaults", auth: true, params: vaultParams,
+      query: pagination.extend({ startDate: dateBound(false).optional(), endDate: dateBound(true).optional() }).strict(),
+      summary: "The vault's trades, newest first (limit 1-1000, default 100; dates as ISO 8601 or Unix seconds)",
+      errors: [...common],
+      handler: async ({ params, query, user }) => {
+        const v = await vaults.get(user.address, params.address);
+        const page = tradesRepo.tradePage(db, sync, v.address, { limit: query.limit, offset: query.offset, startMs: query.startDate, endMs: query.endDate });
+        return { trades: page.rows.map(renderTrade), total: page.total, hasMore: query.offset + page.rows.length < page.total };
+      },
+    }),
+    defineRoute({
+      method: "get", path: "/api/vaults/:address/events", tag: "vaults", auth: true, params: vaultParams, query: pagination,
+      summary: "The vault's critical events (VaultEvent records), newest first",
+      errors: [...common],
+      handler: async ({ params, query, user }) => {
+        const v = await vaults.get(user.address, params.address);
+        const page = await vaultsRepo.vaultEventsPage(db, v.address, query.limit, query.offset);
+        return { events: page.rows.map(renderEvent), total: page.total, hasMore: query.offset + page.rows.length < page.total };
+      },
+    }),
+    defineRoute({
+      method: "post", path: "/api/vaults/:address/close", tag: "vaults", auth: true, params: vaultParams,
+      summary: "Close the vault (investor or trader): cancel orders, flatten positions, final balance, split on-chain",
+      errors: [...common, "VAULT_CLOSED", "AGENT_NOT_APPROVED", "EXCHANGE_UNAVAILABLE", "CHAIN_UNAVAILABLE"],
+      handler: async ({ params, user }) => ({ vault: renderCloseResult(await vaults.close(user.address, params.address)) }),
+    }),
+    defineRoute({
+      method: "post", path: "/api/vaults/:address/unpause", tag: "vaults", auth: true, params: vaultParams,
+      summary: "Unpause after recovery (trader only); the daemon writes a fresh balance first and the contract checks",
+      errors: [...common, "FORBIDDEN", "VAULT_CLOSED", "NOT_RECOVERED", "CONFLICT", "EXCHANGE_UNAVAILABLE", "CHAIN_UNAVAILABLE"],
+      handler: async ({ params, user }) => ({ vault: renderSummary(await vaults.unpause(user.address, params.address)) }),
+    }),
+    defineRoute({
+      method: "post", path: "/api/vaults/:address/withdraw", tag: "vaults", auth: true, params: vaultParams,
+      summary: "Withdraw your entitlement from a closed vault's escrow, to your own address",
+      errors: [...common, "VAULT_NOT_CLOSED", "NOTHING_TO_WITHDRAW", "CHAIN_UNAVAILABLE"],
+      handler: async ({ params, user }) => {
+        const r = await vaults.withdraw(user.address, params.address);
+        return { txHash: r.txHash, amount: baseUnitsToUsdc(r.amount), recipient: r.recipient };
+      },
+    }),
+    defineRoute({
+      method: "post", path: "/api/vaults/:address/fund/prepare", tag: "vaults", auth: true, params: vaultParams,
+      summary: "EIP-2612 permit typed data for funding the vault's settlement escrow (investor only)",
+      body: z.object({ amount: usdc }).strict(),
+      errors: [...common, "FORBIDDEN", "CHAIN_UNAVAILABLE"],
+      handler: async ({ params, body, user }) => {
+        const r = await vaults.fundPrepare(user.address, params.address, body.amount);
+        return { typedData: r.typedData, amount: baseUnitsToUsdc(r.amount), deadline: r.deadline, spender: r.spender };
+      },
+    }),
+    defineRoute({
+      method: "post", path: "/api/vaults/:address/fund", tag: "vaults", auth: true, params: vaultParams,
+      summary: "Relay the investor's signed permit: the escrow pulls the amount (the investor pays no gas)",
+      body: z.object({ amount: usdc, deadline: z.number().int().positive(), signature }).strict(),
+      errors: [...common, "FORBIDDEN", "CHAIN_UNAVAILABLE"],
+      handler: async ({ params, body, user }) => {
+        const r = await vaults.fund(user.address, params.address, body);
+        return { txHash: r.txHash, amount: baseUnitsToUsdc(body.amount) };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,26 @@
+// What the vault services need from the chain, passed in at composition (the chain module's sender
+// and receipt write-through implement it). Every call that sends a transaction waits for its
+// receipt and writes the receipt's events to the database before it resolves, so an API answer
+// never lags the chain.
+import type { TypedDataDocument, VaultTerms } from "../chain/terms.js";
+
+export interface BalanceReading {
+  vault: string;
+  /** USDC base units. */
+  balance: bigint;
+  /** Unix seconds the balance was observed at. */
+  observedAt: number;
+}
+
+export interface VaultChainOps {
+  chainId(): number;
+  factory(): string;
+  createVault(terms: VaultTerms, investorSignature: string, traderSignature: string): Promise<{ vault: string; txHash: string }>;
+  /** Writes readings in as few transactions as fit a block; returns the vaults the batch paused. */
+  updateBalances(readings: BalanceReading[]): Promise<{ paused: string[]; txHashes: string[] }>;
+  closeVault(vault: string): Promise<{ txHash: string }>;
+  unpauseVault(vault: string): Promise<{ txHash: string }>;
+  withdraw(vault: string, party: string): Promise<{ txHash: string; amount: bigint; recipient: string }>;
+  permitTypedData(vault: string, amount: bigint, deadline: number): Promise<TypedDataDocument>;
+  fundWithPermit(vault: string, amount: bigint, deadline: number, signature: string): Promise<{ txHash: string }>;
+}

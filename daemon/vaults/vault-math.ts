@@ -1,0 +1,47 @@
+// The vault rules the daemon must agree with the contract on, over integers (USDC base units, basis
+// points): the vault's balance net of external transfers, and the two drawdowns. A breach is reached
+// AT the limit: (reference - current) * 10000 >= limitBps * reference.
+import { compareDecimal, fixed } from "../lib/decimal.js";
+import { USDC_DECIMALS } from "./units.js";
+
+const usd = fixed(USDC_DECIMALS);
+
+/** Account value minus the USDC moved in by others since the vault started, in base units, floored at 0. */
+export function vaultBalance(accountValue: string, externalDeltas: string[]): bigint {
+  let value = usd.parse(accountValue, "floor");
+  for (const d of externalDeltas) value -= usd.parse(d, "ceil");
+  return value > 0n ? value : 0n;
+}
+
+/** Drawdown from `reference` to `current` in basis points, rounded down; 0 when not below. */
+export function drawdownBps(reference: bigint, current: bigint): number {
+  if (reference <= 0n || current >= reference) return 0;
+  return Number(((reference - current) * 10_000n) / reference);
+}
+
+export function breached(reference: bigint, current: bigint, limitBps: number): boolean {
+  return reference > 0n && current < reference && (reference - current) * 10_000n >= BigInt(limitBps) * reference;
+}
+
+export interface RiskState {
+  peak: bigint;
+  dayStart: bigint;
+  /** UTC day number (seconds / 86400) of the stored day start. */
+  day: number;
+}
+
+/** What a reading at `nowSeconds` would do to the state, as the contract would compute it. */
+export function assess(state: RiskState, current: bigint, nowSeconds: number, limits: { maxBps: number; dailyBps: number }) {
+  const today = Math.floor(nowSeconds / 86_400);
+  const dayStart = today > state.day ? current : state.dayStart;
+  const peak = current > state.peak ? current : state.peak;
+  return {
+    peak,
+    dayStart,
+    drawdownBps: drawdownBps(peak, current),
+    dailyDrawdownBps: drawdownBps(dayStart, current),
+    breach: breached(peak, current, limits.maxBps) || breached(dayStart, current, limits.dailyBps),
+  };
+}
+
+export const isNegative = (decimal: string) => compareDecimal(decimal, "0") < 0;
