@@ -9,6 +9,7 @@ import { tradingCommands } from "./commands/trading.js";
 import { proposalsCommand } from "./commands/proposals.js";
 import { vaultsCommand } from "./commands/vaults.js";
 import { eventsCommand } from "./commands/events.js";
+import { demoCommand } from "./commands/demo.js";
 import { DEFAULT_URL } from "./context.js";
 import { CliError, EXIT } from "./errors.js";
 import type { Io } from "./output.js";
@@ -32,6 +33,7 @@ export function buildProgram(io: Io): Command {
   program.addCommand(proposalsCommand(io));
   program.addCommand(vaultsCommand(io));
   program.addCommand(eventsCommand(io));
+  program.addCommand(demoCommand(io));
   const override = (cmd: Command) => {
     cmd.exitOverride();
     cmd.commands.forEach(override);

@@ -26,6 +26,14 @@ function program(): Command {
     .addOption(opt("--sim-only", "run the sim exchange alone (for frontends and tools)", "TRADEVAULT_SIM_ONLY"))
     .addOption(opt("--sim-feed <feed>", "sim prices: random | static | <csv file>", "TRADEVAULT_SIM_FEED").default("random"))
     .addOption(opt("--exchange-timeout <seconds>", "how long to wait for the exchange before an order is in doubt", "TRADEVAULT_EXCHANGE_TIMEOUT").default("10"))
+    .addOption(opt("--rpc-url <url>", "an external EVM chain instead of the embedded one", "TRADEVAULT_RPC_URL"))
+    .addOption(opt("--chain-id <id>", "chain id the --rpc-url must serve (998: HyperEVM testnet)", "TRADEVAULT_CHAIN_ID"))
+    .addOption(opt("--chain-port <port>", "port of the embedded chain's JSON-RPC (0 = any free port)", "TRADEVAULT_CHAIN_PORT").default("0"))
+    .addOption(opt("--factory-address <address>", "an already deployed VaultFactory on --rpc-url", "TRADEVAULT_FACTORY_ADDRESS"))
+    .addOption(opt("--settlement-token <address>", "ERC-20 (6 decimals, EIP-2612) used for settlement on --rpc-url", "TRADEVAULT_SETTLEMENT_TOKEN"))
+    .addOption(opt("--operator-key-file <file>", "operator/oracle key (hex); default: generated in <data-dir>/keys", "TRADEVAULT_OPERATOR_KEY_FILE"))
+    .addOption(opt("--oracle-interval <seconds>", "seconds between oracle cycles", "TRADEVAULT_ORACLE_INTERVAL").default("60"))
+    .addOption(opt("--stale-after <seconds>", "age after which a vault balance is stale for trading", "TRADEVAULT_STALE_AFTER").default("120"))
     .addOption(opt("--market-slippage <percent>", "price bound of market orders around the mid", "TRADEVAULT_MARKET_SLIPPAGE").default("5"))
     .addOption(opt("--sign-in-rate-limit <n>", "sign-in requests per minute per IP", "TRADEVAULT_SIGN_IN_RATE_LIMIT").default("30"))
     .addOption(opt("--order-rate-limit <n>", "order requests per second per session", "TRADEVAULT_ORDER_RATE_LIMIT").default("20"))
@@ -51,6 +59,14 @@ function toConfigInput(o: Record<string, unknown>): ConfigInput {
     simFeed: o.simFeed as string,
     marketSlippage: o.marketSlippage as string,
     exchangeTimeout: o.exchangeTimeout as string,
+    rpcUrl: o.rpcUrl as string | undefined,
+    chainId: o.chainId as string | undefined,
+    chainPort: o.chainPort as string,
+    factoryAddress: o.factoryAddress as string | undefined,
+    settlementToken: o.settlementToken as string | undefined,
+    operatorKeyFile: o.operatorKeyFile as string | undefined,
+    oracleInterval: o.oracleInterval as string,
+    staleAfter: o.staleAfter as string,
     signInRateLimit: o.signInRateLimit as string,
     orderRateLimit: o.orderRateLimit as string,
     sessionMaxAgeDays: o.sessionMaxAge as string,

@@ -25,6 +25,14 @@ export const configSchema = z
     simFeed: z.string().min(1).default("random"),
     marketSlippage: z.coerce.number().min(0.01).max(50).default(5),
     exchangeTimeout: z.coerce.number().min(0.1).max(120).default(10),
+    rpcUrl: z.url({ protocol: /^https?$/ }).optional(),
+    chainId: z.coerce.number().int().positive().optional(),
+    chainPort: z.coerce.number().int().min(0).max(65535).default(0),
+    factoryAddress: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional(),
+    settlementToken: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional(),
+    operatorKeyFile: z.string().min(1).optional(),
+    oracleInterval: z.coerce.number().min(1).max(3600).default(60),
+    staleAfter: z.coerce.number().min(1).max(86_400).default(120),
     signInRateLimit: z.coerce.number().int().min(1).default(30),
     orderRateLimit: z.coerce.number().int().min(1).default(20),
     sessionMaxAgeDays: z.coerce.number().min(1).max(365).default(30),
@@ -63,6 +71,12 @@ export function resolveConfig(input: ConfigInput): Config {
   }
   if (c.exchange === "hyperliquid" && !c.allowMainnet) {
     throw new ConfigError("--exchange hyperliquid trades real money: add --allow-mainnet to confirm");
+  }
+  if (c.rpcUrl !== undefined && c.chainId === undefined) {
+    throw new ConfigError("--rpc-url needs --chain-id (the chain the RPC must serve, e.g. 998 for HyperEVM testnet)");
+  }
+  if (c.staleAfter < c.oracleInterval) {
+    throw new ConfigError(`--stale-after (${c.staleAfter} s) must be at least --oracle-interval (${c.oracleInterval} s), or every vault trade would be stale`);
   }
   const network: Network = c.exchange === "sim" ? "sim" : c.exchange === "hyperliquid-testnet" ? "testnet" : "mainnet";
   return Object.freeze({ ...c, dataDir: resolve(c.dataDir), corsOrigins: Object.freeze([...c.corsOrigins]) as string[], network });

@@ -1,37 +1,33 @@
-// Composition root: config -> database -> services -> HTTP. The only place that knows every part.
+// Composition root: config -> database -> chain -> exchange -> services -> HTTP. The only place that
+// knows every part, and the one place that starts and stops them, in order.
+import type Router from "@koa/router";
 import { readFileSync } from "node:fs";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import type Router from "@koa/router";
 import type { Logger } from "pino";
 import { createAuthService, type AuthSettings } from "./auth/auth-service.js";
+import { startChain, type Chain } from "./chain/chain.js";
+import { mintSettlementToken } from "./chain/deploy.js";
+import { loadOrCreateOperatorKey, readOperatorKeyFile } from "./chain/operator-key.js";
+import { composeServices } from "./compose-services.js";
 import type { Config } from "./config.js";
 import { openStore, type Store } from "./db/database.js";
 import type { OrderRow } from "./db/schema.js";
+import { createHyperliquidAdapter, MAINNET_URL, TESTNET_URL } from "./exchange/hyperliquid-adapter.js";
+import type { ExchangeAdapter } from "./exchange/types.js";
 import { buildApp } from "./http/app.js";
 import { tokenBucket } from "./http/middleware/rate-limit.js";
 import { buildOpenApi } from "./http/openapi.js";
 import type { RouteSpec } from "./http/route.js";
-import { accountRoutes } from "./http/routes/account-routes.js";
-import { authRoutes } from "./http/routes/auth-routes.js";
 import { metaRoutes } from "./http/routes/meta-routes.js";
 import { packageRoot } from "./lib/package-root.js";
 import { loadSecretKey, secretBox } from "./lib/secret-box.js";
 import { createLogger } from "./log.js";
-import { createHyperliquidAdapter, MAINNET_URL, TESTNET_URL } from "./exchange/hyperliquid-adapter.js";
-import type { ExchangeAdapter } from "./exchange/types.js";
-import { tradingRoutes } from "./http/routes/trading-routes.js";
-import { createSimExchange, type SimExchange, type PriceFeedConfig } from "./sim/index.js";
-import { createAccountViews } from "./trading/account-views.js";
-import { createAgentService } from "./trading/agent-service.js";
-import { createReconciler } from "./trading/reconciler.js";
-import { createTradingService } from "./trading/trading-service.js";
-import { noVaults } from "./trading/vault-gate.js";
-
-/** Chain id named in sign-in messages until the chain module supplies the real one (Hardhat's). */
-const EMBEDDED_CHAIN_ID = 31337;
+import type { Oracle } from "./oracle/oracle.js";
+import { createSimExchange, type PriceFeedConfig, type SimExchange } from "./sim/index.js";
+import { chainOps } from "./vaults/chain-ops.js";
 
 export interface DaemonOptions {
   config: Config;
@@ -39,6 +35,8 @@ export interface DaemonOptions {
   /** Milliseconds since the epoch; tests pass a controllable clock. */
   clock?: () => number;
   authSettings?: Partial<AuthSettings>;
+  /** Tests drive oracle cycles themselves. */
+  startOracle?: boolean;
 }
 
 export interface Daemon {
@@ -49,6 +47,8 @@ export interface Daemon {
   /** The embedded sim exchange, when `--exchange sim`. */
   sim?: SimExchange;
   exchange: ExchangeAdapter;
+  chain: Chain;
+  oracle: Oracle;
   routes: RouteSpec[];
   router: Router;
   /** Settles one in-doubt order now (the background sweep does this every few seconds). */
@@ -69,117 +69,138 @@ function listen(server: Server, host: string, port: number): Promise<AddressInfo
   });
 }
 
+function createExchange(config: Config, sim: SimExchange | undefined, clock: () => number): ExchangeAdapter {
+  const timeoutMs = config.exchangeTimeout * 1000;
+  if (sim) return createHyperliquidAdapter({ kind: "sim", url: sim.url, isTestnet: true, clock, timeoutMs });
+  if (config.exchange === "hyperliquid-testnet") {
+    return createHyperliquidAdapter({ kind: "hyperliquid-testnet", url: TESTNET_URL, isTestnet: true, clock, timeoutMs });
+  }
+  return createHyperliquidAdapter({ kind: "hyperliquid", url: MAINNET_URL, isTestnet: false, clock, timeoutMs });
+}
+
+async function operatorKey(config: Config) {
+  if (config.operatorKeyFile) return readOperatorKeyFile(config.operatorKeyFile, process.env.TRADEVAULT_OPERATOR_PASSWORD);
+  return loadOrCreateOperatorKey(join(config.dataDir, "keys", "operator.key"));
+}
+
 export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   const { config } = opts;
   const log = opts.log ?? createLogger(config.logLevel);
   const clock = opts.clock ?? Date.now;
   const version = packageVersion();
+  // What has started so far, stopped in reverse if a later step fails.
+  const undo: Array<() => Promise<void>> = [];
+  const cleanup = async () => {
+    for (const f of undo.reverse()) await f().catch(() => undefined);
+  };
 
-  const store = await openStore(join(config.dataDir, `tradevault-${config.network}.db`));
-  const sim = config.exchange === "sim" ? createSim(config, clock) : undefined;
   try {
-    await sim?.start();
-  } catch (err) {
-    await store.close();
-    throw err;
-  }
-  const timeoutMs = config.exchangeTimeout * 1000;
-  const exchange = sim
-    ? createHyperliquidAdapter({ kind: "sim", url: sim.url, isTestnet: true, clock, timeoutMs })
-    : config.exchange === "hyperliquid-testnet"
-      ? createHyperliquidAdapter({ kind: "hyperliquid-testnet", url: TESTNET_URL, isTestnet: true, clock, timeoutMs })
-      : createHyperliquidAdapter({ kind: "hyperliquid", url: MAINNET_URL, isTestnet: false, clock, timeoutMs });
-  const server =
-    config.tlsCert && config.tlsKey
+    const store = await openStore(join(config.dataDir, `tradevault-${config.network}.db`));
+    undo.push(() => store.close());
+    const key = await operatorKey(config);
+    const chain = await startChain({
+      dataDir: config.dataDir, store, log, clock, operatorKey: key.privateKey,
+      embedded: { port: config.chainPort },
+      external: config.rpcUrl
+        ? { rpcUrl: config.rpcUrl, chainId: config.chainId!, factory: config.factoryAddress, token: config.settlementToken }
+        : undefined,
+    });
+    undo.push(() => chain.stop());
+    const sim = config.exchange === "sim" ? createSim(config, clock, chain) : undefined;
+    if (sim) {
+      await sim.start();
+      undo.push(() => sim.stop());
+    }
+    const exchange = createExchange(config, sim, clock);
+
+    const server = config.tlsCert && config.tlsKey
       ? createHttpsServer({ cert: readFileSync(config.tlsCert), key: readFileSync(config.tlsKey) })
       : createHttpServer();
-  let addr: AddressInfo;
-  try {
-    addr = await listen(server, config.host, config.port);
+    const addr = await listen(server, config.host, config.port);
+    undo.push(() => new Promise((r) => server.close(() => r())));
+    const hostForUrl = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
+    const url = `${config.tlsCert ? "https" : "http"}://${hostForUrl}:${addr.port}`;
+    const publicUrl = config.publicUrl ? new URL(config.publicUrl).origin : url;
+
+    const auth = createAuthService({
+      store, clock,
+      origin: () => ({ publicUrl, chainId: chain.chainId }),
+      settings: { sessionMaxAgeMs: config.sessionMaxAgeDays * 86_400_000, ...opts.authSettings },
+    });
+    const box = secretBox(loadSecretKey({ secret: process.env.TRADEVAULT_SECRET, keyFile: join(config.dataDir, "keys", "secret.key") }));
+    const block = await chain.provider.getBlock("latest");
+    const services = composeServices({ config, store, exchange, chain, chainOps: chainOps(chain, block?.gasLimit ?? 30_000_000n), auth, box, clock, log });
+
+    const started = clock();
+    const routes: RouteSpec[] = [];
+    let openApi: unknown;
+    routes.push(
+      ...metaRoutes({
+        health: async () => ({
+          status: "ok", version, uptimeSeconds: Math.floor((clock() - started) / 1000),
+          database: { status: "ok", network: config.network },
+          exchange: { kind: exchange.kind, url: exchange.url, isTestnet: exchange.isTestnet },
+          chain: {
+            kind: chain.kind, chainId: chain.chainId, rpcUrl: chain.rpcUrl, factory: chain.addresses.factory,
+            settlementToken: chain.addresses.token, operator: chain.operator,
+            operatorBalance: (await chain.operatorBalance().catch(() => undefined))?.toString() ?? null,
+          },
+          oracle: { intervalSeconds: config.oracleInterval, ...services.oracle.status() },
+        }),
+        openApi: () => (openApi ??= buildOpenApi(routes, { version, serverUrl: publicUrl })),
+      }),
+      ...services.routes,
+    );
+    const allowed = new Set([new URL(publicUrl).origin, new URL(url).origin, ...config.corsOrigins]);
+    const { app, router } = buildApp({
+      log, auth, routes,
+      limiters: {
+        signIn: tokenBucket({ capacity: config.signInRateLimit, perMs: 60_000, clock }),
+        orders: tokenBucket({ capacity: config.orderRateLimit, perMs: 1_000, clock }),
+      },
+      allowedOrigins: () => allowed, corsOrigins: config.corsOrigins, trustProxy: config.trustProxy,
+    });
+    server.on("request", app.callback());
+    services.reconciler.start(5_000);
+    if (opts.startOracle !== false) services.oracle.start(1_000);
+    log.info({ url, publicUrl, dataDir: config.dataDir, network: config.network, chain: chain.rpcUrl, exchange: exchange.url }, `tradevaultd listening on ${url}`);
+
+    let stopping: Promise<void> | undefined;
+    const stop = () =>
+      (stopping ??= (async () => {
+        log.info("shutting down: no new connections, ending streams, finishing requests in flight");
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        services.hub.endAll();
+        server.closeIdleConnections();
+        const timer = setTimeout(() => server.closeAllConnections(), 10_000);
+        await closed;
+        clearTimeout(timer);
+        await services.oracle.stop();
+        await services.reconciler.stop();
+        await sim?.stop();
+        await chain.stop(); // settles the pending transaction first
+        await store.close();
+        log.info("stopped");
+      })());
+
+    return {
+      url, publicUrl, store, sim, exchange, chain, oracle: services.oracle, routes, router,
+      reconcile: (cloid) => services.reconciler.settle(cloid), stop,
+    };
   } catch (err) {
-    await sim?.stop();
-    await store.close();
+    await cleanup();
     throw err;
   }
-  const scheme = config.tlsCert ? "https" : "http";
-  const hostForUrl = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
-  const url = `${scheme}://${hostForUrl}:${addr.port}`;
-  const publicUrl = config.publicUrl ? new URL(config.publicUrl).origin : url;
-
-  const auth = createAuthService({
-    store,
-    clock,
-    origin: () => ({ publicUrl, chainId: EMBEDDED_CHAIN_ID }),
-    settings: { sessionMaxAgeMs: config.sessionMaxAgeDays * 86_400_000, ...opts.authSettings },
-  });
-  const box = secretBox(loadSecretKey({ secret: process.env.TRADEVAULT_SECRET, keyFile: join(config.dataDir, "keys", "secret.key") }));
-  const agents = createAgentService({ db: store.db, exchange, box, clock });
-  const reconciler = createReconciler({ db: store.db, exchange, clock, log });
-  const trading = createTradingService({
-    store, exchange, agents, vaults: noVaults, reconciler, clock, log,
-    slippageBps: Math.round(config.marketSlippage * 100), orderTtlMs: 30_000,
-  });
-  const views = createAccountViews({ db: store.db, exchange, agents, accountFor: trading.accountFor, clock });
-  const started = clock();
-  const routes: RouteSpec[] = [];
-  let openApi: unknown;
-  routes.push(
-    ...metaRoutes({
-      health: async () => ({
-        status: "ok",
-        version,
-        uptimeSeconds: Math.floor((clock() - started) / 1000),
-        database: { status: "ok", network: config.network },
-        exchange: { kind: exchange.kind, url: exchange.url, isTestnet: exchange.isTestnet },
-      }),
-      openApi: () => (openApi ??= buildOpenApi(routes, { version, serverUrl: publicUrl })),
-    }),
-    ...authRoutes(auth),
-    ...accountRoutes({ exchange, agents }),
-    ...tradingRoutes({ trading, views, agents }),
-  );
-  const allowed = new Set([new URL(publicUrl).origin, new URL(url).origin, ...config.corsOrigins]);
-  const { app, router } = buildApp({
-    log,
-    auth,
-    routes,
-    limiters: {
-      signIn: tokenBucket({ capacity: config.signInRateLimit, perMs: 60_000, clock }),
-      orders: tokenBucket({ capacity: config.orderRateLimit, perMs: 1_000, clock }),
-    },
-    allowedOrigins: () => allowed,
-    corsOrigins: config.corsOrigins,
-    trustProxy: config.trustProxy,
-  });
-  server.on("request", app.callback());
-  reconciler.start(5_000);
-  log.info({ url, publicUrl, dataDir: config.dataDir, network: config.network }, `tradevaultd listening on ${url}`);
-
-  let stopping: Promise<void> | undefined;
-  const stop = () =>
-    (stopping ??= (async () => {
-      log.info("shutting down: no new connections, finishing requests in flight");
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
-      const timer = setTimeout(() => server.closeAllConnections(), 10_000);
-      await closed;
-      clearTimeout(timer);
-      await reconciler.stop();
-      await sim?.stop();
-      await store.close();
-      log.info("stopped");
-    })());
-
-  return { url, publicUrl, store, sim, exchange, routes, router, reconcile: (cloid) => reconciler.settle(cloid), stop };
 }
 
 function simFeed(spec: string): PriceFeedConfig {
   if (spec === "random") return { kind: "random-walk", seed: 1, intervalMs: 1_000 };
   if (spec === "static") return { kind: "static" };
-  return { kind: "csv", path: spec, intervalMs: 1_000 } as PriceFeedConfig;
+  return { kind: "csv", path: spec, intervalMs: 1_000 };
 }
 
-export function createSim(config: Config, clock: () => number): SimExchange {
+/** The embedded sim; on the embedded chain its faucet also mints the test settlement token. */
+export function createSim(config: Config, clock: () => number, chain?: Chain): SimExchange {
   return createSimExchange({
     host: "127.0.0.1",
     port: config.simPort,
@@ -187,5 +208,10 @@ export function createSim(config: Config, clock: () => number): SimExchange {
     network: "Testnet",
     priceFeed: simFeed(config.simFeed),
     clock,
+    onFaucet: chain?.kind === "embedded"
+      ? async (user, amount) => {
+          await mintSettlementToken(chain.signer, { token: chain.addresses.token, to: user, amount });
+        }
+      : undefined,
   });
 }

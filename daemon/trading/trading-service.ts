@@ -178,13 +178,13 @@ export function createTradingService(deps: TradingDeps) {
    * orders, through the audit trail (closing a vault, or after a breach). Returns what it did.
    */
   async function flatten(user: string, target: VaultAccount, vaultAddress: string, opts: { closePositions: boolean }) {
-    const agent = await agents.signerFor(target.account);
     const markets = await exchange.markets();
     const open = await exchange.openOrders(target.account);
+    const agent = open.length > 0 ? await agents.signerFor(target.account) : undefined;
     for (const o of open) {
       const market = markets.find((m) => m.symbol === o.symbol);
       if (!market) continue;
-      await exchange.cancelOrder(agent, { asset: market.asset, oid: o.oid }, { subAccount: target.subAccount }).catch((err) => {
+      await exchange.cancelOrder(agent!, { asset: market.asset, oid: o.oid }, { subAccount: target.subAccount }).catch((err) => {
         if (!(err instanceof AppError && err.code === "ORDER_NOT_OPEN")) throw err;
       });
     }

@@ -1,4 +1,5 @@
 // SPEC 4.1-4.3: challenge, login, logout.
+import { createHash } from "node:crypto";
 import type { Context } from "koa";
 import { z } from "zod";
 import type { AuthService } from "../../auth/auth-service.js";
@@ -21,7 +22,7 @@ function setSessionCookie(ctx: Context, token: string, expiresAt: number | null)
   });
 }
 
-export function authRoutes(auth: AuthService) {
+export function authRoutes(auth: AuthService, hooks: { onLogout?: (sessionKey: string) => void } = {}) {
   return [
     defineRoute({
       method: "post",
@@ -64,6 +65,8 @@ export function authRoutes(auth: AuthService) {
       errors: ["UNAUTHENTICATED"],
       handler: ({ ctx }) => {
         auth.logout(ctx.state.sessionToken as string);
+        // Streams opened with this session end with it.
+        hooks.onLogout?.(createHash("sha256").update(String(ctx.state.sessionToken)).digest("hex"));
         setSessionCookie(ctx, "", null);
         return {};
       },

@@ -1,0 +1,46 @@
+// VaultChainOps on the chain module: every call goes through the operator's one sender (the
+// OperatorSigner), and the sender writes each confirmed receipt's events to the database before the
+// call returns, so the API never lags the chain.
+import type { Chain } from "../chain/chain.js";
+import * as contracts from "../chain/contracts.js";
+import type { VaultChainOps } from "./vault-chain.js";
+
+/** Readings per transaction: what fits in 80% of a block at the planned per-vault gas. */
+export function batchSize(blockGasLimit: bigint): number {
+  const room = (blockGasLimit * 8n) / 10n - contracts.UPDATE_GAS_BASE;
+  return Math.max(1, Math.min(1_000, Number(room / contracts.UPDATE_GAS_PER_VAULT)));
+}
+
+export function chainOps(chain: Chain, blockGasLimit: bigint): VaultChainOps {
+  const { signer, addresses } = chain;
+  const perTx = batchSize(blockGasLimit);
+  return {
+    chainId: () => chain.chainId,
+    factory: () => addresses.factory,
+
+    async createVault(terms, investorSignature, traderSignature) {
+      const r = await contracts.createVault(signer, { factory: addresses.factory, terms, investorSignature, traderSignature });
+      return { vault: r.vault, txHash: r.txHash };
+    },
+
+    async updateBalances(readings) {
+      const paused: string[] = [];
+      const txHashes: string[] = [];
+      for (let i = 0; i < readings.length; i += perTx) {
+        const r = await contracts.updateBalances(signer, { factory: addresses.factory, readings: readings.slice(i, i + perTx) });
+        paused.push(...r.paused.map((p) => p.vault));
+        txHashes.push(r.txHash);
+      }
+      return { paused, txHashes };
+    },
+
+    closeVault: (vault) => contracts.closeVault(signer, { vault }),
+    unpauseVault: (vault) => contracts.unpauseVault(signer, { vault }),
+    async withdraw(vault, party) {
+      const r = await contracts.withdrawFromVault(signer, { vault, party });
+      return { txHash: r.txHash, amount: r.amount, recipient: r.recipient };
+    },
+    permitTypedData: (vault, amount, deadline) => contracts.vaultPermitTypedData(chain.provider, { vault, amount, deadline }),
+    fundWithPermit: (vault, amount, deadline, signature) => contracts.fundVaultWithPermit(signer, { vault, amount, deadline, signature }),
+  };
+}
