@@ -27,16 +27,23 @@ export function artifactPath(name: ContractName, root = packageRoot()): string {
   return join(root, "artifacts", "contracts", SOURCES[name], `${name}.json`);
 }
 
+// Artifacts do not change while the process runs; every binding and revert decoding reads them.
+const cache = new Map<string, Artifact>();
+
 /** Reads one artifact. Throws INTERNAL with a hint when the contracts were never compiled. */
 export function loadArtifact(name: ContractName, root = packageRoot()): Artifact {
   const path = artifactPath(name, root);
+  const hit = cache.get(path);
+  if (hit) return hit;
   if (!existsSync(path)) {
     throw new AppError("INTERNAL", `contract artifact ${name} is missing at ${path}`, {
       details: { suggestion: "run `npm run build:contracts`" },
     });
   }
   const json = JSON.parse(readFileSync(path, "utf8")) as { abi: InterfaceAbi; bytecode: string };
-  return { contractName: name, abi: json.abi, bytecode: json.bytecode };
+  const artifact: Artifact = { contractName: name, abi: json.abi, bytecode: json.bytecode };
+  cache.set(path, artifact);
+  return artifact;
 }
 
 export const CONTRACT_NAMES = Object.keys(SOURCES) as ContractName[];

@@ -1,2 +1,110 @@
-// Tables of the chain module (transaction journal, indexer cursor, vaults, vault events).
-export interface ChainTables {}
+// Tables of the chain module: the operator's transaction journal, the indexer's cursor, vaults and
+// their events. Times in these tables are Unix SECONDS (block times); money is TEXT holding integer
+// base units of the 6-decimal settlement token; booleans are INTEGER 0/1.
+import type { Generated, Insertable, Selectable } from "kysely";
+
+/**
+ * pending: signed and written, broadcast not yet acknowledged (in doubt until settled);
+ * sent: the node accepted it; confirmed / reverted: mined with status 1 / 0;
+ * replaced: another transaction with the same nonce was mined (a gas bump of it, usually);
+ * failed: the node refused it outright, so it never existed on-chain.
+ */
+export type TxStatus = "pending" | "sent" | "confirmed" | "reverted" | "replaced" | "failed";
+
+export interface TxJournalTable {
+  id: Generated<number>;
+  /** Which chain: "31337" for the embedded chain, "external-<chainId>" for an RPC chain. */
+  chain: string;
+  hash: string;
+  nonce: number;
+  /** The signed transaction, 0x hex: what a rebuild of the embedded chain replays. */
+  raw: string;
+  /** The contract function (or "deploy:<Contract>") the transaction calls. */
+  purpose: string;
+  status: TxStatus;
+  /** Row id of the transaction this one re-prices (gas bump), else null. */
+  replaces: number | null;
+  block_number: number | null;
+  block_time: number | null;
+  created_at: number;
+  updated_at: number;
+  error: string | null;
+}
+
+export interface ChainCursorTable {
+  name: string;
+  /** Last block fully processed. */
+  block: number;
+}
+
+export interface VaultsTable {
+  address: string; // EIP-55
+  factory: string;
+  investor: string;
+  trader: string;
+  exchange_account: string;
+  initial_balance: string;
+  max_drawdown_bps: number;
+  daily_drawdown_bps: number;
+  deal_deadline: number;
+  trader_share_bps: number;
+  terms_hash: string;
+  salt: string;
+  created_block: number;
+  created_tx: string;
+  created_at: number;
+  current_balance: string;
+  peak_balance: string;
+  day_start_balance: string;
+  /** observedAt of the last applied reading; null until the first one. */
+  last_observed_at: number | null;
+  paused: Generated<number>;
+  /** Breach bits of the last pause: 1 max drawdown, 2 daily. */
+  pause_reason: number | null;
+  /** Chain position (block * 1e6 + log index) of the last Paused/Unpaused applied, so an older one read late cannot undo a newer one. */
+  pause_pos: Generated<number>;
+  closed: Generated<number>;
+  closed_at: number | null;
+  final_balance: string | null;
+  /** Signed. */
+  profit: string | null;
+  trader_share: string | null;
+  investor_share: string | null;
+  funded_total: Generated<string>;
+  paid_trader: Generated<string>;
+  paid_investor: Generated<string>;
+  /** Number of vault_events rows (the last seq). */
+  event_count: Generated<number>;
+  updated_at: number;
+}
+
+export interface VaultEventsTable {
+  /** Durable and increasing: what an SSE client resumes from (Last-Event-ID). */
+  id: Generated<number>;
+  vault: string;
+  /** Dense per-vault sequence (1, 2, 3...), so any page is an index range. */
+  seq: number;
+  /** The contract event name (BalanceUpdated, Paused, ...) or a daemon-side event type. */
+  type: string;
+  /** Null for daemon-side events. */
+  tx_hash: string | null;
+  log_index: number | null;
+  block_number: number | null;
+  time: number;
+  /** JSON of the decoded fields; amounts as decimal strings of base units. */
+  data: string;
+}
+
+export interface ChainTables {
+  tx_journal: TxJournalTable;
+  chain_cursor: ChainCursorTable;
+  vaults: VaultsTable;
+  vault_events: VaultEventsTable;
+}
+
+export type TxJournalRow = Selectable<TxJournalTable>;
+export type NewTxJournal = Insertable<TxJournalTable>;
+export type VaultRow = Selectable<VaultsTable>;
+export type NewVault = Insertable<VaultsTable>;
+export type VaultEventRow = Selectable<VaultEventsTable>;
+export type NewVaultEvent = Insertable<VaultEventsTable>;

@@ -1,0 +1,208 @@
+// The chain module's facade: the embedded Hardhat chain (rebuilt from the journal when it forgot its
+// state) or an external RPC chain, the operator's transaction sender, the contracts, and the
+// indexer, behind one start/stop. The composition root wires `startChain` in.
+import { JsonRpcProvider, Transaction, Wallet, toQuantity } from "ethers";
+import type { Logger } from "pino";
+import type { Store } from "../db/database.js";
+import { getCursor, minedJournal } from "../db/chain-repo.js";
+import { AppError } from "../errors.js";
+import { alignChainClock, replayJournal } from "./chain-rebuild.js";
+import { ensureEmbeddedDeployment, ensureExternalDeployment } from "./chain-setup.js";
+import type { ExternalContracts } from "./chain-setup.js";
+import { chainKey, readDeployment } from "./deployments.js";
+import type { DeploymentRecord } from "./deployments.js";
+import { EMBEDDED_CHAIN_ID, createEmbeddedNode } from "./embedded-node.js";
+import { createIndexer } from "./indexer.js";
+import type { Indexer, IndexerSettings } from "./indexer.js";
+import { OperatorSigner } from "./operator-signer.js";
+import { DEFAULT_SENDER_SETTINGS, createTxSender } from "./tx-sender.js";
+import type { ConfirmedTx, TxSender, TxSenderSettings } from "./tx-sender.js";
+import { read } from "./tx.js";
+
+/** The operator's gas on the embedded chain (set at genesis, identically on every rebuild). */
+const EMBEDDED_OPERATOR_BALANCE = 10n ** 30n;
+
+export interface StartChainOptions {
+  dataDir: string;
+  store: Store;
+  log: Logger;
+  /** Milliseconds since the epoch. */
+  clock?: () => number;
+  operatorKey: string;
+  /** The default when `external` is absent. Port 0 = ephemeral; it always listens on 127.0.0.1. */
+  embedded?: { port?: number };
+  external?: { rpcUrl: string; chainId: number } & ExternalContracts;
+  sender?: Partial<TxSenderSettings>;
+  indexer?: Partial<IndexerSettings>;
+  /** How long stop() lets transactions in flight settle (the journal settles the rest at the next start). */
+  shutdownSettleMs?: number;
+}
+
+export interface ChainAddresses {
+  factory: string;
+  implementation: string;
+  token: string;
+}
+
+export interface Chain {
+  kind: "embedded" | "external";
+  rpcUrl: string;
+  chainId: number;
+  /** Journal and record key: "31337" (embedded) or "external-<chainId>". */
+  key: string;
+  provider: JsonRpcProvider;
+  operator: string;
+  /** The operator as an ethers Signer for contracts.ts; its transactions go through `sender`. */
+  signer: OperatorSigner;
+  addresses: ChainAddresses;
+  /** The factory's deployment block. */
+  deployBlock: number;
+  sender: TxSender;
+  indexer: Indexer;
+  /** True when this start rebuilt the embedded chain from the journal. */
+  rebuilt: boolean;
+  operatorBalance(): Promise<bigint>;
+  stop(): Promise<void>;
+}
+
+interface Connection {
+  kind: "embedded" | "external";
+  key: string;
+  chainId: number;
+  rpcUrl: string;
+  provider: JsonRpcProvider;
+  genesisTime?: number;
+  rebuilt: boolean;
+  close(): Promise<void>;
+}
+
+/** The indexer's cursor: one per chain and factory. */
+const cursorName = (key: string, factory: string) => `vaults:${key}:${factory}`;
+
+function rpcProvider(url: string, chainId: number, pollMs: number): JsonRpcProvider {
+  // One request per HTTP call (no batching stall; some RPCs refuse batches); no response cache, so a
+  // nonce or receipt read is never stale.
+  return new JsonRpcProvider(url, chainId, { staticNetwork: true, cacheTimeout: -1, batchMaxCount: 1, pollingInterval: pollMs });
+}
+
+async function startEmbedded(opts: StartChainOptions, operator: string, nowS: () => number): Promise<Connection> {
+  const { store, log } = opts;
+  const key = chainKey("embedded", EMBEDDED_CHAIN_ID);
+  const mined = minedJournal(store.db, store.sync, key);
+  if (mined[0] && Transaction.from(mined[0].raw).from !== operator) {
+    throw new AppError("INTERNAL", "the chain journal was signed by another operator key; the embedded chain cannot be rebuilt with this one");
+  }
+  const record = readDeployment(opts.dataDir, key);
+  const genesisTime = record?.genesisTime ?? (mined[0] ? mined[0].block_time! - 1 : nowS());
+  const node = await createEmbeddedNode({ genesisTime });
+  await node.rpc.request({ method: "hardhat_setBalance", params: [operator, toQuantity(EMBEDDED_OPERATOR_BALANCE)] });
+  if (mined.length > 0) {
+    log.info({ transactions: mined.length }, "embedded chain forgot its state; rebuilding it from the journal");
+    const minHead = record ? (getCursor(store.db, store.sync, cursorName(key, record.factory)) ?? 0) : 0;
+    await replayJournal(node.rpc, mined.map((r) => ({
+      hash: r.hash, raw: r.raw, blockNumber: r.block_number!, blockTime: r.block_time!, reverted: r.status === "reverted",
+    })), { minHead, log });
+  }
+  await alignChainClock(node.rpc, nowS());
+  const rpcUrl = await node.listen(opts.embedded?.port ?? 0);
+  const provider = rpcProvider(rpcUrl, EMBEDDED_CHAIN_ID, 250);
+  log.info({ rpcUrl, chainId: EMBEDDED_CHAIN_ID }, "embedded chain listening");
+  return {
+    kind: "embedded", key, chainId: EMBEDDED_CHAIN_ID, rpcUrl, provider, genesisTime, rebuilt: mined.length > 0,
+    close: async () => {
+      provider.destroy();
+      await node.stop();
+    },
+  };
+}
+
+async function connectExternal(ext: NonNullable<StartChainOptions["external"]>): Promise<Connection> {
+  const provider = rpcProvider(ext.rpcUrl, ext.chainId, 2_000);
+  const actual = Number(await read("read chain id", () => provider.send("eth_chainId", [])));
+  if (actual !== ext.chainId) {
+    provider.destroy();
+    throw new AppError("CHAIN_UNAVAILABLE", `the RPC at ${ext.rpcUrl} serves chain ${actual}, not ${ext.chainId}`);
+  }
+  return {
+    kind: "external", key: chainKey("external", ext.chainId), chainId: ext.chainId, rpcUrl: ext.rpcUrl, provider, rebuilt: false,
+    close: async () => provider.destroy(),
+  };
+}
+
+function senderSettings(kind: Connection["kind"], given?: Partial<TxSenderSettings>): TxSenderSettings {
+  // Automining answers at once; a public chain gets time before a transaction counts as stuck.
+  const local: Partial<TxSenderSettings> = kind === "embedded" ? { pollMs: 250, bumpAfterMs: 10_000, confirmTimeoutMs: 30_000 } : {};
+  return { ...DEFAULT_SENDER_SETTINGS, ...local, ...given };
+}
+
+function indexerSettings(kind: Connection["kind"], given?: Partial<IndexerSettings>): IndexerSettings {
+  const base: IndexerSettings = kind === "embedded"
+    ? { confirmations: 0, pageSize: 2_000, pollMs: 500 }
+    : { confirmations: 2, pageSize: 50, pollMs: 2_000 };
+  return { ...base, ...given };
+}
+
+interface Parts {
+  wallet: Wallet;
+  signer: OperatorSigner;
+  sender: TxSender;
+  indexer: Indexer;
+  record: DeploymentRecord;
+  settleMs: number;
+}
+
+function facade(conn: Connection, p: Parts): Chain {
+  const { record } = p;
+  return {
+    kind: conn.kind, rpcUrl: conn.rpcUrl, chainId: conn.chainId, key: conn.key, provider: conn.provider,
+    operator: p.wallet.address, signer: p.signer, sender: p.sender, indexer: p.indexer, rebuilt: conn.rebuilt,
+    deployBlock: record.deployBlock,
+    addresses: { factory: record.factory, implementation: record.implementation, token: record.token },
+    operatorBalance: () => read("read balance", () => conn.provider.getBalance(p.wallet.address)),
+    stop: async () => {
+      await p.indexer.stop();
+      await p.sender.drain(p.settleMs);
+      await p.sender.stop();
+      await conn.close();
+    },
+  };
+}
+
+/** Starts (or connects to) the chain, settles the journal, finds or deploys the contracts, catches the indexer up. */
+export async function startChain(opts: StartChainOptions): Promise<Chain> {
+  const clock = opts.clock ?? Date.now;
+  const nowS = () => Math.floor(clock() / 1000);
+  const wallet = new Wallet(opts.operatorKey);
+  const conn = opts.external ? await connectExternal(opts.external) : await startEmbedded(opts, wallet.address, nowS);
+  const hooks: { confirmed?: (tx: ConfirmedTx) => Promise<void> } = {};
+  const sender = createTxSender({
+    provider: conn.provider, wallet, chainId: BigInt(conn.chainId), chain: conn.key, store: opts.store, log: opts.log, nowS,
+    settings: senderSettings(conn.kind, opts.sender),
+    onConfirmed: async (tx) => hooks.confirmed?.(tx),
+  });
+  try {
+    await sender.start();
+    const signer = new OperatorSigner(sender, conn.provider);
+    const setup = {
+      dataDir: opts.dataDir, key: conn.key, chainId: conn.chainId, provider: conn.provider, signer,
+      operator: wallet.address, store: opts.store, log: opts.log, nowS,
+    };
+    const record = conn.kind === "embedded"
+      ? await ensureEmbeddedDeployment(setup, { genesisTime: conn.genesisTime!, rebuilt: conn.rebuilt })
+      : await ensureExternalDeployment(setup, opts.external!);
+    const indexer = createIndexer({
+      store: opts.store, provider: conn.provider, factory: record.factory, startBlock: record.deployBlock,
+      name: cursorName(conn.key, record.factory), settings: indexerSettings(conn.kind, opts.indexer), log: opts.log, clock,
+    });
+    hooks.confirmed = async (tx) => {
+      await indexer.applyReceipt(tx.receipt, tx.blockTime);
+    };
+    await indexer.sync();
+    indexer.start();
+    return facade(conn, { wallet, signer, sender, indexer, record, settleMs: opts.shutdownSettleMs ?? 5_000 });
+  } catch (e) {
+    await sender.stop();
+    await conn.close();
+    throw e;
+  }
+}

@@ -1,0 +1,207 @@
+// One operator nonce in flight: its signed attempts (the original and any gas bumps), their
+// broadcast, and how the flight settles: mined (confirmed or reverted, the other attempts replaced),
+// or taken by a transaction the journal does not know. The sender (tx-sender.ts) owns the flights.
+import { Transaction, isError } from "ethers";
+import type { JsonRpcProvider, TransactionReceipt, Wallet } from "ethers";
+import type { Logger } from "pino";
+import type { Store } from "../db/database.js";
+import { insertJournal, markReplaced, updateJournal } from "../db/chain-repo.js";
+import type { TxJournalRow } from "../db/schema-chain.js";
+import { AppError } from "../errors.js";
+import { bumpFees, currentFees, feeCeiling, feesOf } from "./tx-fees.js";
+import type { Fees } from "./tx-fees.js";
+
+export interface TxSenderSettings {
+  /** How long wait() waits for a receipt before answering CHAIN_UNAVAILABLE (the flight goes on). */
+  confirmTimeoutMs: number;
+  /** A transaction not mined this long after its last (re)send is re-priced. */
+  bumpAfterMs: number;
+  /** Fee increase per bump, percent (nodes want at least 10). */
+  bumpPercent: number;
+  /** Never offer more than this per gas (wei); a stuck transaction then just waits. */
+  maxFeePerGas?: bigint;
+  /** How often flights are checked. */
+  pollMs: number;
+  /** Added to the gas estimate, percent: state may move between simulation and mining. */
+  gasHeadroomPercent: number;
+}
+
+export interface ConfirmedTx {
+  hash: string;
+  nonce: number;
+  purpose: string;
+  receipt: TransactionReceipt;
+  blockTime: number;
+  reverted: boolean;
+}
+
+export interface SenderContext {
+  provider: JsonRpcProvider;
+  wallet: Wallet;
+  chainId: bigint;
+  /** Journal partition (chainKey). */
+  chain: string;
+  store: Store;
+  log: Logger;
+  nowS(): number;
+  settings: TxSenderSettings;
+  /** Runs before a waiter learns of the receipt, so what it wrote is visible at once. */
+  onConfirmed?(tx: ConfirmedTx): Promise<void> | void;
+}
+
+export interface Flight {
+  nonce: number;
+  purpose: string;
+  /** Live attempts (pending or sent), oldest first. */
+  rows: TxJournalRow[];
+  /** Date.now() of the last (re)send. */
+  lastSentAt: number;
+  /** Broadcast the newest attempt again on the next check (outcome of the last one in doubt). */
+  needsBroadcast: boolean;
+  done: Promise<ConfirmedTx>;
+  resolve(tx: ConfirmedTx): void;
+  reject(e: AppError): void;
+}
+
+export function newFlight(nonce: number, purpose: string, rows: TxJournalRow[], needsBroadcast: boolean): Flight {
+  let resolve!: (tx: ConfirmedTx) => void;
+  let reject!: (e: AppError) => void;
+  const done = new Promise<ConfirmedTx>((res, rej) => ((resolve = res), (reject = rej)));
+  done.catch(() => {}); // a flight nobody waits for must not become an unhandled rejection
+  return { nonce, purpose, rows, lastSentAt: Date.now(), needsBroadcast, done, resolve, reject };
+}
+
+export interface TxFields {
+  to: string | null;
+  data: string;
+  value: bigint;
+  gasLimit: bigint;
+  nonce: number;
+}
+
+export function signAttempt(ctx: SenderContext, f: TxFields, fees: Fees): Promise<string> {
+  return ctx.wallet.signTransaction({ chainId: ctx.chainId, ...f, ...fees });
+}
+
+export function insertAttempt(ctx: SenderContext, raw: string, purpose: string, replaces: number | null): TxJournalRow {
+  const tx = Transaction.from(raw);
+  const now = ctx.nowS();
+  return insertJournal(ctx.store.db, ctx.store.sync, {
+    chain: ctx.chain, hash: tx.hash!, nonce: tx.nonce, raw, purpose, status: "pending", replaces,
+    block_number: null, block_time: null, created_at: now, updated_at: now, error: null,
+  });
+}
+
+export type BroadcastOutcome = "sent" | "in-doubt" | "nonce-used" | { rejected: unknown };
+
+const TRANSPORT = ["NETWORK_ERROR", "TIMEOUT", "SERVER_ERROR"];
+
+/**
+ * Sends a signed transaction. A refusal is told apart from "it is there anyway" by asking the node
+ * for the hash afterwards (never by the message text, which differs from node to node).
+ */
+export async function broadcast(ctx: SenderContext, row: TxJournalRow): Promise<BroadcastOutcome> {
+  try {
+    await ctx.provider.send("eth_sendRawTransaction", [row.raw]);
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code !== "string" || TRANSPORT.includes(code)) return "in-doubt";
+    try {
+      if (await ctx.provider.getTransaction(row.hash)) return markSent(ctx, row);
+    } catch {
+      return "in-doubt";
+    }
+    if (isError(e, "NONCE_EXPIRED")) return "nonce-used";
+    return { rejected: e };
+  }
+  return markSent(ctx, row);
+}
+
+function markSent(ctx: SenderContext, row: TxJournalRow): "sent" {
+  if (row.status === "pending") {
+    updateJournal(ctx.store.db, ctx.store.sync, row.id, { status: "sent" }, ctx.nowS());
+    row.status = "sent";
+  }
+  return "sent";
+}
+
+export function markFailed(ctx: SenderContext, row: TxJournalRow, error: unknown): void {
+  const message = error instanceof Error ? error.message : String(error);
+  updateJournal(ctx.store.db, ctx.store.sync, row.id, { status: "failed", error: message.slice(0, 500) }, ctx.nowS());
+}
+
+async function settleMined(ctx: SenderContext, f: Flight, row: TxJournalRow, receipt: TransactionReceipt): Promise<void> {
+  const block = await ctx.provider.getBlock(receipt.blockNumber);
+  if (!block) throw new Error(`block ${receipt.blockNumber} vanished`);
+  const reverted = receipt.status !== 1;
+  const now = ctx.nowS();
+  ctx.store.immediate(() => {
+    updateJournal(ctx.store.db, ctx.store.sync, row.id,
+      { status: reverted ? "reverted" : "confirmed", block_number: receipt.blockNumber, block_time: block.timestamp, error: null }, now);
+    markReplaced(ctx.store.db, ctx.store.sync, ctx.chain, f.nonce, row.id, now);
+  });
+  const tx: ConfirmedTx = { hash: row.hash, nonce: f.nonce, purpose: f.purpose, receipt, blockTime: block.timestamp, reverted };
+  try {
+    await ctx.onConfirmed?.(tx);
+  } catch (e) {
+    // The indexer reconciles from the chain later; the transaction itself is settled.
+    ctx.log.error({ err: e, txHash: row.hash }, "writing a receipt's events through failed");
+  }
+  if (reverted) ctx.log.warn({ txHash: row.hash, purpose: f.purpose }, "operator transaction mined but reverted");
+  f.resolve(tx);
+}
+
+/** Re-prices the flight: the same transaction with higher fees, under the same nonce. */
+async function bump(ctx: SenderContext, f: Flight): Promise<void> {
+  const newest = f.rows[f.rows.length - 1]!;
+  const tx = Transaction.from(newest.raw);
+  const { fees: now } = await currentFees(ctx.provider);
+  const fees = bumpFees(feesOf(tx), now, ctx.settings.bumpPercent);
+  f.lastSentAt = Date.now();
+  if (ctx.settings.maxFeePerGas !== undefined && feeCeiling(fees) > ctx.settings.maxFeePerGas) {
+    ctx.log.warn({ nonce: f.nonce, txHash: newest.hash }, "stuck transaction at the fee ceiling; waiting");
+    return;
+  }
+  const fields = { to: tx.to, data: tx.data, value: tx.value, gasLimit: tx.gasLimit, nonce: tx.nonce };
+  const row = insertAttempt(ctx, await signAttempt(ctx, fields, fees), f.purpose, f.rows[0]!.id);
+  const outcome = await broadcast(ctx, row);
+  if (outcome === "sent" || outcome === "in-doubt") {
+    f.rows.push(row);
+    f.needsBroadcast = outcome === "in-doubt";
+    ctx.log.info({ nonce: f.nonce, from: newest.hash, to: row.hash }, "re-priced a stuck transaction");
+  } else {
+    // Underpriced after all, or the old one was just mined: the next check finds out which.
+    markFailed(ctx, row, outcome === "nonce-used" ? "nonce already used" : (outcome.rejected as Error));
+  }
+}
+
+/** One look at a flight; true when it settled. `latestNonce` was read before the receipts. */
+export async function checkFlight(ctx: SenderContext, f: Flight, latestNonce: number): Promise<boolean> {
+  for (const row of [...f.rows].reverse()) {
+    const receipt = await ctx.provider.getTransactionReceipt(row.hash);
+    if (receipt) {
+      await settleMined(ctx, f, row, receipt);
+      return true;
+    }
+  }
+  if (latestNonce > f.nonce) {
+    // The nonce is used, by none of our attempts: the key sent elsewhere, or the block was reorganised away.
+    const now = ctx.nowS();
+    for (const row of f.rows) updateJournal(ctx.store.db, ctx.store.sync, row.id, { status: "replaced", error: "nonce taken by an unknown transaction" }, now);
+    f.reject(new AppError("CHAIN_UNAVAILABLE", `operator nonce ${f.nonce} was used by a transaction the daemon did not send`));
+    return true;
+  }
+  if (f.needsBroadcast) {
+    const outcome = await broadcast(ctx, f.rows[f.rows.length - 1]!);
+    f.needsBroadcast = outcome === "in-doubt";
+    if (outcome === "sent") f.lastSentAt = Date.now();
+    if (typeof outcome === "object") {
+      // Refused now (its fee below today's base fee, say): a re-priced copy on the next look.
+      ctx.log.warn({ nonce: f.nonce, err: outcome.rejected }, "node refused a resent transaction");
+      f.lastSentAt = 0;
+    }
+  } else if (Date.now() - f.lastSentAt >= ctx.settings.bumpAfterMs) {
+    await bump(ctx, f);
+  }
+  return false;
+}

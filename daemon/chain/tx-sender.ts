@@ -1,0 +1,209 @@
+// The one path by which operator transactions leave the daemon. A serialized queue simulates each
+// transaction (estimateGas: a revert is decoded into AppError before anything is signed), assigns
+// the next nonce from its own counter, signs, writes the signed bytes to the journal, and
+// broadcasts; flights then wait for receipts, re-price stuck transactions under the same nonce, and
+// settle the journal. After a restart the sender resumes its nonce from the chain and settles what
+// the journal holds as sent but unconfirmed (rebroadcasting the signed bytes when the node lost them).
+import { AppError } from "../errors.js";
+import { unsettledJournal } from "../db/chain-repo.js";
+import { toAppError } from "./chain-errors.js";
+import { currentFees } from "./tx-fees.js";
+import {
+  broadcast, checkFlight, insertAttempt, markFailed, newFlight, signAttempt,
+} from "./tx-flight.js";
+import type { ConfirmedTx, Flight, SenderContext, TxSenderSettings } from "./tx-flight.js";
+import { read } from "./tx.js";
+
+export type { ConfirmedTx, TxSenderSettings } from "./tx-flight.js";
+
+export interface SendRequest {
+  /** Null or absent: a contract creation. */
+  to?: string | null;
+  data?: string;
+  value?: bigint;
+  /** Skips the estimate's headroom; the simulation still runs. */
+  gasLimit?: bigint;
+  /** Only for callers that predicted addresses from it: must equal the sender's next nonce. */
+  nonce?: number;
+  /** What the journal calls it: the contract function, or "deploy:<Contract>". */
+  purpose: string;
+}
+
+export interface SentTx {
+  hash: string;
+  nonce: number;
+  purpose: string;
+  /** The mined transaction (after any re-pricing); rejects with AppError when it reverted or timed out. */
+  wait(timeoutMs?: number): Promise<ConfirmedTx>;
+  /** Like wait(), but a reverted transaction resolves too (receipt.status 0). */
+  waitMined(timeoutMs?: number): Promise<ConfirmedTx>;
+}
+
+export interface TxSender {
+  readonly address: string;
+  readonly chain: string;
+  /** Resumes the nonce and the unsettled journal; call once before send(). */
+  start(): Promise<void>;
+  nextNonce(): number;
+  send(req: SendRequest): Promise<SentTx>;
+  /** Nonces broadcast and not yet settled. */
+  inFlight(): number;
+  /** Waits until nothing is in flight; false on timeout. */
+  drain(timeoutMs: number): Promise<boolean>;
+  stop(): Promise<void>;
+}
+
+export const DEFAULT_SENDER_SETTINGS: TxSenderSettings = {
+  confirmTimeoutMs: 120_000,
+  bumpAfterMs: 30_000,
+  bumpPercent: 25,
+  pollMs: 1_000,
+  gasHeadroomPercent: 20,
+};
+
+const min = (a: bigint, b: bigint) => (a < b ? a : b);
+
+function timeout<T>(p: Promise<T>, ms: number, f: Flight, hash: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new AppError("CHAIN_UNAVAILABLE", `transaction ${hash} not mined within ${ms} ms`, {
+      retryable: true, details: { txHash: hash, nonce: f.nonce },
+    })), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+export function createTxSender(ctx: SenderContext): TxSender {
+  const address = ctx.wallet.address;
+  const flights = new Map<number, Flight>();
+  let next: number | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let ticking: Promise<void> | undefined;
+  let again = false;
+
+  const handle = (f: Flight): SentTx => {
+    const hash = f.rows[0]!.hash;
+    const waitMined = (ms = ctx.settings.confirmTimeoutMs) => timeout(f.done, ms, f, hash);
+    const wait = async (ms?: number) => {
+      const tx = await waitMined(ms);
+      if (tx.reverted) {
+        throw new AppError("INTERNAL", `${f.purpose}: transaction ${tx.hash} was mined but reverted`, { details: { txHash: tx.hash } });
+      }
+      return tx;
+    };
+    return { hash, nonce: f.nonce, purpose: f.purpose, wait, waitMined };
+  };
+
+  async function tickOnce(): Promise<void> {
+    do {
+      again = false;
+      if (flights.size === 0 || stopped) return;
+      const latestNonce = await ctx.provider.getTransactionCount(address, "latest");
+      for (const f of [...flights.values()].sort((a, b) => a.nonce - b.nonce)) {
+        if (stopped) return;
+        if (await checkFlight(ctx, f, latestNonce)) flights.delete(f.nonce);
+      }
+    } while (again);
+  }
+
+  function poke(): void {
+    if (ticking) {
+      again = true;
+      return;
+    }
+    clearTimeout(timer);
+    ticking = tickOnce()
+      .catch((e: unknown) => ctx.log.warn({ err: e }, "checking operator transactions failed; retrying"))
+      .finally(() => {
+        ticking = undefined;
+        if (stopped || flights.size === 0) return;
+        if (again) poke(); // a send arrived as the last look ended
+        else timer = setTimeout(poke, ctx.settings.pollMs).unref();
+      });
+  }
+
+  async function simulate(req: SendRequest): Promise<bigint> {
+    const call = { from: address, to: req.to ?? undefined, data: req.data ?? "0x", value: req.value ?? 0n };
+    try {
+      return await ctx.provider.estimateGas(call);
+    } catch (e) {
+      throw toAppError(e, req.purpose);
+    }
+  }
+
+  async function submit(req: SendRequest, retried = false): Promise<SentTx> {
+    if (stopped) throw new AppError("CHAIN_UNAVAILABLE", "the transaction sender is stopped", { retryable: true });
+    if (next === undefined) throw new AppError("INTERNAL", "the transaction sender was not started");
+    if (req.nonce !== undefined && req.nonce !== next) {
+      throw new AppError("INTERNAL", `${req.purpose}: nonce ${req.nonce} requested, the operator's next nonce is ${next}`);
+    }
+    const estimate = await simulate(req);
+    const { fees, blockGasLimit } = await read("read fees", () => currentFees(ctx.provider));
+    const gasLimit = req.gasLimit ?? min((estimate * BigInt(100 + ctx.settings.gasHeadroomPercent)) / 100n, blockGasLimit);
+    const nonce = next;
+    const fields = { to: req.to ?? null, data: req.data ?? "0x", value: req.value ?? 0n, gasLimit, nonce };
+    const row = insertAttempt(ctx, await signAttempt(ctx, fields, fees), req.purpose, null);
+    next = nonce + 1;
+    const outcome = await broadcast(ctx, row);
+    if (outcome === "nonce-used" || typeof outcome === "object") {
+      markFailed(ctx, row, outcome === "nonce-used" ? "nonce already used" : outcome.rejected);
+      next = nonce; // nothing after it was assigned: the queue is serialized through the broadcast
+      if (outcome !== "nonce-used") throw toAppError(outcome.rejected, req.purpose);
+      // The key was used elsewhere: the counter follows the chain, and the transaction (never
+      // broadcast under a live nonce) is signed again, once.
+      const pending = await read("read nonce", () => ctx.provider.getTransactionCount(address, "pending"));
+      ctx.log.warn({ nonce, pending }, "operator nonce already used; resynchronised from the chain");
+      next = Math.max(pending, nonce + 1);
+      if (retried) throw new AppError("CHAIN_UNAVAILABLE", `${req.purpose}: operator nonce ${nonce} was already used`, { retryable: true });
+      return submit({ ...req, nonce: undefined }, true);
+    }
+    const f = newFlight(nonce, req.purpose, [row], outcome === "in-doubt");
+    flights.set(nonce, f);
+    poke();
+    return handle(f);
+  }
+
+  return {
+    address,
+    chain: ctx.chain,
+    async start() {
+      const rows = unsettledJournal(ctx.store.db, ctx.store.sync, ctx.chain);
+      const pending = await read("read nonce", () => ctx.provider.getTransactionCount(address, "pending"));
+      for (const row of rows) {
+        const f = flights.get(row.nonce) ?? newFlight(row.nonce, row.purpose, [], true);
+        f.rows.push(row);
+        flights.set(row.nonce, f);
+      }
+      next = Math.max(pending, ...[...flights.keys()].map((n) => n + 1));
+      if (rows.length > 0) ctx.log.info({ unsettled: rows.length, nextNonce: next }, "settling operator transactions from before the restart");
+      poke();
+    },
+    nextNonce() {
+      if (next === undefined) throw new AppError("INTERNAL", "the transaction sender was not started");
+      return next;
+    },
+    send(req) {
+      const run = queue.then(() => submit(req));
+      queue = run.catch(() => {});
+      return run;
+    },
+    inFlight: () => flights.size,
+    async drain(timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      while (flights.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      return flights.size === 0;
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await queue;
+      await ticking;
+      for (const f of flights.values()) {
+        f.reject(new AppError("CHAIN_UNAVAILABLE", "the daemon is stopping; the transaction is settled after the restart", { retryable: true }));
+      }
+      flights.clear();
+    },
+  };
+}

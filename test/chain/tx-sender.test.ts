@@ -1,0 +1,131 @@
+// The operator's transaction sender: its own nonces under concurrent sends, a revert decoded into
+// AppError before anything is signed, re-pricing of a stuck transaction, the journal of everything
+// it signed, and resuming after a restart.
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { Interface, Wallet } from "ethers";
+import type { Chain } from "../../daemon/chain/chain.js";
+import { createVault, readTokenBalance } from "../../daemon/chain/contracts.js";
+import { DEFAULT_SENDER_SETTINGS, createTxSender } from "../../daemon/chain/tx-sender.js";
+import { journalOf } from "../../daemon/db/chain-repo.js";
+import { isAppError } from "../../daemon/errors.js";
+import { waitUntil } from "../helpers/util.js";
+import { USDC, ensureArtifacts, mintTo, newEnv, signedTerms, silent, start } from "./_support.js";
+import type { Env } from "./_support.js";
+
+let env: Env;
+let chain: Chain;
+const token = new Interface(["function mint(address,uint256)"]);
+
+test.before(async () => {
+  await ensureArtifacts();
+  env = await newEnv();
+  chain = await start(env, { sender: { bumpAfterMs: 300, pollMs: 50 }, shutdownSettleMs: 50 });
+});
+
+test.after(async () => {
+  await chain.stop();
+  await env.remove();
+});
+
+const journal = () => journalOf(env.store.db, env.store.sync, chain.key);
+const mintData = (to: string, amount: bigint) => token.encodeFunctionData("mint", [to, amount]);
+
+test("concurrent sends get consecutive nonces from the sender's own counter, all mined", async () => {
+  const first = chain.sender.nextNonce();
+  const to = Wallet.createRandom().address;
+  const results = await Promise.all(Array.from({ length: 12 }, () => mintTo(chain, to, 1n * USDC)));
+  assert.is(new Set(results.map((r) => r.txHash)).size, 12);
+  const rows = journal().filter((r) => r.nonce >= first);
+  assert.equal(rows.map((r) => r.nonce), Array.from({ length: 12 }, (_, i) => first + i));
+  assert.ok(rows.every((r) => r.status === "confirmed" && r.purpose === "mint" && r.block_number !== null && r.block_time !== null));
+  assert.is(chain.sender.nextNonce(), first + 12);
+  assert.is(await chain.provider.getTransactionCount(chain.operator, "latest"), first + 12);
+  assert.is(await readTokenBalance(chain.provider, { token: chain.addresses.token, account: to }), 12n * USDC);
+});
+
+test("a revert is decoded into AppError by the simulation, before anything is signed or journaled", async () => {
+  const rowsBefore = journal().length;
+  const nonce = chain.sender.nextNonce();
+  const p = await signedTerms(chain, env);
+  const stranger = Wallet.createRandom();
+  const forged = await stranger.signTypedData(
+    { name: "TradeVault", version: "1", chainId: 31337, verifyingContract: chain.addresses.factory },
+    { Ping: [{ name: "x", type: "uint256" }] }, { x: 1 },
+  );
+  try {
+    await createVault(chain.signer, { ...p, traderSignature: forged });
+    assert.unreachable("createVault with a forged signature succeeded");
+  } catch (e) {
+    assert.ok(isAppError(e));
+    assert.is(e.code, "INVALID_INPUT");
+    assert.equal((e.details as { revert: string }).revert, "InvalidSignature");
+  }
+  assert.is(journal().length, rowsBefore);
+  assert.is(chain.sender.nextNonce(), nonce);
+});
+
+test("a stuck transaction is re-priced under the same nonce; the bump is what gets mined", async () => {
+  await chain.provider.send("evm_setAutomine", [false]);
+  try {
+    const sent = await chain.sender.send({ to: chain.addresses.token, data: mintData(env.trader.address, 5n), purpose: "mint" });
+    const attempts = await waitUntil(() => {
+      const rows = journal().filter((r) => r.nonce === sent.nonce && r.status === "sent");
+      return rows.length >= 2 ? rows : undefined;
+    }, { what: "a re-priced attempt", timeoutMs: 5_000 });
+    await chain.provider.send("evm_mine", []);
+    const mined = await sent.wait(5_000);
+    const rows = journal().filter((r) => r.nonce === sent.nonce);
+    const winner = rows.find((r) => r.status === "confirmed")!;
+    assert.is(mined.hash, winner.hash);
+    assert.is.not(winner.hash, sent.hash, "the original, cheaper attempt was not mined");
+    assert.is(winner.replaces, rows[0]!.id);
+    assert.ok(rows.filter((r) => r.id !== winner.id).every((r) => r.status === "replaced" || r.status === "failed"));
+    assert.ok(attempts!.length >= 2);
+    const tx = await chain.provider.getTransaction(mined.hash);
+    const orig = await chain.provider.getTransaction(sent.hash);
+    assert.is(orig, null);
+    assert.ok(tx!.maxFeePerGas! > 0n);
+  } finally {
+    await chain.provider.send("evm_setAutomine", [true]);
+  }
+});
+
+test("after a restart the sender resumes its nonce from the chain and settles what was sent but not confirmed", async () => {
+  await chain.provider.send("evm_setAutomine", [false]);
+  const ctx = {
+    provider: chain.provider, wallet: new Wallet(env.operatorKey), chainId: 31337n, chain: chain.key,
+    store: env.store, log: silent, nowS: () => Math.floor(Date.now() / 1000),
+    settings: { ...DEFAULT_SENDER_SETTINGS, pollMs: 50, bumpAfterMs: 60_000 },
+  };
+  // The facade's sender goes quiet (as if the daemon stopped); a second one plays the restarted daemon.
+  const a = createTxSender(ctx);
+  await a.start();
+  const sent = await a.send({ to: chain.addresses.token, data: mintData(env.investor.address, 3n), purpose: "mint" });
+  await a.stop();
+  assert.is(journal().find((r) => r.hash === sent.hash)!.status, "sent");
+  await chain.provider.send("evm_mine", []);
+  await chain.provider.send("evm_setAutomine", [true]);
+  const b = createTxSender(ctx);
+  await b.start();
+  assert.is(b.nextNonce(), sent.nonce + 1);
+  await waitUntil(() => journal().find((r) => r.hash === sent.hash)!.status === "confirmed", { what: "the journal row settled" });
+  const row = journal().find((r) => r.hash === sent.hash)!;
+  assert.ok(row.block_number! > 0 && row.block_time! > 0);
+  await b.stop();
+});
+
+test("the facade's sender, left behind by another sender's nonce, resynchronises instead of failing", async () => {
+  const stale = chain.sender.nextNonce();
+  const r = await mintTo(chain, env.trader.address, 1n);
+  const rows = journal().filter((row) => row.nonce >= stale);
+  // Nonce `stale`: the other sender's mint (confirmed) and this sender's refused attempt (failed).
+  assert.equal(rows.map((row) => `${row.nonce - stale}:${row.status}`).sort(), ["0:confirmed", "0:failed", "1:confirmed"]);
+  const failed = rows.find((row) => row.status === "failed")!;
+  assert.is(failed.nonce, stale);
+  assert.is(failed.error, "nonce already used");
+  assert.is(rows.find((row) => row.hash === r.txHash)!.nonce, stale + 1);
+  assert.is(chain.sender.nextNonce(), stale + 2);
+});
+
+test.run();
