@@ -7,7 +7,9 @@ import type { BalanceReading } from "../vaults/vault-chain.js";
 import { vaultBalance } from "../vaults/vault-math.js";
 
 export async function readVaultBalance(exchange: ExchangeAdapter, vault: VaultRow, nowMs: number): Promise<BalanceReading> {
-  const startMs = vault.created_at * 1000;
+  // Block times are whole seconds: a transfer in the vault's creation second counts as capital the
+  // account already had (what initialBalance describes), not as an external transfer.
+  const startMs = (vault.created_at + 1) * 1000;
   const [state, ledger] = await Promise.all([
     exchange.accountState(vault.exchange_account),
     exchange.ledgerUpdates(vault.exchange_account, startMs),

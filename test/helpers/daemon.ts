@@ -12,11 +12,17 @@ export interface FakeClock {
   advance(ms: number): void;
 }
 
-export function fakeClock(start = Date.now()): FakeClock {
-  let now = start;
-  const clock = (() => now) as FakeClock;
+/**
+ * A clock tests can move forward. Frozen by default; `realTime` keeps it running with the wall clock
+ * (plus whatever was advanced), as the embedded chain's own clock does.
+ */
+export function fakeClock(start = Date.now(), opts: { realTime?: boolean } = {}): FakeClock {
+  let offset = start - Date.now();
+  let frozen = start;
+  const clock = (() => (opts.realTime ? Date.now() + offset : frozen)) as FakeClock;
   clock.advance = (ms) => {
-    now += ms;
+    offset += ms;
+    frozen += ms;
   };
   return clock;
 }
@@ -31,13 +37,13 @@ export interface TestDaemon {
 }
 
 export async function startTestDaemon(
-  opts: { config?: Partial<ConfigInput>; clock?: FakeClock; authSettings?: Partial<AuthSettings>; dataDir?: string } = {},
+  opts: { config?: Partial<ConfigInput>; clock?: FakeClock; authSettings?: Partial<AuthSettings>; dataDir?: string; startOracle?: boolean } = {},
 ): Promise<TestDaemon> {
   const dir = opts.dataDir ? undefined : tempDir();
   const dataDir = opts.dataDir ?? dir!.path;
   const clock = opts.clock ?? fakeClock();
   const config = resolveConfig({ port: 0, dataDir, logLevel: "silent", signInRateLimit: 10_000, orderRateLimit: 10_000, simFeed: "static", ...opts.config });
-  const daemon = await startDaemon({ config, clock, log: pino({ level: "silent" }), authSettings: opts.authSettings });
+  const daemon = await startDaemon({ config, clock, log: pino({ level: "silent" }), authSettings: opts.authSettings, startOracle: opts.startOracle });
   return {
     daemon,
     url: daemon.url,
@@ -137,4 +143,39 @@ export async function trader(d: TestDaemon, usdc: number | string = 100_000) {
   await faucet(d, wallet.address, usdc);
   await approveAgent(d.http, token, wallet);
   return { wallet, token };
+}
+
+/** Signs EIP-712 typed data as handed out by the API (EIP712Domain included). */
+export function signTyped(wallet: Wallet | HDNodeWallet, td: { domain: any; types: Record<string, any>; message: any }) {
+  const { EIP712Domain: _d, ...types } = td.types;
+  return wallet.signTypedData(td.domain, types, td.message);
+}
+
+export interface Party {
+  wallet: Wallet | HDNodeWallet;
+  token: string;
+  address: string;
+}
+
+export async function party(d: TestDaemon, opts: { usdc?: number; agent?: boolean } = {}): Promise<Party> {
+  const wallet = randomWallet();
+  const { token } = await signIn(d.http, wallet);
+  if (opts.usdc) await faucet(d, wallet.address, opts.usdc);
+  if (opts.agent) await approveAgent(d.http, token, wallet);
+  return { wallet, token, address: wallet.address };
+}
+
+/** A vault between two parties through the real path: proposal, both EIP-712 signatures, relay. */
+export async function createVault(d: TestDaemon, investor: Party, trader: Party, terms: Record<string, unknown> = {}) {
+  const body = {
+    investor: investor.address, trader: trader.address, initialBalance: "10000", maxDrawdown: 10, dailyDrawdown: 5,
+    dealDeadline: Math.floor(d.clock() / 1000) + 30 * 86_400, profitShare: { trader: 20, investor: 80 }, ...terms,
+  };
+  const created = await d.http.post("/api/proposals", body, { token: trader.token });
+  if (created.status !== 200) throw new Error(`proposal failed: ${JSON.stringify(created.body)}`);
+  const p = created.body.data.proposal;
+  await d.http.post(`/api/proposals/${p.id}/accept`, { signature: await signTyped(trader.wallet, p.typedData) }, { token: trader.token });
+  const done = await d.http.post(`/api/proposals/${p.id}/accept`, { signature: await signTyped(investor.wallet, p.typedData) }, { token: investor.token });
+  if (!done.body.data?.proposal?.vaultAddress) throw new Error(`vault not deployed: ${JSON.stringify(done.body)}`);
+  return done.body.data.proposal.vaultAddress as string;
 }
