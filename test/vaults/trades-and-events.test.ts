@@ -1,0 +1,89 @@
+// Vault trade pages over HTTP (limits, offsets, hasMore, ISO and Unix-second date filters) and the
+// event stream's resume with Last-Event-ID.
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { appendFills } from "../../daemon/db/vault-trades-repo.js";
+import { createVault, fakeClock, party, startTestDaemon, type Party, type TestDaemon } from "../helpers/daemon.js";
+import { openSse } from "../helpers/sse.js";
+import { waitUntil } from "../helpers/util.js";
+
+const t = suite<{ d: TestDaemon; ivy: Party; tom: Party; vault: string }>("trades and events");
+const DAY = 86_400_000;
+const T0 = Date.UTC(2026, 10, 1); // 2026-11-01T00:00:00Z
+
+t.before(async (ctx) => {
+  ctx.d = await startTestDaemon({ startOracle: false, clock: fakeClock(Date.now(), { realTime: true }) });
+  ctx.ivy = await party(ctx.d, { usdc: 10_000 });
+  ctx.tom = await party(ctx.d);
+  ctx.vault = await createVault(ctx.d, ctx.ivy, ctx.tom);
+  // 300 fills, one every 2 hours from 2026-11-01: 12 a day, 25 days.
+  const { store } = ctx.d.daemon;
+  store.immediate(() => appendFills(store.db, store.sync, ctx.vault, ctx.ivy.address, Array.from({ length: 300 }, (_, i) => ({
+    tid: 10_000 + i, oid: 7, symbol: "ETH", side: i % 2 ? "sell" : "buy", size: "0.5", price: String(3000 + i), pnl: i % 2 ? "1.5" : "0", fee: "0.2", timeMs: T0 + i * 2 * 3600_000,
+  }))));
+});
+t.after(async (ctx) => {
+  await ctx.d.close();
+});
+
+const page = (ctx: { d: TestDaemon; tom: Party; vault: string }, q: string) => ctx.d.http.get(`/api/vaults/${ctx.vault}/trades${q}`, { token: ctx.tom.token });
+
+t("default limit 100, newest first, hasMore; offsets walk back", async (ctx) => {
+  const first = (await page(ctx, "")).body.data;
+  assert.is(first.trades.length, 100);
+  assert.is(first.total, 300);
+  assert.is(first.hasMore, true);
+  assert.is(first.trades[0].price, 3299);
+  assert.is(first.trades[0].timestamp, (T0 + 299 * 2 * 3600_000) / 1000, "Unix seconds");
+  const last = (await page(ctx, "?limit=100&offset=200")).body.data;
+  assert.equal([last.trades.length, last.hasMore, last.trades.at(-1).price], [100, false, 3000]);
+  const beyond = (await page(ctx, "?offset=1000")).body.data;
+  assert.equal([beyond.trades.length, beyond.total, beyond.hasMore], [0, 300, false]);
+  assert.is((await page(ctx, "?limit=1000")).body.data.trades.length, 300);
+});
+
+t("limit and offset bounds are INVALID_INPUT", async (ctx) => {
+  for (const q of ["?limit=0", "?limit=1001", "?limit=abc", "?offset=-1", "?offset=1.5", "?page=2"]) {
+    const r = await page(ctx, q);
+    assert.is(r.status, 400, q);
+    assert.is(r.body.error.code, "INVALID_INPUT", q);
+  }
+});
+
+t("date filters: ISO dates (whole days), ISO date-times and Unix seconds", async (ctx) => {
+  const day = (await page(ctx, "?startDate=2026-11-03&endDate=2026-11-03")).body.data;
+  assert.is(day.total, 12);
+  assert.ok(day.trades.every((x: any) => x.timestamp >= (T0 + 2 * DAY) / 1000 && x.timestamp < (T0 + 3 * DAY) / 1000));
+  const iso = (await page(ctx, "?startDate=2026-11-03T00:00:00Z&endDate=2026-11-03T05:59:59Z")).body.data;
+  assert.is(iso.total, 3);
+  const secs = (await page(ctx, `?startDate=${(T0 + 2 * DAY) / 1000}&endDate=${(T0 + 3 * DAY) / 1000 - 1}&limit=5`)).body.data;
+  assert.equal([secs.total, secs.trades.length, secs.hasMore], [12, 5, true]);
+  assert.is((await page(ctx, "?startDate=2027-01-01")).body.data.total, 0);
+  const bad = await page(ctx, "?startDate=yesterday");
+  assert.is(bad.status, 400);
+  assert.is(bad.body.error.details[0].field, "query.startDate");
+});
+
+t("the event stream resumes after Last-Event-ID without repeating or losing events", async (ctx) => {
+  const all = (await ctx.d.http.get(`/api/vaults/${ctx.vault}/events?limit=1000`, { token: ctx.ivy.token })).body.data.events;
+  assert.ok(all.length >= 2, "VaultCreated and the first BalanceUpdated");
+  const firstId = Math.min(...all.map((e: any) => e.id));
+  const s = await openSse(`${ctx.d.url}/api/events`, ctx.ivy.token, firstId);
+  await waitUntil(() => s.events.length >= all.length - 1, { what: "the backlog" });
+  assert.ok(s.events.every((e) => e.id > firstId));
+  assert.is(new Set(s.events.map((e) => e.id)).size, s.events.length, "no duplicates");
+  const seen = s.events.length;
+  await ctx.d.daemon.oracle.cycle(); // a new BalanceUpdated arrives live
+  await waitUntil(() => s.events.length > seen, { what: "a live event" });
+  assert.is(s.events.at(-1)!.event, "BalanceUpdated");
+  s.close();
+});
+
+t("shutdown ends open streams", async (ctx) => {
+  const s = await openSse(`${ctx.d.url}/api/events`, ctx.tom.token);
+  await ctx.d.daemon.stop();
+  await s.ended;
+  assert.ok(true);
+});
+
+t.run();
