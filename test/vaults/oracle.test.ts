@@ -1,0 +1,79 @@
+// The oracle loop: deadlines close vaults, exchange failures do not stop it, and a restart of the
+// daemon (and of its embedded chain) loses no vault.
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { readVaultState } from "../../daemon/chain/contracts.js";
+import { createVault, fakeClock, party, startTestDaemon } from "../helpers/daemon.js";
+import { waitUntil } from "../helpers/util.js";
+
+test("after the deal deadline trades fail with DEAL_EXPIRED and the oracle closes the vault", async () => {
+  const d = await startTestDaemon({ startOracle: false, clock: fakeClock(Date.now(), { realTime: true }) });
+  try {
+    const ivy = await party(d, { usdc: 10_000, agent: true });
+    const tom = await party(d);
+    const vault = await createVault(d, ivy, tom, { dealDeadline: Math.floor(d.clock() / 1000) + 120, validUntil: Math.floor(d.clock() / 1000) + 60 });
+    assert.is((await d.http.post("/api/trade", { symbol: "ETH", side: "buy", size: 0.1, vaultAddress: vault }, { token: tom.token })).status, 200);
+    d.clock.advance(150_000);
+    const late = await d.http.post("/api/trade", { symbol: "ETH", side: "buy", size: 0.1, vaultAddress: vault }, { token: tom.token });
+    assert.is(late.body.error.code, "DEAL_EXPIRED");
+    await d.daemon.oracle.cycle();
+    const v = (await d.http.get(`/api/vaults/${vault}`, { token: ivy.token })).body.data.vault;
+    assert.is(v.status, "CLOSED");
+    assert.equal(v.positions, [], "the position was flattened first");
+    assert.ok((await readVaultState(d.daemon.chain.provider, { vault })).closed);
+  } finally {
+    await d.close();
+  }
+});
+
+test("the loop keeps cycling through exchange failures, and reports its health", async () => {
+  const d = await startTestDaemon({ config: { oracleInterval: 1 }, clock: fakeClock(Date.now(), { realTime: true }) });
+  try {
+    const ivy = await party(d, { usdc: 5_000 });
+    const tom = await party(d);
+    await createVault(d, ivy, tom, { initialBalance: "5000" });
+    d.daemon.sim!.faults.next({ kind: "http500", endpoint: "info", count: 6 });
+    const first = await waitUntil(() => d.daemon.oracle.status().lastCycleAt, { timeoutMs: 10_000, what: "a cycle" });
+    await waitUntil(() => (d.daemon.oracle.status().lastCycleAt ?? 0) > first && d.daemon.sim!.faults.pending().length === 0, { timeoutMs: 15_000, what: "cycles after the faults" });
+    const health = (await d.http.get("/healthz")).body.data;
+    assert.is(health.oracle.lastResult, "ok");
+    assert.is(health.oracle.activeVaults, 1);
+    assert.is(health.chain.chainId, 31337);
+    assert.match(health.chain.factory, /^0x[0-9a-fA-F]{40}$/);
+  } finally {
+    await d.close();
+  }
+});
+
+test("a restart (the embedded chain forgets everything) brings every vault back at its address", async () => {
+  const clock = fakeClock(Date.now(), { realTime: true });
+  const first = await startTestDaemon({ startOracle: false, clock });
+  const ivy = await party(first, { usdc: 10_000, agent: true });
+  const tom = await party(first);
+  const vault = await createVault(first, ivy, tom);
+  await first.http.post("/api/trade", { symbol: "BTC", side: "buy", size: 0.1, vaultAddress: vault }, { token: tom.token });
+  first.daemon.sim!.setPrice("BTC", "57000");
+  await first.daemon.oracle.cycle();
+  const before = await readVaultState(first.daemon.chain.provider, { vault });
+  const events = (await first.http.get(`/api/vaults/${vault}/events?limit=1000`, { token: ivy.token })).body.data.total;
+  await first.daemon.stop();
+
+  const second = await startTestDaemon({ startOracle: false, clock, dataDir: first.dataDir });
+  try {
+    assert.ok(second.daemon.chain.rebuilt);
+    const after = await readVaultState(second.daemon.chain.provider, { vault });
+    assert.is(after.balance, before.balance);
+    assert.is(after.peakBalance, before.peakBalance);
+    assert.is(after.paused, before.paused);
+    // the session survived too (SQLite), and no event was recorded twice by the replay
+    const v = await second.http.get(`/api/vaults/${vault}/events?limit=1000`, { token: ivy.token });
+    assert.is(v.body.data.total, events);
+    await second.daemon.oracle.cycle();
+    assert.ok((await second.http.get(`/api/vaults/${vault}/events?limit=1000`, { token: ivy.token })).body.data.total > events, "the oracle carries on");
+  } finally {
+    await second.close();
+    await first.close().catch(() => undefined);
+  }
+});
+
+test.run();
