@@ -17,6 +17,7 @@ import { openStore, type Store } from "./db/database.js";
 import type { OrderRow } from "./db/schema.js";
 import { createHyperliquidAdapter, MAINNET_URL, TESTNET_URL } from "./exchange/hyperliquid-adapter.js";
 import type { ExchangeAdapter } from "./exchange/types.js";
+import { weightLimiter } from "./exchange/weight-limiter.js";
 import { buildApp } from "./http/app.js";
 import { tokenBucket } from "./http/middleware/rate-limit.js";
 import { buildOpenApi } from "./http/openapi.js";
@@ -71,7 +72,8 @@ function listen(server: Server, host: string, port: number): Promise<AddressInfo
 
 function createExchange(config: Config, sim: SimExchange | undefined, clock: () => number): ExchangeAdapter {
   const timeoutMs = config.exchangeTimeout * 1000;
-  if (sim) return createHyperliquidAdapter({ kind: "sim", url: sim.url, isTestnet: true, clock, timeoutMs });
+  // The sim has no request budget; Hyperliquid's (1200 weight a minute per IP) applies to the real venue only.
+  if (sim) return createHyperliquidAdapter({ kind: "sim", url: sim.url, isTestnet: true, clock, timeoutMs, limiter: weightLimiter({ perMinute: 1e9 }) });
   if (config.exchange === "hyperliquid-testnet") {
     return createHyperliquidAdapter({ kind: "hyperliquid-testnet", url: TESTNET_URL, isTestnet: true, clock, timeoutMs });
   }

@@ -19,6 +19,16 @@ export interface OracleStatus {
   durationMs: number | null;
 }
 
+/** Exchange weight one vault costs per cycle: clearinghouseState (2), ledger updates (20), fills (20). */
+export const WEIGHT_PER_VAULT = 42;
+/** What the oracle may spend per minute: Hyperliquid's 1200 minus a reserve for trading. */
+export const ORACLE_WEIGHT_PER_MINUTE = 1_000;
+
+/** The most vaults one daemon can read every interval within Hyperliquid's request budget. */
+export function oracleCapacity(intervalMs: number): number {
+  return Math.floor((ORACLE_WEIGHT_PER_MINUTE * intervalMs) / 60_000 / WEIGHT_PER_VAULT);
+}
+
 export interface OracleDeps {
   store: Store;
   exchange: ExchangeAdapter;
@@ -97,6 +107,12 @@ export function createOracle(deps: OracleDeps) {
   async function cycle(): Promise<void> {
     const started = clock();
     const vaults = await vaultsRepo.activeVaults(db);
+    if (exchange.kind !== "sim" && vaults.length > oracleCapacity(deps.intervalMs) && status.activeVaults <= oracleCapacity(deps.intervalMs)) {
+      log.warn(
+        { activeVaults: vaults.length, capacity: oracleCapacity(deps.intervalMs), intervalSeconds: deps.intervalMs / 1000 },
+        "more active vaults than the exchange's request budget lets the oracle read each interval; cycles will run late (raise --oracle-interval or run another daemon)",
+      );
+    }
     status.activeVaults = vaults.length;
     const nowS = Math.floor(clock() / 1000);
     for (const v of vaults.filter((x) => x.deal_deadline < nowS)) {
