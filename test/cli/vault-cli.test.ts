@@ -1,0 +1,95 @@
+// The vault commands of the CLI with two people (two CLI homes) against one daemon, and the demo.
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { packageRoot } from "../../daemon/lib/package-root.js";
+import { runCli } from "../helpers/cli.js";
+import { fakeClock, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { tempDir } from "../helpers/util.js";
+
+const t = suite<{ d: TestDaemon; homes: Record<string, ReturnType<typeof tempDir>> }>("vault cli");
+t.before(async (ctx) => {
+  ctx.d = await startTestDaemon({ startOracle: false, clock: fakeClock(Date.now(), { realTime: true }) });
+  ctx.homes = { ivy: tempDir("tv-ivy-"), tom: tempDir("tv-tom-") };
+});
+t.after(async (ctx) => {
+  await ctx.d.close();
+  for (const h of Object.values(ctx.homes)) h.remove();
+});
+
+const as = (ctx: { d: TestDaemon; homes: Record<string, { path: string }> }, who: "ivy" | "tom") => (...args: string[]) =>
+  runCli(args, { TRADEVAULT_HOME: ctx.homes[who]!.path, TRADEVAULT_URL: ctx.d.url, TRADEVAULT_PASSWORD: "correct horse" });
+
+t("two people create, trade, close, fund and settle a vault from the command line", async (ctx) => {
+  const ivy = as(ctx, "ivy");
+  const tom = as(ctx, "tom");
+  const ivyAddr = (await ivy("wallet", "create", "ivy", "--json")).json.data.address;
+  const tomAddr = (await tom("wallet", "create", "tom", "--json")).json.data.address;
+  for (const run of [ivy, tom]) assert.is((await run("login")).code, 0);
+  assert.is((await ivy("sim", "faucet", "10000")).code, 0);
+  assert.is((await ivy("agent", "approve")).code, 0);
+
+  const created = await tom("proposals", "create", "--investor", ivyAddr, "--trader", tomAddr, "--balance", "10000",
+    "--max-drawdown", "10", "--daily-drawdown", "5", "--days", "30", "--trader-share", "20", "--json");
+  assert.is(created.code, 0, created.stderr);
+  const id = String(created.json.data.proposal.id);
+  const missing = await tom("proposals", "create", "--investor", ivyAddr);
+  assert.is(missing.code, 2, "off a terminal, missing terms are a usage error");
+
+  assert.is((await tom("proposals", "accept", id)).code, 0);
+  const accepted = await ivy("proposals", "accept", id, "--json");
+  assert.is(accepted.code, 0, accepted.stderr);
+  const vault = accepted.json.data.proposal.vaultAddress;
+  assert.match(vault, /^0x[0-9a-fA-F]{40}$/);
+
+  const list = await tom("vaults", "list");
+  assert.match(list.stdout, new RegExp(`${vault}\\s+ACTIVE\\s+no\\s+10000`));
+  assert.is((await tom("buy", "ETH", "1", "--vault", vault)).code, 0);
+  await ctx.d.daemon.oracle.cycle();
+  const trades = await ivy("vaults", "trades", vault, "--from", "2026-01-01", "--json");
+  assert.is(trades.json.data.total, 1);
+  const show = await ivy("vaults", "show", vault);
+  assert.match(show.stdout, /ETH\s+1\s/);
+
+  const events = await ivy("events", "--limit", "2", "--json");
+  assert.is(events.code, 0);
+  const lines = events.stdout.trim().split("\n").map((l) => JSON.parse(l));
+  assert.is(lines.length, 2);
+  assert.is(lines[0].type, "VaultCreated");
+
+  const closed = await ivy("vaults", "close", vault, "--json");
+  assert.is(closed.code, 0, closed.stderr);
+  assert.is(closed.json.data.vault.status, "CLOSED");
+  const funded = await ivy("vaults", "fund", vault, "100", "--json");
+  assert.is(funded.code, 0, funded.stderr);
+  const tw = await tom("vaults", "withdraw", vault, "--json");
+  const iw = await ivy("vaults", "withdraw", vault, "--json");
+  assert.is(iw.code, 0, iw.stdout + iw.stderr);
+  assert.is(Number(tw.json?.data?.amount ?? 0) + Number(iw.json.data.amount), 100);
+  assert.is((await ivy("vaults", "withdraw", vault, "--json")).json.error.code, "NOTHING_TO_WITHDRAW");
+});
+
+t("tradevault demo plays a vault's whole life on its own fresh daemon", async () => {
+  const bin = join(packageRoot(), "bin", "tradevault");
+  assert.ok(existsSync(join(packageRoot(), "dist", "cli", "main.js")), "dist/ is missing: run npm run build");
+  const home = tempDir();
+  try {
+    const out = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+      execFile(process.execPath, [bin, "demo", "--json"], { cwd: home.path, env: { ...process.env, TRADEVAULT_HOME: home.path }, timeout: 180_000 },
+        (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr })));
+    assert.is(out.code, 0, out.stderr);
+    const summary = JSON.parse(out.stdout).data;
+    assert.match(summary.vault, /^0x[0-9a-fA-F]{40}$/);
+    assert.is(summary.close.status, "CLOSED");
+    assert.ok(summary.close.profit > 0);
+    for (const e of ["VaultCreated", "Paused", "Unpaused", "Closed", "Funded", "Withdrawn"]) assert.ok(summary.events.includes(e), e);
+    assert.match(out.stderr, /VAULT_PAUSED/);
+    assert.match(out.stderr, /NOT_RECOVERED/);
+  } finally {
+    home.remove();
+  }
+});
+
+t.run();
