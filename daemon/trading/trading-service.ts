@@ -8,20 +8,14 @@ import type { Store } from "../db/database.js";
 import * as orders from "../db/orders-repo.js";
 import type { OrderRow } from "../db/schema.js";
 import { AppError, type ErrorCode } from "../errors.js";
-import type { Cloid, ExchangeAdapter, Side, Tif } from "../exchange/types.js";
+import type { Cloid, ExchangeAdapter } from "../exchange/types.js";
 import type { AgentService } from "./agent-service.js";
 import { compareDecimal } from "../lib/decimal.js";
-import { checkOrder } from "./order-rules.js";
+import { checkOrder, type OrderIntent } from "./order-rules.js";
 import type { Reconciler } from "./reconciler.js";
 import type { VaultAccount, VaultGate } from "./vault-gate.js";
 
-export interface TradeInput {
-  symbol: string;
-  side: Side;
-  size: string;
-  price?: string;
-  tif?: Tif;
-  reduceOnly: boolean;
+export interface TradeInput extends OrderIntent {
   vaultAddress?: string;
 }
 
