@@ -2,6 +2,8 @@
 // kysely) because its writes must be synchronous transactions: one action = one transaction, with no
 // await inside, so nothing can interleave with it. Amounts are stored as canonical decimal TEXT
 // (they exceed SQLite's 64-bit integers at the sim's 18-decimal scale and stay readable).
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
 import Database from "better-sqlite3";
 
 export type Db = Database.Database;
@@ -40,6 +42,7 @@ CREATE INDEX IF NOT EXISTS ledger_by_user ON ledger (user, time, id);
 `;
 
 export function openDb(path: string): Db {
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
   if (path !== ":memory:") db.pragma("journal_mode = WAL");
   // FULL: an acknowledged action survives a power cut, which is what makes "in doubt" meaningful.
