@@ -6,7 +6,7 @@ import { monotonicNonces, type NonceSource } from "./nonces.js";
 import { exchangeReason, rejectionError, translateExchangeError } from "./translate-error.js";
 import type {
   AccountState, ActionOptions, ApprovedAgent, Cloid, ExchangeAdapter, ExchangeKind, FillState, LedgerUpdate, Market,
-  OpenOrderState, OrderLookup, OrderRequest, PlaceOutcome, SignedUserAction, Signer,
+  OpenOrderState, OrderLookup, OrderRequest, PlaceOutcome, ReadOptions, SignedUserAction, Signer,
 } from "./types.js";
 import { weightLimiter, type WeightLimiter } from "./weight-limiter.js";
 
@@ -64,8 +64,8 @@ export function createHyperliquidAdapter(opts: HyperliquidAdapterOptions): Excha
     return client;
   };
 
-  async function call<T>(what: string, weight: number, fn: () => Promise<T>): Promise<T> {
-    await limiter.acquire(weight, { priority: "trading" });
+  async function call<T>(what: string, weight: number, fn: () => Promise<T>, o: ReadOptions = {}): Promise<T> {
+    await limiter.acquire(weight, { priority: o.priority ?? "trading" });
     try {
       return await fn();
     } catch (err) {
@@ -91,8 +91,8 @@ export function createHyperliquidAdapter(opts: HyperliquidAdapterOptions): Excha
 
     mids: () => call("allMids", 2, () => info.allMids()) as Promise<Record<string, string>>,
 
-    async accountState(user) {
-      const s = await call("clearinghouseState", 2, () => info.clearinghouseState({ user: user as `0x${string}` }));
+    async accountState(user, o) {
+      const s = await call("clearinghouseState", 2, () => info.clearinghouseState({ user: user as `0x${string}` }), o);
       return {
         accountValue: dec(s.marginSummary.accountValue),
         withdrawable: dec(s.withdrawable),
@@ -111,9 +111,9 @@ export function createHyperliquidAdapter(opts: HyperliquidAdapterOptions): Excha
       return (orders as RawOrder[]).map(toOpenOrder);
     },
 
-    async fills(user, startTime) {
+    async fills(user, startTime, o) {
       const fills = await call("userFillsByTime", 20, () =>
-        info.userFillsByTime({ user: user as `0x${string}`, startTime, aggregateByTime: false }),
+        info.userFillsByTime({ user: user as `0x${string}`, startTime, aggregateByTime: false }), o,
       );
       return fills.map((f) => ({
         tid: f.tid, oid: f.oid, symbol: f.coin, side: side(f.side), price: dec(f.px), size: dec(f.sz), fee: dec(f.fee),
@@ -134,9 +134,9 @@ export function createHyperliquidAdapter(opts: HyperliquidAdapterOptions): Excha
       return agents.map((a) => ({ address: a.address, name: a.name, validUntil: a.validUntil ?? null })) satisfies ApprovedAgent[];
     },
 
-    async ledgerUpdates(user, startTime) {
+    async ledgerUpdates(user, startTime, o) {
       const updates = await call("userNonFundingLedgerUpdates", 20, () =>
-        info.userNonFundingLedgerUpdates({ user: user as `0x${string}`, startTime }),
+        info.userNonFundingLedgerUpdates({ user: user as `0x${string}`, startTime }), o,
       );
       return updates.map((u) => ({ time: u.time, hash: u.hash, type: u.delta.type, usdcDelta: usdcDelta(u.delta, user) }));
     },

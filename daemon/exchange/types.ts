@@ -109,18 +109,23 @@ export interface ActionOptions {
   signal?: AbortSignal;
 }
 
+/** Background reads (the oracle) may not spend the request budget kept back for trading. */
+export interface ReadOptions {
+  priority?: "trading" | "background";
+}
+
 export interface ExchangeAdapter {
   readonly kind: ExchangeKind;
   readonly url: string;
   readonly isTestnet: boolean;
   markets(): Promise<Market[]>;
   mids(): Promise<Record<string, string>>;
-  accountState(user: string): Promise<AccountState>;
+  accountState(user: string, opts?: ReadOptions): Promise<AccountState>;
   openOrders(user: string): Promise<OpenOrderState[]>;
-  fills(user: string, startTime: number): Promise<FillState[]>;
+  fills(user: string, startTime: number, opts?: ReadOptions): Promise<FillState[]>;
   orderStatus(user: string, ref: number | Cloid): Promise<OrderLookup>;
   approvedAgents(user: string): Promise<ApprovedAgent[]>;
-  ledgerUpdates(user: string, startTime: number): Promise<LedgerUpdate[]>;
+  ledgerUpdates(user: string, startTime: number, opts?: ReadOptions): Promise<LedgerUpdate[]>;
   placeOrder(agent: Signer, order: OrderRequest, opts?: ActionOptions): Promise<PlaceOutcome>;
   cancelOrder(agent: Signer, ref: { asset: number; oid: number }, opts?: ActionOptions): Promise<void>;
   relayUserAction(signed: SignedUserAction): Promise<void>;

@@ -1,21 +1,55 @@
 // Reads a vault's balance from its exchange account: equity (unrealized PnL included) minus the USDC
 // moved in or out by others since the vault started, so a deposit is not profit and a withdrawal is
 // not a drawdown.
+//
+// Budget: the account state costs 2 request weight, the ledger 20. The ledger is therefore re-read
+// only every few minutes, or at once when the balance jumps (a deposit or withdrawal looks like a
+// jump), or when the caller needs a fresh figure (unpause, close, a suspected breach). So a cycle
+// costs about 2 weight per vault, and a transfer can never pause a vault or lift its peak unnoticed
+// beyond the jump threshold.
 import type { VaultRow } from "../db/schema-chain.js";
-import type { ExchangeAdapter } from "../exchange/types.js";
+import type { ExchangeAdapter, ReadOptions } from "../exchange/types.js";
 import type { BalanceReading } from "../vaults/vault-chain.js";
-import { vaultBalance } from "../vaults/vault-math.js";
+import { externalTotal, netBalance } from "../vaults/vault-math.js";
 
-export async function readVaultBalance(exchange: ExchangeAdapter, vault: VaultRow, nowMs: number): Promise<BalanceReading> {
-  // Block times are whole seconds: a transfer in the vault's creation second counts as capital the
-  // account already had (what initialBalance describes), not as an external transfer.
-  const startMs = (vault.created_at + 1) * 1000;
-  const [state, ledger] = await Promise.all([
-    exchange.accountState(vault.exchange_account),
-    exchange.ledgerUpdates(vault.exchange_account, startMs),
-  ]);
-  const external = ledger.filter((u) => u.time >= startMs).map((u) => u.usdcDelta);
-  // The contract ignores a reading that is not newer than the one it holds: never repeat a second.
-  const observedAt = Math.max(Math.floor(nowMs / 1000), (vault.last_observed_at ?? 0) + 1);
-  return { vault: vault.address, balance: vaultBalance(state.accountValue, external), observedAt };
+export interface BalanceReaderOptions {
+  /** How old a cached ledger total may get. */
+  ledgerMaxAgeMs?: number;
+  /** A move bigger than this (basis points of the last balance) re-reads the ledger first. */
+  jumpBps?: number;
+}
+
+export interface BalanceReader {
+  read(vault: VaultRow, opts?: ReadOptions & { fresh?: boolean }): Promise<BalanceReading>;
+}
+
+export function createBalanceReader(exchange: ExchangeAdapter, clock: () => number, o: BalanceReaderOptions = {}): BalanceReader {
+  const maxAge = o.ledgerMaxAgeMs ?? 5 * 60_000;
+  const jumpBps = BigInt(o.jumpBps ?? 50);
+  const cache = new Map<string, { external: bigint; at: number; last: bigint }>();
+
+  async function ledgerTotal(v: VaultRow, opts: ReadOptions): Promise<bigint> {
+    // Block times are whole seconds: a transfer in the vault's creation second counts as capital the
+    // account already had (what initialBalance describes), not as an external transfer.
+    const startMs = (v.created_at + 1) * 1000;
+    const ledger = await exchange.ledgerUpdates(v.exchange_account, startMs, opts);
+    return externalTotal(ledger.filter((u) => u.time >= startMs).map((u) => u.usdcDelta));
+  }
+
+  return {
+    async read(v, opts = {}) {
+      const now = clock();
+      const state = await exchange.accountState(v.exchange_account, opts);
+      let c = cache.get(v.address);
+      const jumped = (balance: bigint) => c !== undefined && c.last > 0n && (balance > c.last ? balance - c.last : c.last - balance) * 10_000n > jumpBps * c.last;
+      if (opts.fresh || !c || now - c.at > maxAge || jumped(netBalance(state.accountValue, c.external))) {
+        c = { external: await ledgerTotal(v, opts), at: now, last: c?.last ?? 0n };
+      }
+      const balance = netBalance(state.accountValue, c.external);
+      cache.set(v.address, { ...c, last: balance });
+      // The contract ignores a reading that is not newer than the one it holds: never repeat a second.
+      const observedAt = Math.max(Math.floor(now / 1000), (v.last_observed_at ?? 0) + 1);
+      return { vault: v.address, balance, observedAt };
+    },
+  };
 }

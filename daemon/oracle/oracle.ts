@@ -9,7 +9,7 @@ import * as tradesRepo from "../db/vault-trades-repo.js";
 import type { VaultEventRow, VaultRow } from "../db/schema-chain.js";
 import type { ExchangeAdapter } from "../exchange/types.js";
 import type { BalanceReading, VaultChainOps } from "../vaults/vault-chain.js";
-import { readVaultBalance } from "./balance-reader.js";
+import { createBalanceReader } from "./balance-reader.js";
 
 export interface OracleStatus {
   lastCycleAt: number | null;
@@ -19,8 +19,14 @@ export interface OracleStatus {
   durationMs: number | null;
 }
 
-/** Exchange weight one vault costs per cycle: clearinghouseState (2), ledger updates (20), fills (20). */
-export const WEIGHT_PER_VAULT = 42;
+/**
+ * Exchange weight one vault costs per cycle on average: clearinghouseState (2) every cycle; the
+ * ledger (20) and fills (20) only every few minutes or when something happened (see
+ * balance-reader.ts and FILLS_EVERY_MS), counted here as one extra read in ten cycles.
+ */
+export const WEIGHT_PER_VAULT = 6;
+/** Fills of a vault nobody traded are fetched this often (a traded vault's at the next cycle). */
+export const FILLS_EVERY_MS = 5 * 60_000;
 /** What the oracle may spend per minute: Hyperliquid's 1200 minus a reserve for trading. */
 export const ORACLE_WEIGHT_PER_MINUTE = 1_000;
 
@@ -54,6 +60,10 @@ export function createOracle(deps: OracleDeps) {
   let running: Promise<void> | undefined;
   let stopped = false;
   let failures = 0;
+  const reader = createBalanceReader(exchange, clock);
+  /** Vaults with trading since their fills were last read. */
+  const active = new Set<string>();
+  const fillsReadAt = new Map<string, number>();
 
   const daemonEvent = (vault: VaultRow, type: string, data: Record<string, unknown>) => {
     const row = store.immediate(() => vaultsRepo.appendDaemonEvent(db, sync, { vault: vault.address, type, time: Math.floor(clock() / 1000), data }, clock()));
@@ -61,11 +71,11 @@ export function createOracle(deps: OracleDeps) {
   };
 
   /** Reads, writes and reacts for the given vaults; per-vault read failures skip only that vault. */
-  async function update(vaults: VaultRow[]): Promise<string[]> {
+  async function update(vaults: VaultRow[], fresh = false): Promise<string[]> {
     const readings: BalanceReading[] = [];
     for (const v of vaults) {
       try {
-        const r = await readVaultBalance(exchange, v, clock());
+        const r = await reader.read(v, fresh ? { fresh: true, priority: "trading" } : { priority: "background" });
         if (v.last_observed_at === null && r.balance !== BigInt(v.initial_balance)) {
           daemonEvent(v, "BalanceMismatch", { expected: v.initial_balance, observed: r.balance.toString() });
         }
@@ -89,8 +99,10 @@ export function createOracle(deps: OracleDeps) {
   }
 
   async function ingestFills(v: VaultRow): Promise<void> {
+    active.delete(v.address);
+    fillsReadAt.set(v.address, clock());
     const since = Math.max(v.created_at * 1000, tradesRepo.lastSeq(db, sync, v.address).timeMs);
-    const fills = (await exchange.fills(v.exchange_account, since)).filter((f) => f.time >= v.created_at * 1000);
+    const fills = (await exchange.fills(v.exchange_account, since, { priority: "background" })).filter((f) => f.time >= v.created_at * 1000);
     if (fills.length === 0) return;
     const events = store.immediate(() => {
       const added = tradesRepo.appendFills(db, sync, v.address, v.exchange_account, fills.map((f) => ({
@@ -124,7 +136,10 @@ export function createOracle(deps: OracleDeps) {
     }
     const live = vaults.filter((x) => x.deal_deadline >= nowS);
     await update(live);
-    for (const v of live) await ingestFills(v).catch((err) => log.warn({ vault: v.address, err: (err as Error).message }, "cannot read fills"));
+    for (const v of live) {
+      if (!active.has(v.address) && clock() - (fillsReadAt.get(v.address) ?? 0) < FILLS_EVERY_MS) continue;
+      await ingestFills(v).catch((err) => log.warn({ vault: v.address, err: (err as Error).message }, "cannot read fills"));
+    }
     await deps.upkeep?.();
     status.durationMs = clock() - started;
   }
@@ -158,10 +173,13 @@ export function createOracle(deps: OracleDeps) {
     async refresh(address: string): Promise<VaultRow> {
       const v = await vaultsRepo.findVault(db, address);
       if (!v) throw new Error(`unknown vault ${address}`);
-      await update([v]);
+      await update([v], true);
       return (await vaultsRepo.findVault(db, address))!;
     },
     ingestFills,
+    reader,
+    /** The trade path marks a vault it sends orders for: its fills are read at the next cycle. */
+    markActive: (address: string) => void active.add(address),
     start(firstDelayMs = 0) {
       stopped = false;
       schedule(firstDelayMs);

@@ -6,10 +6,16 @@ import { USDC_DECIMALS } from "./units.js";
 
 const usd = fixed(USDC_DECIMALS);
 
-/** Account value minus the USDC moved in by others since the vault started, in base units, floored at 0. */
-export function vaultBalance(accountValue: string, externalDeltas: string[]): bigint {
-  let value = usd.parse(accountValue, "floor");
-  for (const d of externalDeltas) value -= usd.parse(d, "ceil");
+/** Net USDC moved into the account by others (negative: out), in base units, rounded against the vault. */
+export function externalTotal(deltas: string[]): bigint {
+  let total = 0n;
+  for (const d of deltas) total += usd.parse(d, "ceil");
+  return total;
+}
+
+/** Account value minus external transfers, in base units, floored at 0 (the contract holds no debt). */
+export function netBalance(accountValue: string, external: bigint): bigint {
+  const value = usd.parse(accountValue, "floor") - external;
   return value > 0n ? value : 0n;
 }
 

@@ -9,7 +9,6 @@ import * as vaultsRepo from "../db/vaults-repo.js";
 import { AppError } from "../errors.js";
 import type { ExchangeAdapter } from "../exchange/types.js";
 import type { Oracle } from "../oracle/oracle.js";
-import { readVaultBalance } from "../oracle/balance-reader.js";
 import type { TradingService } from "../trading/trading-service.js";
 import type { VaultGate } from "../trading/vault-gate.js";
 import { vaultFor, vaultWithRole } from "./vault-access.js";
@@ -48,6 +47,7 @@ export function createVaultService(deps: VaultServiceDeps) {
     await oracle.refresh(v.address);
     await chain.closeVault(v.address);
     const closed = (await vaultsRepo.findVault(db, v.address))!;
+    await oracle.ingestFills(closed).catch((err) => log.warn({ vault: v.address, err: (err as Error).message }, "cannot read the closing fills"));
     log.info({ vault: v.address, by, finalBalance: closed.final_balance, profit: closed.profit }, "vault closed");
     return closed;
   }
@@ -66,7 +66,7 @@ export function createVaultService(deps: VaultServiceDeps) {
         });
       }
       // Close the gap between oracle cycles: a breach already visible on the exchange pauses now.
-      const reading = await readVaultBalance(exchange, v, clock());
+      const reading = await oracle.reader.read(v, { priority: "trading" });
       const risk = assess(
         { peak: BigInt(v.peak_balance), dayStart: BigInt(v.day_start_balance), day: Math.floor(v.last_observed_at / 86_400) },
         reading.balance, reading.observedAt, { maxBps: v.max_drawdown_bps, dailyBps: v.daily_drawdown_bps },
@@ -75,6 +75,7 @@ export function createVaultService(deps: VaultServiceDeps) {
         const after = await oracle.refresh(v.address);
         if (after.paused) throw new AppError("VAULT_PAUSED", "the vault's risk limits are breached; it has been paused");
       }
+      oracle.markActive(v.address);
       return { account: v.exchange_account };
     },
     async forRead(user, address) {

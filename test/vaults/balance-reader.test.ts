@@ -1,0 +1,55 @@
+// The oracle's balance reads: net of external transfers, and within budget (the 20-weight ledger is
+// read again only when stale, when the balance jumps, or when a fresh figure is asked for).
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { Wallet } from "ethers";
+import type { VaultRow } from "../../daemon/db/schema-chain.js";
+import { createHyperliquidAdapter } from "../../daemon/exchange/hyperliquid-adapter.js";
+import type { ExchangeAdapter } from "../../daemon/exchange/types.js";
+import { createBalanceReader } from "../../daemon/oracle/balance-reader.js";
+import { startSim } from "../sim/_support.js";
+
+function counting(ex: ExchangeAdapter) {
+  const calls = { accountState: 0, ledgerUpdates: 0 };
+  const wrapped: ExchangeAdapter = {
+    ...ex,
+    accountState: (u, o) => (calls.accountState++, ex.accountState(u, o)),
+    ledgerUpdates: (u, s, o) => (calls.ledgerUpdates++, ex.ledgerUpdates(u, s, o)),
+  };
+  return { wrapped, calls };
+}
+
+test("deposits after the vault started are not profit; the ledger is read only when needed", async () => {
+  let now = Date.now();
+  const h = await startSim({ clock: () => now });
+  try {
+    const account = Wallet.createRandom().address;
+    await h.sim.faucet(account, "10000"); // the capital the vault starts with
+    now += 5_000;
+    const vault = { address: "0xV", exchange_account: account, created_at: Math.floor(now / 1000), last_observed_at: null } as unknown as VaultRow;
+    const { wrapped, calls } = counting(createHyperliquidAdapter({ kind: "sim", url: h.sim.url, isTestnet: true }));
+    const reader = createBalanceReader(wrapped, () => now, { ledgerMaxAgeMs: 60_000, jumpBps: 50 });
+
+    now += 2_000;
+    assert.is((await reader.read(vault)).balance, 10_000_000_000n);
+    assert.equal(calls, { accountState: 1, ledgerUpdates: 1 });
+    await reader.read(vault);
+    assert.equal(calls, { accountState: 2, ledgerUpdates: 1 }, "cached ledger: 2 weight per read");
+
+    await h.sim.faucet(account, "3000"); // an outside deposit: a jump, so the ledger is read at once
+    assert.is((await reader.read(vault)).balance, 10_000_000_000n, "the deposit is netted out");
+    assert.is(calls.ledgerUpdates, 2);
+
+    await reader.read(vault, { fresh: true });
+    assert.is(calls.ledgerUpdates, 3);
+    now += 61_000;
+    await reader.read(vault);
+    assert.is(calls.ledgerUpdates, 4, "stale after a minute here");
+    const r = await reader.read({ ...vault, last_observed_at: Math.floor(now / 1000) + 5 } as VaultRow);
+    assert.is(r.observedAt, Math.floor(now / 1000) + 6, "never repeats or goes back on an observed second");
+  } finally {
+    await h.close();
+  }
+});
+
+test.run();
