@@ -75,6 +75,11 @@ export function composeServices(deps: ServiceDeps) {
   const trading = createTradingService({
     store, exchange, agents, vaults: gate, reconciler, clock, log,
     slippageBps: Math.round(config.marketSlippage * 100), orderTtlMs: 30_000,
+    onVaultOrder: (address) => {
+      vaultsRepo.findVault(db, address)
+        .then((v) => v && oracle.ingestFills(v))
+        .catch((err) => log.warn({ vault: address, err: (err as Error).message }, "cannot record the order's fills yet; the oracle will"));
+    },
   });
   const views = createAccountViews({ db, exchange, agents, accountFor: trading.accountFor, clock });
   const proposals = createProposalService({

@@ -37,6 +37,8 @@ export interface TradingDeps {
   slippageBps: number;
   /** How long a signed order stays valid in flight (Hyperliquid's expiresAfter). */
   orderTtlMs: number;
+  /** Called (not awaited) after an order for a vault was placed, so its fills are recorded at once. */
+  onVaultOrder?: (vaultAddress: string) => void;
 }
 
 /** 128-bit client order id with the top bit set (the SDK reads small ones as oids). */
@@ -117,6 +119,7 @@ export function createTradingService(deps: TradingDeps) {
       await orders.updateOrder(db, cloid, placed.kind === "resting"
         ? { status: "resting", oid: placed.oid }
         : { status: "filled", oid: placed.oid, filled_size: placed.totalSize, average_price: placed.averagePrice }, clock());
+      if (input.vaultAddress && placed.kind === "filled") deps.onVaultOrder?.(input.vaultAddress);
       return { orderId: placed.oid, status: "submitted", timestamp: now };
     } catch (err) {
       const e = err instanceof AppError ? err : new AppError("INTERNAL", "order failed", { cause: err });
