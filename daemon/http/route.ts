@@ -57,6 +57,13 @@ export function parseInput<T>(schema: z.ZodType<T>, value: unknown, where: "body
   throw new AppError("INVALID_INPUT", first ? `${first.field}: ${first.message}` : `invalid ${where}`, { details });
 }
 
+/** Routes without a body take nothing, or `{}`: anything else is a mistake worth reporting. */
+function rejectBody(body: unknown): void {
+  if (body === undefined || body === null) return;
+  if (typeof body === "object" && Object.keys(body as object).length === 0) return;
+  throw new AppError("INVALID_INPUT", "this route takes no request body", { details: [{ field: "body", message: "must be empty or {}" }] });
+}
+
 export function mountRoutes(router: Router, routes: RouteSpec[], limiters: Limiters): void {
   for (const route of routes) {
     router[route.method](route.path, async (ctx: Context) => {
@@ -66,6 +73,7 @@ export function mountRoutes(router: Router, routes: RouteSpec[], limiters: Limit
         throw ctx.state.authError ?? new AppError("UNAUTHENTICATED", "sign in first (tradevault login)");
       }
       if (route.limit === "orders") limiters.orders.take(String(ctx.state.sessionToken));
+      if (!route.body && route.method !== "get") rejectBody(ctx.request.body);
       const input = {
         params: route.params ? parseInput(route.params, ctx.params, "params") : undefined,
         query: route.query ? parseInput(route.query, ctx.query, "query") : undefined,

@@ -213,4 +213,15 @@ t("a state-changing request from a foreign Origin is refused; our own origin pas
   assert.is(own.status, 200);
 });
 
+t("POSTs without a body take an empty body or {}, and refuse anything else", async ({ d }) => {
+  const a = await signIn(d.http, randomWallet());
+  const b = await signIn(d.http, randomWallet());
+  const c = await signIn(d.http, randomWallet());
+  assert.is((await d.http.post("/api/auth/logout", undefined, { token: a.token })).status, 200);
+  assert.is((await d.http.post("/api/auth/logout", {}, { token: b.token })).status, 200);
+  const extra = await d.http.post("/api/auth/logout", { all: true }, { token: c.token });
+  expectError(extra, 400, "INVALID_INPUT");
+  assert.is((await d.http.get("/api/account", { token: c.token })).status, 200, "the refused logout did nothing");
+});
+
 t.run();
