@@ -105,7 +105,7 @@ export interface UpdateBalancesResult extends TxResult {
 }
 
 /** Oracle write of many readings in one transaction (operator only). */
-export async function updateBalances(signer: Signer, p: { factory: string; readings: BalanceReading[] }): Promise<UpdateBalancesResult> {
+export async function updateBalances(signer: Signer, p: { factory: string; readings: BalanceReading[]; gasLimit?: bigint }): Promise<UpdateBalancesResult> {
   if (p.readings.length === 0) throw new AppError("INVALID_INPUT", "updateBalances needs at least one reading");
   const c = contractAt("VaultFactory", p.factory, signer);
   const receipt = await send("updateBalances", () =>
@@ -113,6 +113,7 @@ export async function updateBalances(signer: Signer, p: { factory: string; readi
       p.readings.map((r) => r.vault),
       p.readings.map((r) => r.balance),
       p.readings.map((r) => r.observedAt),
+      p.gasLimit === undefined ? {} : { gasLimit: p.gasLimit },
     ),
   );
   const vaultIface = contractInterface("TradingVault");

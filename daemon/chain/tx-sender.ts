@@ -127,6 +127,11 @@ export function createTxSender(ctx: SenderContext): TxSender {
   async function simulate(req: SendRequest): Promise<bigint> {
     const call = { from: address, to: req.to ?? undefined, data: req.data ?? "0x", value: req.value ?? 0n };
     try {
+      // With a gas limit given, an eth_call is simulation enough (estimateGas runs the call a dozen times).
+      if (req.gasLimit !== undefined) {
+        await ctx.provider.call({ ...call, gasLimit: req.gasLimit });
+        return req.gasLimit;
+      }
       return await ctx.provider.estimateGas(call);
     } catch (e) {
       throw toAppError(e, req.purpose);

@@ -27,7 +27,9 @@ export function chainOps(chain: Chain, blockGasLimit: bigint): VaultChainOps {
       const paused: string[] = [];
       const txHashes: string[] = [];
       for (let i = 0; i < readings.length; i += perTx) {
-        const r = await contracts.updateBalances(signer, { factory: addresses.factory, readings: readings.slice(i, i + perTx) });
+        const batch = readings.slice(i, i + perTx);
+        const gasLimit = contracts.UPDATE_GAS_BASE + contracts.UPDATE_GAS_PER_VAULT * BigInt(batch.length);
+        const r = await contracts.updateBalances(signer, { factory: addresses.factory, readings: batch, gasLimit });
         paused.push(...r.paused.map((p) => p.vault));
         txHashes.push(r.txHash);
       }

@@ -34,7 +34,7 @@ test("the loop keeps cycling through exchange failures, and reports its health",
     await createVault(d, ivy, tom, { initialBalance: "5000" });
     d.daemon.sim!.faults.next({ kind: "http500", endpoint: "info", count: 6 });
     const first = await waitUntil(() => d.daemon.oracle.status().lastCycleAt, { timeoutMs: 10_000, what: "a cycle" });
-    await waitUntil(() => (d.daemon.oracle.status().lastCycleAt ?? 0) > first && d.daemon.sim!.faults.pending().length === 0, { timeoutMs: 15_000, what: "cycles after the faults" });
+    await waitUntil(() => (d.daemon.oracle.status().lastCycleAt ?? 0) > (first ?? 0) && d.daemon.sim!.faults.pending().length === 0, { timeoutMs: 15_000, what: "cycles after the faults" });
     const health = (await d.http.get("/healthz")).body.data;
     assert.is(health.oracle.lastResult, "ok");
     assert.is(health.oracle.activeVaults, 1);
