@@ -1,0 +1,48 @@
+// Every benchmark, by name, with its full size (what `npm run bench` runs) and a tiny one (what the
+// smoke test runs to check it starts and finishes).
+import { AUDIT_WRITE_FULL, auditWrite } from "./audit-write.js";
+import { HTTP_READ_FULL, httpRead } from "./http-read.js";
+import type { BenchResult } from "./lib/report.js";
+import { LOGIN_FULL, login } from "./login.js";
+import { ORACLE_SCALE_FULL, oracleScale } from "./oracle-scale.js";
+import { ORDER_PATH_FULL, orderPath } from "./order-path.js";
+import { TRADE_HISTORY_FULL, tradeHistory } from "./trade-history.js";
+
+export interface Benchmark {
+  name: string;
+  full(): Promise<BenchResult>;
+  tiny(): Promise<BenchResult>;
+}
+
+export const BENCHMARKS: Benchmark[] = [
+  {
+    name: "http-read",
+    full: () => httpRead(HTTP_READ_FULL),
+    tiny: () => httpRead({ vaults: 2, connections: 2, durationS: 0.3, runs: 1, warmupS: 0.1 }),
+  },
+  {
+    name: "order-path",
+    full: () => orderPath(ORDER_PATH_FULL),
+    tiny: () => orderPath({ orders: 3, runs: 1, warmup: 1, commitProbe: 2 }),
+  },
+  {
+    name: "login",
+    full: () => login(LOGIN_FULL),
+    tiny: () => login({ concurrency: 2, durationS: 0.3, runs: 1, warmupS: 0.1, commitProbe: 2 }),
+  },
+  {
+    name: "oracle-scale",
+    full: () => oracleScale(ORACLE_SCALE_FULL),
+    tiny: () => oracleScale({ vaults: [2, 3], runs: 1 }),
+  },
+  {
+    name: "trade-history",
+    full: () => tradeHistory(TRADE_HISTORY_FULL),
+    tiny: () => tradeHistory({ small: 200, large: 1_000, requests: 5, runs: 1, warmup: 1 }),
+  },
+  {
+    name: "audit-write",
+    full: () => auditWrite(AUDIT_WRITE_FULL),
+    tiny: () => auditWrite({ batches: [{ batch: 1, count: 5 }, { batch: 100, count: 200 }], plain: 200, runs: 1 }),
+  },
+];

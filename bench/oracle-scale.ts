@@ -1,0 +1,74 @@
+// oracle-scale: wall time of one oracle cycle (daemon.oracle.cycle(): read every active vault on the
+// sim, write the readings on-chain in batches, store the events) and gas per vault, at growing vault
+// counts on one daemon, against the same oracle sending one update transaction per vault.
+import { fmt, mib, type BenchResult, type Figure } from "./lib/report.js";
+import { median } from "./lib/stats.js";
+import { startWorker, type ProcessUsage } from "./lib/worker-client.js";
+import type { CycleCost } from "./servers/oracle-lab.js";
+
+export interface OracleScaleSize {
+  vaults: number[];
+  runs: number;
+}
+
+export const ORACLE_SCALE_FULL: OracleScaleSize = { vaults: [10, 100, 1000], runs: 3 };
+
+interface Step {
+  vaults: number;
+  growSeconds: number;
+  cycles: CycleCost[];
+  unbatched: CycleCost;
+}
+
+export async function oracleScale(size: OracleScaleSize = ORACLE_SCALE_FULL): Promise<BenchResult> {
+  const started = Date.now();
+  const worker = await startWorker(new URL("./servers/oracle-lab.ts", import.meta.url).pathname);
+  const steps: Step[] = [];
+  const rss: number[] = [];
+  let usage: ProcessUsage;
+  try {
+    await worker.call("start");
+    for (const n of size.vaults) {
+      const growSeconds = await worker.call<number>("grow", n);
+      const cycles: CycleCost[] = [];
+      for (let i = 0; i < size.runs; i++) cycles.push(await worker.call<CycleCost>("cycle", "daemon"));
+      const unbatched = await worker.call<CycleCost>("cycle", "unbatched");
+      steps.push({ vaults: n, growSeconds, cycles, unbatched });
+      rss.push(mib((await worker.usage()).maxRssKb));
+    }
+  } finally {
+    usage = await worker.stop();
+  }
+  const figures: Figure[] = [];
+  const notes: string[] = [];
+  for (const s of steps) {
+    const ms = median(s.cycles.map((c) => c.ms));
+    const gasPerVault = median(s.cycles.map((c) => c.gas / c.vaults));
+    const unbatchedGas = s.unbatched.gas / s.unbatched.vaults;
+    const last = s.vaults === size.vaults[size.vaults.length - 1];
+    figures.push({
+      label: `cycle, ${s.vaults} vaults`, value: ms / 1000, unit: "s", baseline: s.unbatched.ms / 1000,
+      ...(last ? { target: "< 10 s", met: ms < 10_000 } : {}),
+    });
+    figures.push({
+      label: `gas per vault, ${s.vaults} vaults`, value: gasPerVault, unit: "gas", baseline: unbatchedGas,
+      target: "< 0.5x baseline", met: gasPerVault < 0.5 * unbatchedGas,
+    });
+    const applied = s.cycles.every((c) => c.applied === c.vaults) && s.unbatched.applied === s.unbatched.vaults;
+    notes.push(
+      `${s.vaults} vaults: created in ${fmt(s.growSeconds)} s; cycles ${s.cycles.map((c) => `${fmt(c.ms / 1000)} s`).join(", ")} ` +
+        `(${s.cycles[0]!.transactions} transaction(s) each); unbatched ${fmt(s.unbatched.ms / 1000)} s in ${s.unbatched.transactions} transactions; ` +
+        `every reading applied: ${applied ? "yes" : "NO"}; daemon events other than chain events: ${s.cycles.reduce((n, c) => n + c.otherEvents, 0)}; ` +
+        `peak RSS so far ${rss[steps.indexOf(s)]} MiB.`,
+    );
+  }
+  notes.push("The first cycle after vaults are added reads each new vault's ledger and fills too; later cycles read account state only.");
+  return {
+    name: "oracle-scale",
+    setup: `daemon.oracle.cycle() at ${size.vaults.join(", ")} active vaults, ${size.runs} cycles each; baseline: one update transaction per vault`,
+    figures,
+    peakRssMb: mib(usage.maxRssKb),
+    notes,
+    seconds: (Date.now() - started) / 1000,
+  };
+}
