@@ -87,7 +87,6 @@ export function createVaultService(deps: VaultServiceDeps) {
   return {
     gate,
     settle,
-    list: (user: string) => vaultsRepo.vaultsOfParty(db, user),
     get: (user: string, address: string) => vaultFor(db, user, address).then((x) => x.vault),
 
     async close(user: string, address: string) {

@@ -7,7 +7,7 @@ import { drawdownBps } from "../../vaults/vault-math.js";
 
 const usdcNumber = (units: string | null) => (units === null ? 0 : Number(baseUnitsToUsdc(units)));
 
-export function renderSummary(v: VaultRow) {
+export function renderSummary(v: Pick<VaultRow, "address" | "investor" | "trader" | "initial_balance" | "current_balance" | "closed" | "paused" | "deal_deadline" | "trader_share_bps">) {
   return {
     address: v.address,
     investor: v.investor,

@@ -1,7 +1,7 @@
 // SPEC 4.10-4.15 plus events and escrow funding: list, detail, trades, events, close, unpause,
 // withdraw, fund/prepare, fund.
 import { z } from "zod";
-import type { Kysely } from "kysely";
+import { sql, type Kysely } from "kysely";
 import type { SyncExecutor } from "../../db/database.js";
 import type { Database } from "../../db/schema.js";
 import * as tradesRepo from "../../db/vault-trades-repo.js";
@@ -49,13 +49,23 @@ const usdc = z.union([z.number(), z.string()]).transform((v, ctx) => {
 
 export function vaultRoutes(deps: { vaults: VaultService; views: AccountViews; db: Kysely<Database>; sync: SyncExecutor }) {
   const { vaults, views, db, sync } = deps;
+  const listCache = new Map<string, { version: number; data: unknown }>();
   const common = ["UNAUTHENTICATED", "NOT_FOUND", "INVALID_INPUT"] as const;
   return [
     defineRoute({
       method: "get", path: "/api/vaults", tag: "vaults", auth: true,
       summary: "Vaults where you are the investor or the trader",
       errors: ["UNAUTHENTICATED"],
-      handler: async ({ user }) => ({ vaults: (await vaults.list(user.address)).map(renderSummary) }),
+      handler: ({ user }) => {
+        // Any write on the daemon's connection moves total_changes(); until then a party's list is unchanged.
+        const version = sync.get(sql<{ v: number }>`select total_changes() as v`.compile(db))!.v;
+        const hit = listCache.get(user.address);
+        if (hit && hit.version === version) return hit.data;
+        const data = { vaults: vaultsRepo.vaultSummariesOfParty(db, sync, user.address).map(renderSummary) };
+        if (listCache.size > 1_000) listCache.clear();
+        listCache.set(user.address, { version, data });
+        return data;
+      },
     }),
     defineRoute({
       method: "get", path: "/api/vaults/:address", tag: "vaults", auth: true, params: vaultParams,
