@@ -54,11 +54,18 @@ export function createAuthService(deps: {
   const { store, clock } = deps;
   const { db, sync } = store;
   const settings = { ...DEFAULT_AUTH_SETTINGS, ...deps.settings };
+  // Expired nonces and sessions are swept at most once a minute, not on every challenge: login and
+  // authenticate check expiry themselves, so the sweep only keeps the tables small.
+  const SWEEP_EVERY_MS = 60_000;
+  let lastSweep = -Infinity;
 
   return {
     async challenge(address) {
       const now = clock();
-      await repo.deleteExpired(db, now);
+      if (now - lastSweep >= SWEEP_EVERY_MS) {
+        lastSweep = now;
+        await repo.deleteExpired(db, now);
+      }
       const c = buildChallenge(deps.origin(), address, now, settings.nonceTtlMs);
       await repo.insertNonce(db, {
         nonce: c.nonce,
