@@ -23,21 +23,31 @@ export function lastSeq(db: Kysely<Database>, x: SyncExecutor, vault: string): {
   return { seq: row?.seq ?? 0, timeMs: row?.time_ms ?? 0 };
 }
 
-/** Appends fills in time order, skipping ones already recorded; call inside an immediate transaction. */
+/**
+ * Appends fills in time order, skipping ones already recorded; call inside an immediate transaction.
+ * One statement per fill: `ON CONFLICT (account, tid) DO NOTHING RETURNING *` both skips a known fill
+ * and returns a new one. Kysely compiles it once per call and each fill re-binds the parameters, so a
+ * batch costs one compilation (half the time per fill went to compiling when each fill built its own).
+ */
 export function appendFills(db: Kysely<Database>, x: SyncExecutor, vault: string, account: string, fills: NewFill[]): VaultTradeRow[] {
+  if (fills.length === 0) return [];
   let { seq } = lastSeq(db, x, vault);
+  // Key order here is the parameter order of the compiled INSERT below.
+  const values = (f: NewFill, s: number) => ({
+    vault, seq: s, account, tid: f.tid, oid: f.oid, symbol: f.symbol, side: f.side,
+    size: f.size, price: f.price, pnl: f.pnl, fee: f.fee, time_ms: f.timeMs,
+  });
+  const insert = db.insertInto("vault_trades")
+    .values(values(fills[0], 0))
+    .onConflict((oc) => oc.columns(["account", "tid"]).doNothing())
+    .returningAll()
+    .compile();
   const added: VaultTradeRow[] = [];
   for (const f of [...fills].sort((a, b) => a.timeMs - b.timeMs || a.tid - b.tid)) {
-    const exists = x.get(db.selectFrom("vault_trades").select("id").where("account", "=", account).where("tid", "=", f.tid).compile());
-    if (exists) continue;
+    const row = x.get<VaultTradeRow>({ ...insert, parameters: Object.values(values(f, seq + 1)) });
+    if (!row) continue; // recorded before
     seq += 1;
-    const row = x.get(
-      db.insertInto("vault_trades")
-        .values({ vault, seq, account, tid: f.tid, oid: f.oid, symbol: f.symbol, side: f.side, size: f.size, price: f.price, pnl: f.pnl, fee: f.fee, time_ms: f.timeMs })
-        .returningAll()
-        .compile(),
-    );
-    if (row) added.push(row);
+    added.push(row);
   }
   return added;
 }

@@ -21,6 +21,12 @@ test("pages are index ranges over a dense sequence, with date windows", async ()
     // the same fills again (and one new) add only the new one
     const again = store.immediate(() => appendFills(db, sync, "V", "A", [fill(3), fill(249), fill(250)]));
     assert.equal(again.map((r) => r.tid), [1250]);
+    assert.is(again[0]!.seq, 251, "skipped duplicates take no sequence number");
+    assert.equal(again[0]!.price, "60250");
+    // a fill repeated inside one batch is recorded once; another vault's sequence is its own
+    const twice = store.immediate(() => appendFills(db, sync, "X", "B", [fill(7), fill(7), fill(8)]));
+    assert.equal(twice.map((r) => [r.tid, r.seq, r.vault, r.account]), [[1007, 1, "X", "B"], [1008, 2, "X", "B"]]);
+    assert.equal(store.immediate(() => appendFills(db, sync, "X", "B", [])), []);
 
     const first = tradePage(db, sync, "V", { limit: 100, offset: 0 });
     assert.is(first.total, 251);
