@@ -4,17 +4,17 @@ import type { Kysely } from "kysely";
 import type { SyncExecutor } from "./database.js";
 import type { Database, NewSession, NonceRow, SessionRow } from "./schema.js";
 
-export async function insertNonce(db: Kysely<Database>, row: NonceRow): Promise<void> {
-  await db.insertInto("auth_nonces").values(row).execute();
+export function insertNonce(db: Kysely<Database>, x: SyncExecutor, row: NonceRow): void {
+  x.run(db.insertInto("auth_nonces").values(row).compile());
 }
 
-export async function findNonce(db: Kysely<Database>, nonce: string): Promise<NonceRow | undefined> {
-  return db.selectFrom("auth_nonces").selectAll().where("nonce", "=", nonce).executeTakeFirst();
+export function findNonce(db: Kysely<Database>, x: SyncExecutor, nonce: string): NonceRow | undefined {
+  return x.get(db.selectFrom("auth_nonces").selectAll().where("nonce", "=", nonce).compile());
 }
 
-export async function deleteExpired(db: Kysely<Database>, now: number): Promise<void> {
-  await db.deleteFrom("auth_nonces").where("expires_at", "<=", now).execute();
-  await db.deleteFrom("sessions").where("expires_at", "<=", now).execute();
+export function deleteExpired(db: Kysely<Database>, x: SyncExecutor, now: number): void {
+  x.run(db.deleteFrom("auth_nonces").where("expires_at", "<=", now).compile());
+  x.run(db.deleteFrom("sessions").where("expires_at", "<=", now).compile());
 }
 
 /** Deletes the nonce if it is still live and bound to `address`; true when this call consumed it. */

@@ -13,6 +13,12 @@ export interface Store {
   sqlite: BetterSqlite3.Database;
   /** Runs `fn` inside BEGIN IMMEDIATE ... COMMIT on the raw handle (synchronous, no awaits inside). */
   immediate<T>(fn: () => T): T;
+  /**
+   * Like `immediate`, but the commit is not synced to disk (synchronous=NORMAL for this one commit):
+   * it survives a crash of the process and reaches the disk with the next durable commit, but a power
+   * cut may lose it. Only for records whose loss costs the user a retry, never money or an order.
+   */
+  relaxed<T>(fn: () => T): T;
   /** Synchronous execution of a kysely-built query on the raw handle, with prepared statements cached. */
   sync: SyncExecutor;
   close(): Promise<void>;
@@ -66,6 +72,15 @@ export async function openStore(path: string): Promise<Store> {
     db,
     sqlite,
     immediate: <T>(fn: () => T) => sqlite.transaction(fn).immediate(),
+    relaxed: <T>(fn: () => T) => {
+      // One thread, no awaits inside: no other commit can run while the pragma is relaxed.
+      sqlite.pragma("synchronous = NORMAL");
+      try {
+        return sqlite.transaction(fn).immediate();
+      } finally {
+        sqlite.pragma("synchronous = FULL");
+      }
+    },
     sync: syncExecutor(sqlite),
     close: () => db.destroy(),
   };
