@@ -66,7 +66,7 @@ export function composeServices(deps: ServiceDeps) {
   chain.indexer.onEvents(publish);
 
   const agents = createAgentService({ db, exchange, box, clock });
-  const reconciler = createReconciler({ db, exchange, clock, log });
+  const reconciler = createReconciler({ store, exchange, clock, log });
   // The vault gate is the vault service's; trading gets it through this late-bound indirection.
   const gate: VaultGate = {
     forTrade: (user, vault) => vaults.gate.forTrade(user, vault),
@@ -81,7 +81,7 @@ export function composeServices(deps: ServiceDeps) {
         .catch((err) => log.warn({ vault: address, err: (err as Error).message }, "cannot record the order's fills yet; the oracle will"));
     },
   });
-  const views = createAccountViews({ db, exchange, agents, accountFor: trading.accountFor, clock });
+  const views = createAccountViews({ store, exchange, agents, accountFor: trading.accountFor, clock });
   const proposals = createProposalService({
     db, clock, log,
     chain: {

@@ -29,8 +29,8 @@ export interface OrderUpdate {
   error_message?: string | null;
 }
 
-export async function updateOrder(db: Kysely<Database>, cloid: string, update: OrderUpdate, now: number): Promise<void> {
-  await db.updateTable("orders").set({ ...update, updated_at: now }).where("cloid", "=", cloid).execute();
+export function updateOrder(db: Kysely<Database>, x: SyncExecutor, cloid: string, update: OrderUpdate, now: number): void {
+  x.run(db.updateTable("orders").set({ ...update, updated_at: now }).where("cloid", "=", cloid).compile());
 }
 
 /** Orders whose outcome the daemon does not know yet (crash or timeout mid-call). */

@@ -1,8 +1,7 @@
 // Reads and cancels on an exchange account: open orders, one order with its fills, positions.
 // The exchange is the source of truth for all of these; the orders table is the audit trail.
-import type { Kysely } from "kysely";
+import type { Store } from "../db/database.js";
 import * as orders from "../db/orders-repo.js";
-import type { Database } from "../db/schema.js";
 import { AppError } from "../errors.js";
 import type { ExchangeAdapter } from "../exchange/types.js";
 import type { AgentService } from "./agent-service.js";
@@ -12,13 +11,14 @@ import type { VaultAccount } from "./vault-gate.js";
 type AccountFor = (user: string, vaultAddress: string | undefined, purpose: "trade" | "read") => Promise<VaultAccount>;
 
 export function createAccountViews(deps: {
-  db: Kysely<Database>;
+  store: Store;
   exchange: ExchangeAdapter;
   agents: AgentService;
   accountFor: AccountFor;
   clock: () => number;
 }) {
-  const { db, exchange, agents, accountFor, clock } = deps;
+  const { exchange, agents, accountFor, clock } = deps;
+  const { db, sync } = deps.store;
 
   async function findOwnOrder(account: string, orderId: number) {
     const lookup = await exchange.orderStatus(account, orderId);
@@ -54,7 +54,7 @@ export function createAccountViews(deps: {
       if (!market) throw new AppError("EXCHANGE_UNAVAILABLE", `the exchange no longer lists ${order.symbol}`);
       await exchange.cancelOrder(await agents.signerFor(account), { asset: market.asset, oid: orderId }, { subAccount });
       const row = await orders.findByOid(db, account, orderId);
-      if (row) await orders.updateOrder(db, row.cloid, { status: "canceled" }, clock());
+      if (row) orders.updateOrder(db, sync, row.cloid, { status: "canceled" }, clock());
       return { orderId, status: "canceled" as const };
     },
 

@@ -2,9 +2,9 @@
 // by asking the exchange for the cloid: never by signing again. An order the exchange has not seen
 // once its expiresAfter has passed can no longer land, so it is settled as never placed.
 import type { Logger } from "pino";
-import type { Kysely } from "kysely";
+import type { Store } from "../db/database.js";
 import * as orders from "../db/orders-repo.js";
-import type { Database, OrderRow, OrderStatus } from "../db/schema.js";
+import type { OrderRow, OrderStatus } from "../db/schema.js";
 import type { ExchangeAdapter } from "../exchange/types.js";
 
 /** Clock skew allowance between us and the exchange when trusting expiresAfter. */
@@ -24,8 +24,9 @@ export function exchangeStatusToOrderStatus(status: string): OrderStatus {
   return "canceled"; // canceled, marginCanceled, reduceOnlyCanceled, scheduledCancel, ...
 }
 
-export function createReconciler(deps: { db: Kysely<Database>; exchange: ExchangeAdapter; clock: () => number; log: Logger }): Reconciler {
-  const { db, exchange, clock, log } = deps;
+export function createReconciler(deps: { store: Store; exchange: ExchangeAdapter; clock: () => number; log: Logger }): Reconciler {
+  const { exchange, clock, log } = deps;
+  const { db, sync } = deps.store;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
 
@@ -42,13 +43,13 @@ export function createReconciler(deps: { db: Kysely<Database>; exchange: Exchang
     if (lookup.found) {
       const status = exchangeStatusToOrderStatus(lookup.status);
       const filled = status === "filled" ? { filled_size: lookup.order.origSize } : {};
-      await orders.updateOrder(db, cloid, {
+      orders.updateOrder(db, sync, cloid, {
         status, oid: lookup.order.oid, ...filled,
         ...(status === "rejected" ? { error_code: "ORDER_REJECTED", error_message: `the exchange rejected the order (${lookup.status})` } : {}),
       }, clock());
       log.info({ cloid, oid: lookup.order.oid, status }, "reconciled order");
     } else if (clock() > row.expires_at + EXPIRY_GRACE_MS) {
-      await orders.updateOrder(db, cloid, {
+      orders.updateOrder(db, sync, cloid, {
         status: "rejected", error_code: "EXCHANGE_UNAVAILABLE",
         error_message: "the order never reached the exchange; nothing was placed",
       }, clock());
