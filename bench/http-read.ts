@@ -3,6 +3,7 @@
 // their own process; autocannon runs in this one. Runs alternate so drift hits both alike.
 import { cannon, type CannonResult } from "./lib/load.js";
 import { mib, type BenchResult } from "./lib/report.js";
+import { profiled } from "./lib/profile.js";
 import { medianOf } from "./lib/stats.js";
 import { startWorker, type ProcessUsage } from "./lib/worker-client.js";
 
@@ -41,7 +42,8 @@ export async function httpRead(size: HttpReadSize = HTTP_READ_FULL): Promise<Ben
     for (let i = 0; i < size.runs; i++) {
       const cpu0 = (await daemon.usage()).cpuMs;
       const t0 = Date.now();
-      d.push(await load(`${target.url}/api/vaults`, size.durationS, auth));
+      const run = () => load(`${target.url}/api/vaults`, size.durationS, auth);
+      d.push(await (i === 0 ? profiled(daemon, "http-read-daemon", run) : run()));
       daemonSeconds += (Date.now() - t0) / 1000;
       daemonCpu += (await daemon.usage()).cpuMs - cpu0;
       b.push(await load(`${baseline.url}/`, size.durationS));

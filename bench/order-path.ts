@@ -92,7 +92,7 @@ export async function orderPath(size: OrderPathSize = ORDER_PATH_FULL): Promise<
     ],
     peakRssMb: mib(usage.maxRssKb),
     notes: [
-      `Durability: SQLite commits (one fsync each, synchronous=FULL) per order: ${perOrder || "none counted"}; ` +
+      `Durability: SQLite commits per order (each one fsync, synchronous=FULL, unless marked): ${perOrder || "none counted"}; ` +
         `an fdatasync on this disk takes ${fmt(fsync.p50)} ms at p50, ${fmt(fsync.p99)} ms at p99.`,
       `Baseline: the same order signed by the SDK in the benchmark process and sent straight to the daemon's embedded sim.`,
       `${failures} failed daemon orders.`,

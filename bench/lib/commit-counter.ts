@@ -1,6 +1,7 @@
 // Counts SQLite commits that wrote something, per database file, in this process: with WAL and
 // synchronous=FULL each such commit is one fsync of the WAL (checkpoints add a few more), so this is
-// what durability costs a request. It wraps better-sqlite3's Statement methods (statements look them
+// what durability costs a request. Commits made with synchronous=NORMAL (the store's `relaxed`) are
+// not synced and are counted apart, under "<file> (no fsync)". It wraps better-sqlite3's Statement methods (statements look them
 // up at call time, so it may be installed and removed at any moment). Measurement only: keep it out of
 // timed runs.
 import BetterSqlite3 from "better-sqlite3";
@@ -26,7 +27,8 @@ export function installCommitCounter(): CommitCounter {
   const counts = new Map<string, number>();
   const dirty = new Set<BetterSqlite3.Database>();
   const bump = (db: BetterSqlite3.Database) => {
-    const name = basename(db.name);
+    const synced = (db.pragma("synchronous", { simple: true }) as number) >= 2;
+    const name = basename(db.name) + (synced ? "" : " (no fsync)");
     counts.set(name, (counts.get(name) ?? 0) + 1);
   };
   const originals = { run: proto.run!, get: proto.get!, all: proto.all! };

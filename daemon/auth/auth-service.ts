@@ -96,7 +96,8 @@ export function createAuthService(deps: {
 
       const sessionToken = randomBytes(32).toString("base64url");
       const expiresAt = now + settings.sessionTtlMs;
-      const consumed = store.immediate(() => {
+      // Grouped: sign-ins verified in the same turn of the event loop share one durable commit.
+      const consumed = await store.grouped(() => {
         if (!repo.consumeNonce(db, sync, nonce, address, now)) return false;
         repo.ensureUser(db, sync, address, now);
         repo.insertSession(db, sync, {

@@ -1,4 +1,4 @@
-// The challenge text is laid out by hand for speed; siwe must read it back field for field.
+// Challenge texts must parse back with siwe field for field, for every origin and every challenge.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { SiweMessage } from "siwe";
@@ -29,6 +29,7 @@ test("every challenge parses back with siwe, with the address, nonce, times and 
       assert.is(parsed.expirationTime, new Date(now + 300_000).toISOString());
       assert.is(c.expiresAt, now + 300_000);
       assert.is(parsed.prepareMessage(), c.message, "siwe lays it out identically");
+      assert.match(c.message, "\nSign in to tradevault. This request will not trigger a blockchain transaction or cost any gas.\n");
     }
   }
 });

@@ -2,6 +2,7 @@
 // skip the fsync for one transaction and must always put FULL back.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { openStore } from "../../daemon/db/database.js";
 import { tempDir } from "../helpers/util.js";
@@ -31,6 +32,45 @@ test("relaxed commits run with synchronous=NORMAL and restore FULL, also when th
     assert.is(store.immediate(() => level()), FULL);
   } finally {
     await store.close();
+    dir.remove();
+  }
+});
+
+test("grouped calls made together share one commit; one that throws is rolled back alone", async () => {
+  const dir = tempDir();
+  const store = await openStore(join(dir.path, "t.db"));
+  try {
+    store.sqlite.exec("CREATE TABLE t (v INTEGER UNIQUE)");
+    const insert = (v: number) => () => store.sqlite.prepare("INSERT INTO t VALUES (?)").run(v).changes;
+    // Each commit appends at least one WAL frame; this group's one commit writes two (the table's page
+    // and the index's), where separate commits would write at least one each for three calls.
+    store.sqlite.pragma("wal_checkpoint(TRUNCATE)");
+    const pageSize = store.sqlite.pragma("page_size", { simple: true }) as number;
+    const walFrames = () => Math.max(0, (statSync(join(dir.path, "t.db-wal")).size - 32) / (pageSize + 24));
+    const results = await Promise.allSettled([
+      store.grouped(insert(1)),
+      store.grouped(insert(2)),
+      store.grouped(() => {
+        insert(3)();
+        insert(1)(); // UNIQUE violation: this call's own insert of 3 must go too
+      }),
+      store.grouped(() => insert(4)()),
+    ]);
+    const frames = walFrames();
+    assert.equal(results.map((r) => r.status), ["fulfilled", "fulfilled", "rejected", "fulfilled"]);
+    assert.equal(store.sqlite.prepare("SELECT v FROM t ORDER BY v").pluck().all(), [1, 2, 4]);
+    assert.ok(frames >= 1 && frames <= 2, `four calls, one commit (${frames} WAL frames)`);
+    assert.is(store.sqlite.pragma("synchronous", { simple: true }), FULL);
+    // calls made in a later turn form a new group
+    assert.is(await store.grouped(insert(5)), 1);
+    // a call still queued when the store closes is committed first
+    const late = store.grouped(insert(6));
+    await store.close();
+    assert.is(await late, 1);
+    const reopened = await openStore(join(dir.path, "t.db"));
+    assert.equal(reopened.sqlite.prepare("SELECT v FROM t ORDER BY v").pluck().all(), [1, 2, 4, 5, 6]);
+    await reopened.close();
+  } finally {
     dir.remove();
   }
 });
