@@ -113,13 +113,10 @@ export function composeServices(deps: ServiceDeps) {
     ...accountRoutes({ exchange, agents }),
     ...tradingRoutes({ trading, views, agents }),
     ...proposalRoutes({ ...proposals, accept }),
-    ...vaultRoutes({ vaults, views, db, sync: store.sync }),
+    ...vaultRoutes({ vaults, views }),
     eventsRoute({
       hub,
-      backlog: async (user, afterId) => {
-        const mine = (await vaultsRepo.vaultsOfParty(db, user)).map((v) => v.address);
-        return toHub(await vaultsRepo.eventsAfter(db, mine, afterId, 1_000));
-      },
+      backlog: async (user, afterId) => toHub(await vaults.eventsAfter(user, afterId, 1_000)),
     }),
   ];
   return { hub, agents, reconciler, trading, vaults, proposals, oracle, routes };

@@ -1,5 +1,6 @@
 // Baseline server for http-read: a bare Koa app on loopback answering one JSON body to every
-// request (serialized per request, as the daemon does), with no middleware at all.
+// request (serialized per request, as a plain Koa app does; the daemon serializes a party's list
+// once per change of its database), with no middleware at all.
 import Koa from "koa";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";

@@ -28,6 +28,12 @@ export interface Store {
   grouped<T>(fn: () => T): Promise<T>;
   /** Synchronous execution of a kysely-built query on the raw handle, with prepared statements cached. */
   sync: SyncExecutor;
+  /**
+   * Rows written on this connection so far (SQLite's total_changes()). The daemon is the database's
+   * only writer and writes through this connection, so a cache of query results stays valid while
+   * this number does not move.
+   */
+  changes(): number;
   close(): Promise<void>;
 }
 
@@ -120,6 +126,7 @@ export async function openStore(path: string): Promise<Store> {
   }
 
   const groups = commitGroups(sqlite);
+  const totalChanges = sqlite.prepare("select total_changes()").pluck();
   return {
     db,
     sqlite,
@@ -134,6 +141,7 @@ export async function openStore(path: string): Promise<Store> {
       }
     },
     grouped: groups.grouped,
+    changes: () => totalChanges.get() as number,
     sync: syncExecutor(sqlite),
     close: () => {
       groups.flush();

@@ -39,6 +39,17 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   limit?: "signIn" | "orders";
 }
 
+/**
+ * A success envelope serialized ahead of time, for a handler whose `data` is unchanged across many
+ * requests: it is sent as is, so neither JSON.stringify nor UTF-8 encoding runs per request.
+ */
+export class Prerendered {
+  readonly bytes: Buffer;
+  constructor(data: unknown) {
+    this.bytes = Buffer.from(JSON.stringify({ ok: true, data }));
+  }
+}
+
 export type Limiters = Record<NonNullable<RouteSpec["limit"]>, RateLimiter>;
 
 export function defineRoute<B = undefined, Q = undefined, P = undefined>(spec: RouteSpec<B, Q, P>): RouteSpec {
@@ -82,7 +93,13 @@ export function mountRoutes(router: Router, routes: RouteSpec[], limiters: Limit
         ctx,
       };
       const data = await route.handler(input);
-      if (!route.raw) ctx.body = { ok: true, data };
+      if (route.raw) return;
+      if (data instanceof Prerendered) {
+        ctx.type = "application/json; charset=utf-8";
+        ctx.body = data.bytes;
+      } else {
+        ctx.body = { ok: true, data };
+      }
     });
   }
 }

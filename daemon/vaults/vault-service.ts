@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import type { Store } from "../db/database.js";
 import type { Database } from "../db/schema.js";
 import type { VaultRow } from "../db/schema-chain.js";
+import * as tradesRepo from "../db/vault-trades-repo.js";
 import * as vaultsRepo from "../db/vaults-repo.js";
 import { AppError } from "../errors.js";
 import type { ExchangeAdapter } from "../exchange/types.js";
@@ -31,6 +32,10 @@ const nowS = (clock: () => number) => Math.floor(clock() / 1000);
 export function createVaultService(deps: VaultServiceDeps) {
   const { store, exchange, chain, oracle, trading, clock, log } = deps;
   const db: Kysely<Database> = store.db;
+  // Each party's list, kept until the database changes: a dashboard polls it, and between oracle
+  // cycles nothing in it moves. The same array is returned while valid, so callers may memoize on it.
+  const lists = new Map<string, { changes: number; rows: readonly vaultsRepo.VaultSummaryRow[] }>();
+  const MAX_CACHED_LISTS = 1_000;
 
   function assertOpen(v: VaultRow) {
     if (v.closed) throw new AppError("VAULT_CLOSED", "the vault is closed");
@@ -88,6 +93,38 @@ export function createVaultService(deps: VaultServiceDeps) {
     gate,
     settle,
     get: (user: string, address: string) => vaultFor(db, user, address).then((x) => x.vault),
+
+    /** Vaults where `user` is the investor or the trader, newest first: the columns a list shows. */
+    list(user: string): readonly vaultsRepo.VaultSummaryRow[] {
+      const changes = store.changes();
+      const hit = lists.get(user);
+      if (hit && hit.changes === changes) return hit.rows;
+      const rows = Object.freeze(vaultsRepo.vaultSummariesOfParty(db, store.sync, user));
+      if (lists.size >= MAX_CACHED_LISTS) lists.clear();
+      lists.set(user, { changes, rows });
+      return rows;
+    },
+
+    async trades(user: string, address: string, page: { limit: number; offset: number; startMs?: number; endMs?: number }) {
+      const v = (await vaultFor(db, user, address)).vault;
+      return tradesRepo.tradePage(db, store.sync, v.address, page);
+    },
+
+    async events(user: string, address: string, page: { limit: number; offset: number }) {
+      const v = (await vaultFor(db, user, address)).vault;
+      return vaultsRepo.vaultEventsPage(db, v.address, page.limit, page.offset);
+    },
+
+    /** Events of every vault `user` is a party to with id > afterId, oldest first (an SSE backlog). */
+    async eventsAfter(user: string, afterId: number, limit: number) {
+      const mine = (await vaultsRepo.vaultsOfParty(db, user)).map((v) => v.address);
+      return vaultsRepo.eventsAfter(db, mine, afterId, limit);
+    },
+
+    /** The latest trades of a vault the caller may read (for its detail view). */
+    latestTrades(vault: VaultRow, limit: number) {
+      return tradesRepo.tradePage(db, store.sync, vault.address, { limit, offset: 0 }).rows;
+    },
 
     async close(user: string, address: string) {
       const { vault: v } = await vaultFor(db, user, address);

@@ -27,6 +27,13 @@ t.after(async (ctx) => {
 
 const price = (d: TestDaemon, symbol: string, px: string) => d.daemon.sim!.setPrice(symbol, px);
 const detail = async (ctx: Ctx, who: Party = ctx.tom) => (await ctx.d.http.get(`/api/vaults/${ctx.vault}`, { token: who.token })).body.data.vault;
+/** GET /api/vaults (served from a cache that must follow every change) for one party. */
+const listed = async (ctx: Ctx, who: Party) => {
+  const r = await ctx.d.http.get("/api/vaults", { token: who.token });
+  assert.is(r.status, 200);
+  assert.match(r.headers.get("content-type") ?? "", /^application\/json/);
+  return r.body.data.vaults.find((x: { address: string }) => x.address === ctx.vault);
+};
 const trade = (ctx: Ctx, who: Party, body: Record<string, unknown> = {}) =>
   ctx.d.http.post("/api/trade", { symbol: "BTC", side: "buy", size: 0.1, vaultAddress: ctx.vault, ...body }, { token: who.token });
 
@@ -75,6 +82,11 @@ t("a breach pauses the vault on-chain; trades then fail with VAULT_PAUSED; SSE r
   const v = await detail(ctx);
   assert.is(v.paused, true);
   assert.is(v.pauseReason, "dailyDrawdown");
+  for (const who of [ctx.ivy, ctx.tom]) {
+    const row = await listed(ctx, who);
+    assert.is(row.paused, true, "the list follows the pause at once");
+    assert.is(row.currentBalance, v.currentBalance);
+  }
   assert.ok(v.currentDailyDrawdown >= 5 && v.currentDrawdown < 10, JSON.stringify(v));
   assert.is((await readVaultState(ctx.d.daemon.chain.provider, { vault: ctx.vault })).paused, true);
   const paused = await trade(ctx, ctx.tom, { size: 0.01 });
@@ -104,6 +116,7 @@ t("unpause: investor 403, stranger 404, trader refused until recovered, then acc
   const ok = await ctx.d.http.post(`/api/vaults/${ctx.vault}/unpause`, undefined, { token: ctx.tom.token });
   assert.is(ok.status, 200, JSON.stringify(ok.body));
   assert.is(ok.body.data.vault.paused, false);
+  assert.is((await listed(ctx, ctx.ivy)).paused, false);
   assert.is((await readVaultState(ctx.d.daemon.chain.provider, { vault: ctx.vault })).paused, false);
 });
 
@@ -127,6 +140,7 @@ t("close: stranger 404; the investor closes; the split matches the contract; the
   const c = r.body.data.vault;
   assert.equal(Object.keys(c).sort(), ["address", "finalBalance", "investorShare", "profit", "status", "traderShare"]);
   assert.is(c.status, "CLOSED");
+  assert.is((await listed(ctx, ctx.tom)).status, "CLOSED");
   const s = await readVaultState(ctx.d.daemon.chain.provider, { vault: ctx.vault });
   assert.ok(s.closed);
   const usdc = (x: bigint) => Number(x) / 1e6;

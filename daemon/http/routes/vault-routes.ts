@@ -1,15 +1,11 @@
 // SPEC 4.10-4.15 plus events and escrow funding: list, detail, trades, events, close, unpause,
 // withdraw, fund/prepare, fund.
 import { z } from "zod";
-import { sql, type Kysely } from "kysely";
-import type { SyncExecutor } from "../../db/database.js";
-import type { Database } from "../../db/schema.js";
-import * as tradesRepo from "../../db/vault-trades-repo.js";
-import * as vaultsRepo from "../../db/vaults-repo.js";
+import type { VaultSummaryRow } from "../../db/vaults-repo.js";
 import type { AccountViews } from "../../trading/account-views.js";
 import { baseUnitsToUsdc, usdcToBaseUnits } from "../../vaults/units.js";
 import type { VaultService } from "../../vaults/vault-service.js";
-import { defineRoute } from "../route.js";
+import { defineRoute, Prerendered } from "../route.js";
 import { address, signature } from "../schemas.js";
 import { pagination } from "./proposal-routes.js";
 import { renderCloseResult, renderDetail, renderEvent, renderSummary, renderTrade } from "./vault-render.js";
@@ -47,9 +43,10 @@ const usdc = z.union([z.number(), z.string()]).transform((v, ctx) => {
   return z.NEVER;
 });
 
-export function vaultRoutes(deps: { vaults: VaultService; views: AccountViews; db: Kysely<Database>; sync: SyncExecutor }) {
-  const { vaults, views, db, sync } = deps;
-  const listCache = new Map<string, { version: number; data: unknown }>();
+export function vaultRoutes(deps: { vaults: VaultService; views: AccountViews }) {
+  const { vaults, views } = deps;
+  // The service hands back the same list until the database changes; render and serialize it once.
+  const rendered = new WeakMap<readonly VaultSummaryRow[], Prerendered>();
   const common = ["UNAUTHENTICATED", "NOT_FOUND", "INVALID_INPUT"] as const;
   return [
     defineRoute({
@@ -57,14 +54,13 @@ export function vaultRoutes(deps: { vaults: VaultService; views: AccountViews; d
       summary: "Vaults where you are the investor or the trader",
       errors: ["UNAUTHENTICATED"],
       handler: ({ user }) => {
-        // Any write on the daemon's connection moves total_changes(); until then a party's list is unchanged.
-        const version = sync.get(sql<{ v: number }>`select total_changes() as v`.compile(db))!.v;
-        const hit = listCache.get(user.address);
-        if (hit && hit.version === version) return hit.data;
-        const data = { vaults: vaultsRepo.vaultSummariesOfParty(db, sync, user.address).map(renderSummary) };
-        if (listCache.size > 1_000) listCache.clear();
-        listCache.set(user.address, { version, data });
-        return data;
+        const list = vaults.list(user.address);
+        let body = rendered.get(list);
+        if (!body) {
+          body = new Prerendered({ vaults: list.map(renderSummary) });
+          rendered.set(list, body);
+        }
+        return body;
       },
     }),
     defineRoute({
@@ -73,7 +69,7 @@ export function vaultRoutes(deps: { vaults: VaultService; views: AccountViews; d
       errors: [...common],
       handler: async ({ params, user }) => {
         const v = await vaults.get(user.address, params.address);
-        const trades = tradesRepo.tradePage(db, sync, v.address, { limit: 20, offset: 0 }).rows;
+        const trades = vaults.latestTrades(v, 20);
         const positions = await views.positions(user.address, v.address).catch(() => []);
         return {
           vault: renderDetail(v, trades, positions.map((p) => ({
@@ -89,8 +85,9 @@ export function vaultRoutes(deps: { vaults: VaultService; views: AccountViews; d
       summary: "The vault's trades, newest first (limit 1-1000, default 100; dates as ISO 8601 or Unix seconds)",
       errors: [...common],
       handler: async ({ params, query, user }) => {
-        const v = await vaults.get(user.address, params.address);
-        const page = tradesRepo.tradePage(db, sync, v.address, { limit: query.limit, offset: query.offset, startMs: query.startDate, endMs: query.endDate });
+        const page = await vaults.trades(user.address, params.address, {
+          limit: query.limit, offset: query.offset, startMs: query.startDate, endMs: query.endDate,
+        });
         return { trades: page.rows.map(renderTrade), total: page.total, hasMore: query.offset + page.rows.length < page.total };
       },
     }),
@@ -99,8 +96,7 @@ export function vaultRoutes(deps: { vaults: VaultService; views: AccountViews; d
       summary: "The vault's critical events (VaultEvent records), newest first",
       errors: [...common],
       handler: async ({ params, query, user }) => {
-        const v = await vaults.get(user.address, params.address);
-        const page = await vaultsRepo.vaultEventsPage(db, v.address, query.limit, query.offset);
+        const page = await vaults.events(user.address, params.address, query);
         return { events: page.rows.map(renderEvent), total: page.total, hasMore: query.offset + page.rows.length < page.total };
       },
     }),
