@@ -5,6 +5,7 @@
 import { ExchangeClient, HttpTransport } from "@nktkas/hyperliquid";
 import { Wallet } from "ethers";
 import { fsyncLatency } from "./lib/fsync.js";
+import { profiled } from "./lib/profile.js";
 import { httpClient, timeSequential } from "./lib/load.js";
 import { fmt, mib, type BenchResult } from "./lib/report.js";
 import { median, summarize, type LatencySummary } from "./lib/stats.js";
@@ -65,7 +66,8 @@ export async function orderPath(size: OrderPathSize = ORDER_PATH_FULL): Promise<
       const { viaDaemon, direct } = await paths();
       await timeSequential(viaDaemon, 0, size.warmup);
       await timeSequential(direct, 0, size.warmup);
-      daemonRuns.push(summarize(await timeSequential(viaDaemon, size.orders)));
+      const run = () => timeSequential(viaDaemon, size.orders);
+      daemonRuns.push(summarize(await (i === 0 ? profiled(worker, "order-path-daemon", run) : run())));
       directRuns.push(summarize(await timeSequential(direct, size.orders)));
     }
     // Counted apart from the timed runs: the counter wraps every statement.
