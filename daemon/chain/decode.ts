@@ -1,7 +1,7 @@
 // Turns what ethers decodes (Result objects, receipt logs) into the plain typed objects the daemon
 // uses: bigint for money, number for seconds and basis points, EIP-55 addresses.
-import { getAddress } from "ethers";
-import type { Interface, LogDescription, Result, TransactionReceipt } from "ethers";
+import { LogDescription, getAddress } from "ethers";
+import type { EventFragment, Interface, Result, TransactionReceipt } from "ethers";
 import type { VaultTerms } from "./terms.js";
 
 /** A vault's full on-chain state (TradingVault.state()). Money in settlement-token base units. */
@@ -41,12 +41,39 @@ export interface ParsedLog extends LogDescription {
   address: string;
 }
 
+const eventsByTopic = new WeakMap<Interface, Map<string, EventFragment>>();
+
+/**
+ * Interface.parseLog, with the events indexed by topic once per interface: ethers' parseLog finds the
+ * event by computing every event's topic hash (a keccak of its signature) again for every log, which
+ * was half a second of a 1000-vault oracle cycle. Null for a log that is none of `iface`'s events.
+ */
+export function parseLog(iface: Interface, log: { topics: readonly string[]; data: string }): LogDescription | null {
+  let index = eventsByTopic.get(iface);
+  if (!index) {
+    const built = new Map<string, EventFragment>();
+    iface.forEachEvent((fragment) => {
+      if (!fragment.anonymous) built.set(fragment.topicHash, fragment);
+    });
+    eventsByTopic.set(iface, (index = built));
+  }
+  const topic = log.topics[0];
+  const fragment = topic === undefined ? undefined : index.get(topic);
+  if (!fragment) return null;
+  try {
+    return new LogDescription(fragment, topic!, iface.decodeEventLog(fragment, log.data, log.topics));
+  } catch {
+    return null; // same topic, other layout (another contract's event of the same signature)
+  }
+}
+
 /** Logs of `receipt` that are event `name` of `iface`, optionally only those emitted by `address`. */
 export function logsOf(receipt: TransactionReceipt, iface: Interface, name: string, address?: string): ParsedLog[] {
   const out: ParsedLog[] = [];
+  const from = address === undefined ? undefined : address.toLowerCase();
   for (const log of receipt.logs) {
-    if (address && getAddress(log.address) !== getAddress(address)) continue;
-    const parsed = iface.parseLog({ topics: [...log.topics], data: log.data });
+    if (from && log.address.toLowerCase() !== from) continue;
+    const parsed = parseLog(iface, log);
     if (parsed?.name === name) out.push(Object.assign(parsed, { address: log.address }));
   }
   return out;

@@ -5,6 +5,7 @@ import { getAddress } from "ethers";
 import type { Interface, Log, LogDescription } from "ethers";
 import type { ChainEventInput } from "../db/vaults-repo.js";
 import { contractInterface } from "./tx.js";
+import { parseLog } from "./decode.js";
 
 /** The vault events the indexer reads (OperatorChanged and ERC-20 events are not vault history). */
 export const VAULT_EVENT_NAMES = ["BalanceUpdated", "Paused", "Unpaused", "Closed", "Funded", "Withdrawn"] as const;
@@ -93,7 +94,7 @@ export function decodeVaultLogs(logs: readonly Log[], factory: string, isKnownVa
     const address = getAddress(log.address);
     const where = { txHash: log.transactionHash, logIndex: log.index, blockNumber: log.blockNumber };
     if (address === factory) {
-      const p = fi.parseLog({ topics: [...log.topics], data: log.data });
+      const p = parseLog(fi, log);
       if (p?.name !== "VaultCreated") continue;
       const vault = getAddress(p.args.vault);
       created.add(vault);
@@ -101,7 +102,7 @@ export function decodeVaultLogs(logs: readonly Log[], factory: string, isKnownVa
       continue;
     }
     if (!created.has(address) && !isKnownVault(address)) continue;
-    const p = vi.parseLog({ topics: [...log.topics], data: log.data });
+    const p = parseLog(vi, log);
     if (!p || !VAULT_EVENTS.has(p.name)) continue;
     out.push({ vault: address, type: p.name, ...where, data: vaultEventData(p) });
   }
