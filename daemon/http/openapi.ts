@@ -27,11 +27,17 @@ function parameters(route: RouteSpec): Json[] {
 }
 
 function operation(route: RouteSpec): Json {
+  const raw = route.rawResponse;
   const responses: Json = {
-    "200": {
-      description: "Success",
-      content: { "application/json": { schema: toSchema(envelope(route.response ?? z.unknown()), "output") } },
-    },
+    "200": raw
+      ? {
+          description: raw.description,
+          content: { [raw.mediaType]: { schema: raw.mediaType === "text/event-stream" ? { type: "string" } : { type: "object" } } },
+        }
+      : {
+          description: "Success",
+          content: { "application/json": { schema: toSchema(envelope(route.response ?? z.unknown()), "output") } },
+        },
   };
   const errorSchema = toSchema(errorBody, "output");
   const codes = new Set([...(route.errors ?? []), "INTERNAL" as const]);

@@ -35,6 +35,8 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   /** Returns the `data` of the success envelope; `raw` routes write ctx.body themselves. */
   handler(input: HandlerInput<B, Q, P>): Promise<unknown> | unknown;
   raw?: boolean;
+  /** What a `raw` route answers instead of the JSON envelope (for the OpenAPI document). */
+  rawResponse?: { mediaType: "application/json" | "text/event-stream"; description: string };
   /** Which rate limit applies: per client IP on sign-in, per session on order-changing routes. */
   limit?: "signIn" | "orders";
 }

@@ -2,7 +2,8 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { openApiPath } from "../../daemon/http/openapi.js";
-import { startTestDaemon } from "../helpers/daemon.js";
+import { Wallet } from "ethers";
+import { signIn, startTestDaemon } from "../helpers/daemon.js";
 
 test("every served route is in /api/openapi.json and every documented operation is served", async () => {
   const d = await startTestDaemon();
@@ -46,6 +47,28 @@ test("documented operations carry request schemas, security and error responses"
     assert.equal(account.security, [{ sessionCookie: [] }, { bearer: [] }]);
     assert.ok(account.responses["401"]);
     assert.is(doc.components.securitySchemes.sessionCookie.name, "session");
+  } finally {
+    await d.close();
+  }
+});
+
+test("routes that answer without the envelope document what they answer, and serve it", async () => {
+  const d = await startTestDaemon();
+  try {
+    const doc = (await d.http.get("/api/openapi.json")).body;
+    const events = doc.paths["/api/events"].get.responses["200"];
+    assert.equal(Object.keys(events.content), ["text/event-stream"]);
+    assert.match(events.description, "event: <type>");
+    assert.equal(Object.keys(doc.paths["/api/openapi.json"].get.responses["200"].content), ["application/json"]);
+    assert.is(doc.paths["/api/openapi.json"].get.responses["200"].content["application/json"].schema.properties, undefined, "no envelope");
+
+    const { token } = await signIn(d.http, Wallet.createRandom());
+    const abort = new AbortController();
+    const r = await fetch(`${d.url}/api/events`, { headers: { Authorization: `Bearer ${token}` }, signal: abort.signal });
+    assert.is(r.status, 200);
+    assert.match(r.headers.get("content-type") ?? "", /^text\/event-stream/);
+    abort.abort();
+    await r.body?.cancel().catch(() => undefined);
   } finally {
     await d.close();
   }

@@ -12,6 +12,10 @@ export const KEEPALIVE_MS = 15_000;
 export function eventsRoute(deps: { hub: EventHub; backlog: (user: string, afterId: number) => Promise<HubEvent[]> }) {
   return defineRoute({
     method: "get", path: "/api/events", tag: "events", auth: true, raw: true,
+    rawResponse: {
+      mediaType: "text/event-stream",
+      description: "A stream of `id: <n>`, `event: <type>`, `data: <JSON>` messages (data has id, vault, type, time and the event's fields), with keep-alive comments every 15 s; no envelope",
+    },
     query: z.object({ lastEventId: z.coerce.number().int().min(0).optional() }).strict(),
     summary: "Server-Sent Events for your vaults (VaultCreated, BalanceUpdated, Paused, Unpaused, Closed, Funded, Withdrawn, Fill, ...); resume with Last-Event-ID",
     errors: ["UNAUTHENTICATED"],

@@ -20,6 +20,7 @@ export function metaRoutes(deps: { health: () => Promise<Record<string, unknown>
       summary: "This OpenAPI 3.1 document",
       auth: false,
       raw: true,
+      rawResponse: { mediaType: "application/json", description: "The OpenAPI 3.1 document itself (no envelope)" },
       handler: ({ ctx }) => {
         ctx.body = deps.openApi();
       },
