@@ -4,6 +4,7 @@
 import { createRequire } from "node:module";
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Test } from "uvu";
 import * as assert from "uvu/assert";
 import { BrowserProvider, Wallet, toBeHex } from "ethers";
 import type { HardhatRuntimeEnvironment } from "hardhat/types/index.js";
@@ -182,4 +183,22 @@ export async function rejects(promise: Promise<unknown>, name: string, code?: st
   }
   assert.unreachable(`expected revert ${name}`);
   throw new Error("unreachable");
+}
+
+/**
+ * Sets the chain up once for the suite `t` and gives every test the chain as it was after set-up
+ * (an EVM snapshot, reverted to before each test). `use` receives the chain when it is ready.
+ */
+export function freshChainPerTest(t: Test, use: (chain: Chain) => void): void {
+  let chain: Chain;
+  let snap: string;
+  t.before(async () => {
+    chain = await setupChain();
+    use(chain);
+    snap = await snapshot(chain);
+  });
+  t.before.each(async () => {
+    await revertTo(chain, snap);
+    snap = await snapshot(chain);
+  });
 }

@@ -6,20 +6,11 @@ import { closeVault, contractAt, readVaultState, unpauseVault, updateBalances } 
 import { toAppError } from "../../daemon/chain/chain-errors.js";
 import type { BalanceReading } from "../../daemon/chain/contracts.js";
 import type { VaultTerms } from "../../daemon/chain/terms.js";
-import { DAY, USDC, newVault, now, rejects, revertTo, setNextTimestamp, setupChain, snapshot } from "./fixture.js";
+import { DAY, USDC, freshChainPerTest, newVault, now, rejects, setNextTimestamp } from "./fixture.js";
 import type { Chain } from "./fixture.js";
 
 let chain: Chain;
-let snap: string;
-
-test.before(async () => {
-  chain = await setupChain();
-  snap = await snapshot(chain);
-});
-test.before.each(async () => {
-  await revertTo(chain, snap);
-  snap = await snapshot(chain);
-});
+freshChainPerTest(test, (c) => (chain = c));
 
 /** One oracle transaction; observedAt defaults to the latest block time (always newer than before). */
 async function write(readings: { vault: string; balance: bigint; observedAt?: number }[]) {

@@ -8,20 +8,11 @@ import {
 } from "../../daemon/chain/contracts.js";
 import { ethersTypedDataArgs } from "../../daemon/chain/terms.js";
 import type { VaultTerms } from "../../daemon/chain/terms.js";
-import { USDC, newVault, now, rejects, revertTo, setNextTimestamp, setupChain, snapshot } from "./fixture.js";
+import { USDC, freshChainPerTest, newVault, now, rejects, setNextTimestamp } from "./fixture.js";
 import type { Chain } from "./fixture.js";
 
 let chain: Chain;
-let snap: string;
-
-test.before(async () => {
-  chain = await setupChain();
-  snap = await snapshot(chain);
-});
-test.before.each(async () => {
-  await revertTo(chain, snap);
-  snap = await snapshot(chain);
-});
+freshChainPerTest(test, (c) => (chain = c));
 
 const balanceOf = (account: string) => readTokenBalance(chain.provider, { token: chain.token, account });
 

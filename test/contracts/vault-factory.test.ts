@@ -10,20 +10,11 @@ import {
 } from "../../daemon/chain/contracts.js";
 import { buildVaultTermsTypedData, ethersTypedDataArgs, hashVaultTerms, predictVaultAddress } from "../../daemon/chain/terms.js";
 import type { VaultTerms } from "../../daemon/chain/terms.js";
-import { USDC, makeTerms, newVault, now, rejects, revertTo, setNextTimestamp, setupChain, signTerms, snapshot } from "./fixture.js";
+import { USDC, freshChainPerTest, makeTerms, newVault, now, rejects, setNextTimestamp, signTerms } from "./fixture.js";
 import type { Chain } from "./fixture.js";
 
 let chain: Chain;
-let snap: string;
-
-test.before(async () => {
-  chain = await setupChain();
-  snap = await snapshot(chain);
-});
-test.before.each(async () => {
-  await revertTo(chain, snap);
-  snap = await snapshot(chain);
-});
+freshChainPerTest(test, (c) => (chain = c));
 
 async function signed(terms: VaultTerms, investor = chain.investor, trader = chain.trader) {
   return {
