@@ -1,12 +1,12 @@
 // order-path: POST /api/trade with a resting limit order (validation, audit row before and after,
 // agent signature, the sim), one at a time, against the same order sent straight to the sim with the
-// SDK from this process. The daemon's overhead is the difference of the medians. Also reports the
-// SQLite commits (each one fsync with synchronous=FULL) an order costs and what an fsync costs here.
+// SDK from this process, the two alternating order by order. The daemon's overhead is the difference
+// of the medians. Also reports the SQLite commits an order costs and what an fsync costs here.
 import { ExchangeClient, HttpTransport } from "@nktkas/hyperliquid";
 import { Wallet } from "ethers";
 import { fsyncLatency } from "./lib/fsync.js";
 import { profiled } from "./lib/profile.js";
-import { httpClient, timeSequential } from "./lib/load.js";
+import { httpClient, timeInterleaved, timeSequential } from "./lib/load.js";
 import { fmt, mib, type BenchResult } from "./lib/report.js";
 import { median, summarize, type LatencySummary } from "./lib/stats.js";
 import { startWorker, type ProcessUsage } from "./lib/worker-client.js";
@@ -64,11 +64,11 @@ export async function orderPath(size: OrderPathSize = ORDER_PATH_FULL): Promise<
     };
     for (let i = 0; i < size.runs; i++) {
       const { viaDaemon, direct } = await paths();
-      await timeSequential(viaDaemon, 0, size.warmup);
-      await timeSequential(direct, 0, size.warmup);
-      const run = () => timeSequential(viaDaemon, size.orders);
-      daemonRuns.push(summarize(await (i === 0 ? profiled(worker, "order-path-daemon", run) : run())));
-      directRuns.push(summarize(await timeSequential(direct, size.orders)));
+      await timeInterleaved(viaDaemon, direct, size.warmup);
+      const run = () => timeInterleaved(viaDaemon, direct, size.orders);
+      const [viaTimes, directTimes] = await (i === 0 ? profiled(worker, "order-path-daemon", run) : run());
+      daemonRuns.push(summarize(viaTimes));
+      directRuns.push(summarize(directTimes));
     }
     // Counted apart from the timed runs: the counter wraps every statement.
     const { viaDaemon } = await paths();
@@ -86,7 +86,7 @@ export async function orderPath(size: OrderPathSize = ORDER_PATH_FULL): Promise<
   const fsync = fsyncLatency(200);
   return {
     name: "order-path",
-    setup: `POST /api/trade, resting GTC limit order, ${size.runs} x ${size.orders} orders one at a time`,
+    setup: `POST /api/trade, resting GTC limit order, ${size.runs} x ${size.orders} orders one at a time, alternating with the baseline's`,
     figures: [
       { label: "p50 latency", value: d.p50, unit: "ms", baseline: b.p50 },
       { label: "p99 latency", value: d.p99, unit: "ms", baseline: b.p99 },

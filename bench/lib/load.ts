@@ -78,6 +78,25 @@ export function httpClient(base: string): Client {
 }
 
 /** Times `count` calls of `fn`, one at a time, after `warmup` untimed ones: latencies in ms. */
+/**
+ * Times `a` and `b` one call at a time, alternately (a, b, a, b...), so that drift on the machine
+ * (other work, the disk) lands on both alike: what their difference needs.
+ */
+export async function timeInterleaved(
+  a: () => Promise<void>, b: () => Promise<void>, count: number,
+): Promise<[number[], number[]]> {
+  const ta: number[] = [];
+  const tb: number[] = [];
+  for (let i = 0; i < count; i++) {
+    for (const [fn, out] of (i % 2 ? [[b, tb], [a, ta]] : [[a, ta], [b, tb]]) as [() => Promise<void>, number[]][]) {
+      const t = process.hrtime.bigint();
+      await fn();
+      out.push(msSince(t));
+    }
+  }
+  return [ta, tb];
+}
+
 export async function timeSequential(fn: (i: number) => Promise<void>, count: number, warmup = 0): Promise<number[]> {
   for (let i = 0; i < warmup; i++) await fn(i);
   const out: number[] = [];
