@@ -18,6 +18,8 @@ interface Step {
   growSeconds: number;
   cycles: CycleCost[];
   unbatched: CycleCost;
+  /** The worker's RSS (MiB) after adding the vaults, after the daemon's cycles, after the baseline. */
+  rss: { grown: number; cycled: number; after: number };
 }
 
 export async function oracleScale(size: OracleScaleSize = ORACLE_SCALE_FULL): Promise<BenchResult> {
@@ -30,10 +32,12 @@ export async function oracleScale(size: OracleScaleSize = ORACLE_SCALE_FULL): Pr
     await worker.call("start");
     for (const n of size.vaults) {
       const growSeconds = await worker.call<number>("grow", n);
+      const grown = mib((await worker.usage()).rssKb);
       const cycles: CycleCost[] = [];
       for (let i = 0; i < size.runs; i++) cycles.push(await worker.call<CycleCost>("cycle", "daemon"));
+      const cycled = mib((await worker.usage()).rssKb);
       const unbatched = await worker.call<CycleCost>("cycle", "unbatched");
-      steps.push({ vaults: n, growSeconds, cycles, unbatched });
+      steps.push({ vaults: n, growSeconds, cycles, unbatched, rss: { grown, cycled, after: mib((await worker.usage()).rssKb) } });
       rss.push(mib((await worker.usage()).maxRssKb));
     }
   } finally {
@@ -59,7 +63,8 @@ export async function oracleScale(size: OracleScaleSize = ORACLE_SCALE_FULL): Pr
       `${s.vaults} vaults: created in ${fmt(s.growSeconds)} s; cycles ${s.cycles.map((c) => `${fmt(c.ms / 1000)} s`).join(", ")} ` +
         `(${s.cycles[0]!.transactions} transaction(s) each); unbatched ${fmt(s.unbatched.ms / 1000)} s in ${s.unbatched.transactions} transactions; ` +
         `every reading applied: ${applied ? "yes" : "NO"}; daemon events other than chain events: ${s.cycles.reduce((n, c) => n + c.otherEvents, 0)}; ` +
-        `peak RSS so far ${rss[steps.indexOf(s)]} MiB.`,
+        `RSS ${s.rss.grown} MiB after adding the vaults, ${s.rss.cycled} MiB after the daemon's cycles, ${s.rss.after} MiB after the baseline's; ` +
+        `peak so far ${rss[steps.indexOf(s)]} MiB.`,
     );
   }
   notes.push("The first cycle after vaults are added reads each new vault's ledger and fills too; later cycles read account state only.");

@@ -6,6 +6,8 @@ import { fileURLToPath } from "node:url";
 export interface ProcessUsage {
   /** Peak resident set size of the worker process, KiB. */
   maxRssKb: number;
+  /** Resident set size now, KiB. */
+  rssKb: number;
   /** CPU time (user + system) the worker used so far, ms. */
   cpuMs: number;
 }
