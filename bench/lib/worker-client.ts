@@ -8,6 +8,8 @@ export interface ProcessUsage {
   maxRssKb: number;
   /** Resident set size now, KiB. */
   rssKb: number;
+  /** V8 heap in use now, KiB (the rest of the RSS is native: SQLite, Hardhat's EDR, buffers). */
+  heapKb: number;
   /** CPU time (user + system) the worker used so far, ms. */
   cpuMs: number;
 }

@@ -18,7 +18,8 @@ const send = (msg: unknown) => new Promise<void>((resolve) => process.send!(msg,
 /** Peak resident set (KiB) and CPU time used so far (ms). */
 function usage() {
   const u = process.resourceUsage();
-  return { maxRssKb: u.maxRSS, rssKb: Math.round(process.memoryUsage.rss() / 1024), cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000 };
+  return { maxRssKb: u.maxRSS, rssKb: Math.round(process.memoryUsage.rss() / 1024),
+    heapKb: Math.round(process.memoryUsage().heapUsed / 1024), cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000 };
 }
 
 let inspector: Session | undefined;
