@@ -7,6 +7,10 @@
 // jump), or when the caller needs a fresh figure (unpause, close, a suspected breach). So a cycle
 // costs about 2 weight per vault, and a transfer can never pause a vault or lift its peak unnoticed
 // beyond the jump threshold.
+//
+// The same account state shows the positions: when they differ from the last read, something
+// filled (a resting order, a liquidation), and `onPositionsChanged` lets the oracle read the fills
+// at its next cycle instead of at its periodic sweep.
 import type { VaultRow } from "../db/schema-chain.js";
 import type { ExchangeAdapter, ReadOptions } from "../exchange/types.js";
 import type { BalanceReading } from "../vaults/vault-chain.js";
@@ -17,6 +21,8 @@ export interface BalanceReaderOptions {
   ledgerMaxAgeMs?: number;
   /** A move bigger than this (basis points of the last balance) re-reads the ledger first. */
   jumpBps?: number;
+  /** Called when a vault's positions differ from the previous read's (not on its first read). */
+  onPositionsChanged?: (vault: string) => void;
 }
 
 export interface BalanceReader {
@@ -26,7 +32,7 @@ export interface BalanceReader {
 export function createBalanceReader(exchange: ExchangeAdapter, clock: () => number, o: BalanceReaderOptions = {}): BalanceReader {
   const maxAge = o.ledgerMaxAgeMs ?? 5 * 60_000;
   const jumpBps = BigInt(o.jumpBps ?? 50);
-  const cache = new Map<string, { external: bigint; at: number; last: bigint }>();
+  const cache = new Map<string, { external: bigint; at: number; last: bigint; positions: string }>();
 
   async function ledgerTotal(v: VaultRow, opts: ReadOptions): Promise<bigint> {
     // Block times are whole seconds: a transfer in the vault's creation second counts as capital the
@@ -40,13 +46,15 @@ export function createBalanceReader(exchange: ExchangeAdapter, clock: () => numb
     async read(v, opts = {}) {
       const now = clock();
       const state = await exchange.accountState(v.exchange_account, opts);
+      const positions = state.positions.map((p) => `${p.symbol}:${p.size}`).sort().join(",");
       let c = cache.get(v.address);
+      if (c && c.positions !== positions) o.onPositionsChanged?.(v.address);
       const jumped = (balance: bigint) => c !== undefined && c.last > 0n && (balance > c.last ? balance - c.last : c.last - balance) * 10_000n > jumpBps * c.last;
       if (opts.fresh || !c || now - c.at > maxAge || jumped(netBalance(state.accountValue, c.external))) {
-        c = { external: await ledgerTotal(v, opts), at: now, last: c?.last ?? 0n };
+        c = { external: await ledgerTotal(v, opts), at: now, last: c?.last ?? 0n, positions };
       }
       const balance = netBalance(state.accountValue, c.external);
-      cache.set(v.address, { ...c, last: balance });
+      cache.set(v.address, { ...c, last: balance, positions });
       // The contract ignores a reading that is not newer than the one it holds: never repeat a second.
       const observedAt = Math.max(Math.floor(now / 1000), (v.last_observed_at ?? 0) + 1);
       return { vault: v.address, balance, observedAt };

@@ -25,7 +25,7 @@ export interface OracleStatus {
  * balance-reader.ts and FILLS_EVERY_MS), counted here as one extra read in ten cycles.
  */
 export const WEIGHT_PER_VAULT = 6;
-/** Fills of a vault nobody traded are fetched this often (a traded vault's at the next cycle). */
+/** Fills of a vault nobody traded are fetched this often (at the next cycle when it traded or its positions moved). */
 export const FILLS_EVERY_MS = 5 * 60_000;
 /** What the oracle may spend per minute: Hyperliquid's 1200 minus a reserve for trading. */
 export const ORACLE_WEIGHT_PER_MINUTE = 1_000;
@@ -60,9 +60,9 @@ export function createOracle(deps: OracleDeps) {
   let running: Promise<void> | undefined;
   let stopped = false;
   let failures = 0;
-  const reader = createBalanceReader(exchange, clock);
-  /** Vaults with trading since their fills were last read. */
+  /** Vaults with trading, or changed positions, since their fills were last read. */
   const active = new Set<string>();
+  const reader = createBalanceReader(exchange, clock, { onPositionsChanged: (address) => active.add(address) });
   const fillsReadAt = new Map<string, number>();
 
   const daemonEvent = (vault: VaultRow, type: string, data: Record<string, unknown>) => {

@@ -26,6 +26,29 @@ test("after the deal deadline trades fail with DEAL_EXPIRED and the oracle close
   }
 });
 
+test("a resting vault order that fills later is recorded at the next cycle, not at the periodic sweep", async () => {
+  const d = await startTestDaemon({ startOracle: false, clock: fakeClock(Date.now(), { realTime: true }) });
+  try {
+    const ivy = await party(d, { usdc: 10_000, agent: true });
+    const tom = await party(d);
+    const vault = await createVault(d, ivy, tom);
+    const trades = async () => (await d.http.get(`/api/vaults/${vault}/trades`, { token: ivy.token })).body.data;
+    d.daemon.sim!.setPrice("BTC", "60000");
+    const order = await d.http.post("/api/trade", { symbol: "BTC", side: "buy", size: 0.01, price: 55000, vaultAddress: vault }, { token: tom.token });
+    assert.is(order.status, 200, JSON.stringify(order.body));
+    await d.daemon.oracle.cycle();
+    assert.is((await trades()).total, 0, "resting: nothing filled yet");
+    d.daemon.sim!.setPrice("BTC", "54000"); // crosses the order: it fills
+    d.clock.advance(60_000); // one interval, well inside the 5-minute sweep
+    await d.daemon.oracle.cycle();
+    const after = await trades();
+    assert.is(after.total, 1, "the position moved, so the fills were read this cycle");
+    assert.equal([after.trades[0].side, after.trades[0].size, after.trades[0].price], ["buy", 0.01, 55000]);
+  } finally {
+    await d.close();
+  }
+});
+
 test("the loop keeps cycling through exchange failures, and reports its health", async () => {
   const d = await startTestDaemon({ config: { oracleInterval: 1 }, clock: fakeClock(Date.now(), { realTime: true }) });
   try {
