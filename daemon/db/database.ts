@@ -132,6 +132,9 @@ export async function openStore(path: string): Promise<Store> {
     sqlite,
     immediate: <T>(fn: () => T) => sqlite.transaction(fn).immediate(),
     relaxed: <T>(fn: () => T) => {
+      // Inside a transaction SQLite refuses to change the level: the writes join that transaction
+      // (as a savepoint) and are committed with its durability.
+      if (sqlite.inTransaction) return sqlite.transaction(fn)();
       // One thread, no awaits inside: no other commit can run while the pragma is relaxed.
       sqlite.pragma("synchronous = NORMAL");
       try {

@@ -30,6 +30,10 @@ test("relaxed commits run with synchronous=NORMAL and restore FULL, also when th
     assert.is(level(), FULL, "FULL is back after a failed transaction");
     assert.equal(store.sqlite.prepare("SELECT v FROM t").pluck().all(), [1], "the failed transaction rolled back");
     assert.is(store.immediate(() => level()), FULL);
+    // inside a durable transaction a relaxed write joins it instead of failing
+    store.immediate(() => store.relaxed(() => store.sqlite.prepare("INSERT INTO t VALUES (3)").run()));
+    assert.equal(store.sqlite.prepare("SELECT v FROM t").pluck().all(), [1, 3]);
+    assert.is(level(), FULL);
   } finally {
     await store.close();
     dir.remove();
