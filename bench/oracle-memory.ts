@@ -13,7 +13,7 @@ try {
   await worker.call("grow", vaults);
   const sample = async (label: string) => {
     const u = await worker.usage();
-    console.log(`${label.padEnd(20)} RSS ${String(Math.round(u.rssKb / 1024)).padStart(6)} MiB   heap ${String(Math.round(u.heapKb / 1024)).padStart(5)} MiB`);
+    console.log(`${label.padEnd(20)} RSS ${String(Math.round(u.rssKb / 1024)).padStart(6)} MiB   heap ${String(Math.round(u.heapKb / 1024)).padStart(5)} MiB   external ${String(Math.round(u.externalKb / 1024)).padStart(5)} MiB`);
   };
   console.log(`${vaults} vaults, ${cycles} cycles`);
   await sample("vaults added");

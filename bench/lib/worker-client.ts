@@ -10,6 +10,8 @@ export interface ProcessUsage {
   rssKb: number;
   /** V8 heap in use now, KiB (the rest of the RSS is native: SQLite, Hardhat's EDR, buffers). */
   heapKb: number;
+  /** Memory of C++ objects bound to JS objects (Buffers included), KiB. */
+  externalKb: number;
   /** CPU time (user + system) the worker used so far, ms. */
   cpuMs: number;
 }

@@ -19,7 +19,8 @@ const send = (msg: unknown) => new Promise<void>((resolve) => process.send!(msg,
 function usage() {
   const u = process.resourceUsage();
   return { maxRssKb: u.maxRSS, rssKb: Math.round(process.memoryUsage.rss() / 1024),
-    heapKb: Math.round(process.memoryUsage().heapUsed / 1024), cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000 };
+    heapKb: Math.round(process.memoryUsage().heapUsed / 1024),
+    externalKb: Math.round(process.memoryUsage().external / 1024), cpuMs: (u.userCPUTime + u.systemCPUTime) / 1000 };
 }
 
 let inspector: Session | undefined;
