@@ -65,7 +65,7 @@ export function composeServices(deps: ServiceDeps) {
   };
   chain.indexer.onEvents(publish);
 
-  const agents = createAgentService({ db, exchange, box, clock });
+  const agents = createAgentService({ store, exchange, box, clock });
   const reconciler = createReconciler({ store, exchange, clock, log });
   // The vault gate is the vault service's; trading gets it through this late-bound indirection.
   const gate: VaultGate = {

@@ -1,14 +1,15 @@
 // Agent keys (sealed) per exchange account.
 import type { Kysely } from "kysely";
+import type { SyncExecutor } from "./database.js";
 import type { AgentRow, Database } from "./schema.js";
 
 export async function insertAgent(db: Kysely<Database>, row: AgentRow): Promise<void> {
   await db.insertInto("agents").values(row).execute();
 }
 
-/** Newest first. */
-export async function agentsFor(db: Kysely<Database>, account: string): Promise<AgentRow[]> {
-  return db.selectFrom("agents").selectAll().where("account", "=", account).orderBy("created_at", "desc").execute();
+/** Newest first. Synchronous: every order looks its agent up here. */
+export function agentsFor(db: Kysely<Database>, x: SyncExecutor, account: string): AgentRow[] {
+  return x.all(db.selectFrom("agents").selectAll().where("account", "=", account).orderBy("created_at", "desc").compile());
 }
 
 export async function findAgent(db: Kysely<Database>, address: string): Promise<AgentRow | undefined> {
