@@ -131,7 +131,9 @@ async function connectExternal(ext: NonNullable<StartChainOptions["external"]>):
 
 function senderSettings(kind: Connection["kind"], given?: Partial<TxSenderSettings>): TxSenderSettings {
   // Automining answers at once; a public chain gets time before a transaction counts as stuck.
-  const local: Partial<TxSenderSettings> = kind === "embedded" ? { pollMs: 250, bumpAfterMs: 10_000, confirmTimeoutMs: 30_000 } : {};
+  const local: Partial<TxSenderSettings> = kind === "embedded"
+    ? { pollMs: 250, bumpAfterMs: 10_000, confirmTimeoutMs: 30_000, simulateWithGasLimit: false }
+    : {};
   return { ...DEFAULT_SENDER_SETTINGS, ...local, ...given };
 }
 

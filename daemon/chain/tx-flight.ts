@@ -24,6 +24,12 @@ export interface TxSenderSettings {
   pollMs: number;
   /** Added to the gas estimate, percent: state may move between simulation and mining. */
   gasHeadroomPercent: number;
+  /**
+   * Whether a transaction that brings its own gas limit is still simulated (eth_call) before it is
+   * signed, so a revert costs no gas. Off on the embedded chain, where gas is free and each simulation
+   * of a large oracle batch leaves memory behind in Hardhat's EDR (docs/benchmarks.md).
+   */
+  simulateWithGasLimit: boolean;
 }
 
 export interface ConfirmedTx {

@@ -1,5 +1,6 @@
 // The one path by which operator transactions leave the daemon. A serialized queue simulates each
-// transaction (estimateGas: a revert is decoded into AppError before anything is signed), assigns
+// transaction (estimateGas, or an eth_call when it brings its gas limit; a revert is decoded into
+// AppError before anything is signed; the embedded chain skips the eth_call), assigns
 // the next nonce from its own counter, signs, writes the signed bytes to the journal, and
 // broadcasts; flights then wait for receipts, re-price stuck transactions under the same nonce, and
 // settle the journal. After a restart the sender resumes its nonce from the chain and settles what
@@ -59,6 +60,7 @@ export const DEFAULT_SENDER_SETTINGS: TxSenderSettings = {
   bumpPercent: 25,
   pollMs: 1_000,
   gasHeadroomPercent: 20,
+  simulateWithGasLimit: true,
 };
 
 const min = (a: bigint, b: bigint) => (a < b ? a : b);
@@ -129,7 +131,8 @@ export function createTxSender(ctx: SenderContext): TxSender {
     try {
       // With a gas limit given, an eth_call is simulation enough (estimateGas runs the call a dozen times).
       if (req.gasLimit !== undefined) {
-        await ctx.provider.call({ ...call, gasLimit: req.gasLimit });
+        // A revert is then seen in the receipt (wait() rejects) instead of before signing.
+        if (ctx.settings.simulateWithGasLimit) await ctx.provider.call({ ...call, gasLimit: req.gasLimit });
         return req.gasLimit;
       }
       return await ctx.provider.estimateGas(call);

@@ -65,6 +65,40 @@ test("a revert is decoded into AppError by the simulation, before anything is si
   assert.is(chain.sender.nextNonce(), nonce);
 });
 
+test("with its own gas limit a transaction is simulated on a real chain, and mined as given on the embedded one", async () => {
+  const bogus = { to: chain.addresses.factory, data: "0xdeadbeef", gasLimit: 100_000n, purpose: "bogus call" };
+  // Settings of a real chain: the eth_call refuses it before anything is signed or journaled.
+  const real = createTxSender({
+    provider: chain.provider, wallet: new Wallet(env.operatorKey), chainId: 31337n, chain: chain.key,
+    store: env.store, log: silent, nowS: () => Math.floor(Date.now() / 1000),
+    settings: { ...DEFAULT_SENDER_SETTINGS, pollMs: 50 },
+  });
+  await real.start();
+  const rowsBefore = journal().length;
+  try {
+    await real.send(bogus);
+    assert.unreachable("a reverting call was sent on the real chain's settings");
+  } catch (e) {
+    assert.ok(isAppError(e), String(e));
+  } finally {
+    await real.stop();
+  }
+  assert.is(journal().length, rowsBefore);
+  // The embedded chain's sender skips that simulation (gas is free there): the revert is mined and
+  // wait() reports it.
+  const nonce = chain.sender.nextNonce();
+  const sent = await chain.sender.send(bogus);
+  try {
+    await sent.wait(5_000);
+    assert.unreachable("wait() resolved for a reverted transaction");
+  } catch (e) {
+    assert.ok(isAppError(e));
+    assert.match(e.message, "mined but reverted");
+  }
+  assert.is(journal().find((r) => r.hash === sent.hash)!.status, "reverted");
+  assert.is(chain.sender.nextNonce(), nonce + 1);
+});
+
 test("a stuck transaction is re-priced under the same nonce; the bump is what gets mined", async () => {
   await chain.provider.send("evm_setAutomine", [false]);
   try {
