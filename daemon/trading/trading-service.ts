@@ -153,11 +153,16 @@ export function createTradingService(deps: TradingDeps) {
     input: { symbol: string; size?: string; vaultAddress?: string },
     idempotencyKey?: string,
   ): Promise<TradeResult> {
-    // A retry must not look at the position again: it is gone once the first close filled.
+    // A retry must not look at the position again: it is gone once the first close filled. So the
+    // replay is matched on what a close fixes (symbol, vault, reduce-only), not on the whole request.
     const seen = idempotencyKey ? orders.findByIdempotencyKey(db, sync, user, idempotencyKey) : undefined;
-    if (seen) return outcomeOf(seen);
-    const { account } = await accountFor(user, input.vaultAddress, "trade");
-    const position = (await exchange.accountState(account)).positions.find((p) => p.symbol === input.symbol);
+    if (seen) {
+      const same = seen.symbol === input.symbol && seen.vault_address === (input.vaultAddress ?? null) && seen.reduce_only === 1;
+      if (!same) throw new AppError("CONFLICT", "this Idempotency-Key was used for a different request");
+      return outcomeOf(seen);
+    }
+    const target = await accountFor(user, input.vaultAddress, "trade");
+    const position = (await exchange.accountState(target.account)).positions.find((p) => p.symbol === input.symbol);
     if (!position || position.size === "0") throw new AppError("NO_POSITION", `no open ${input.symbol} position`);
     const held = position.size.replace(/^-/, "");
     if (input.size !== undefined && compareDecimal(input.size, held) > 0) {
@@ -165,8 +170,10 @@ export function createTradingService(deps: TradingDeps) {
         details: [{ field: "body.size", message: `at most the position size ${held}` }],
       });
     }
-    return place(
+    // Straight to submit: the account was cleared above (place would run the vault gate again).
+    return submit(
       user,
+      target,
       { symbol: input.symbol, side: position.size.startsWith("-") ? "buy" : "sell", size: input.size ?? held, reduceOnly: true, vaultAddress: input.vaultAddress },
       idempotencyKey,
     );

@@ -105,6 +105,23 @@ t("a short shows a negative size; closing more than the position is refused", as
   assert.is(tooMuch.body.error.details[0].field, "body.size");
 });
 
+t("closing with an Idempotency-Key: a retry replays the close; the key of another request is a conflict", async ({ d, bob }) => {
+  assert.is((await d.http.post("/api/trade", { symbol: "ETH", side: "buy", size: 0.1 }, { token: bob.token })).status, 200);
+  const headers = { "Idempotency-Key": "close-eth-1" };
+  const first = await d.http.post("/api/positions/close", { symbol: "ETH" }, { token: bob.token, headers });
+  assert.is(first.status, 200, JSON.stringify(first.body));
+  const again = await d.http.post("/api/positions/close", { symbol: "ETH" }, { token: bob.token, headers });
+  assert.is(again.status, 200, "the position is gone, but the retry replays the first close");
+  assert.is(again.body.data.orderId, first.body.data.orderId);
+  const other = await d.http.post("/api/positions/close", { symbol: "SOL" }, { token: bob.token, headers });
+  assert.is(other.status, 409);
+  assert.is(other.body.error.code, "CONFLICT");
+  const tradeKey = { "Idempotency-Key": "trade-then-close" };
+  assert.is((await d.http.post("/api/trade", { symbol: "ETH", side: "buy", size: 0.1 }, { token: bob.token, headers: tradeKey })).status, 200);
+  const misuse = await d.http.post("/api/positions/close", { symbol: "ETH" }, { token: bob.token, headers: tradeKey });
+  assert.is(misuse.body.error?.code, "CONFLICT", "an order's key does not answer for a close");
+});
+
 t("an order beyond the margin gets 422 INSUFFICIENT_BALANCE and is logged as rejected", async ({ d, bob }) => {
   const r = await d.http.post("/api/trade", { symbol: "BTC", side: "buy", size: 100, price: 60000 }, { token: bob.token });
   assert.is(r.status, 422, JSON.stringify(r.body));
