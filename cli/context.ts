@@ -24,7 +24,8 @@ export interface CliContext {
 
 export function contextFor(cmd: Command, io: Io): CliContext {
   const opts = cmd.optsWithGlobals<{ url?: string; json?: boolean }>();
-  const url = opts.url || io.env.TRADEVAULT_URL || DEFAULT_URL;
+  // One spelling per daemon: paths are appended to it, and saved sessions are keyed by it.
+  const url = (opts.url || io.env.TRADEVAULT_URL || DEFAULT_URL).replace(/\/+$/, "");
   try {
     new URL(url);
   } catch {

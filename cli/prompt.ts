@@ -16,10 +16,11 @@ export async function askPassword(io: Io, json: boolean, message: string, opts: 
   }
   const first = await passwordPrompt({ message, mask: "*" });
   if (opts.confirm) {
+    // A new password only: unlocking takes whatever password the keystore was made with.
+    if (first.length < 8) throw usageError("use a password of at least 8 characters");
     const again = await passwordPrompt({ message: "Repeat the password", mask: "*" });
     if (again !== first) throw usageError("the passwords do not match");
   }
-  if (first.length < 8) throw usageError("use a password of at least 8 characters");
   return first;
 }
 

@@ -12,6 +12,12 @@ export async function openSse(url: string, token: string, lastEventId?: number):
     headers: { Authorization: `Bearer ${token}`, ...(lastEventId !== undefined ? { "Last-Event-ID": String(lastEventId) } : {}) },
     signal: controller.signal,
   });
+  // A refused stream must fail the test here, not pass later as "no events" or "it ended".
+  const type = res.headers.get("content-type") ?? "";
+  if (res.status !== 200 || !type.startsWith("text/event-stream")) {
+    controller.abort();
+    throw new Error(`GET ${url}: ${res.status} ${type}, not an event stream`);
+  }
   const reader: SseReader = { events: [], status: res.status, ended: Promise.resolve(), close: () => controller.abort() };
   if (!res.body) return reader;
   reader.ended = (async () => {
