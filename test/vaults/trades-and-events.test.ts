@@ -3,6 +3,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { appendFills } from "../../daemon/db/vault-trades-repo.js";
+import { appendDaemonEvent } from "../../daemon/db/vaults-repo.js";
 import { createVault, fakeClock, party, startTestDaemon, type Party, type TestDaemon } from "../helpers/daemon.js";
 import { openSse } from "../helpers/sse.js";
 import { waitUntil } from "../helpers/util.js";
@@ -76,6 +77,24 @@ t("the event stream resumes after Last-Event-ID without repeating or losing even
   await ctx.d.daemon.oracle.cycle(); // a new BalanceUpdated arrives live
   await waitUntil(() => s.events.length > seen, { what: "a live event" });
   assert.is(s.events.at(-1)!.event, "BalanceUpdated");
+  s.close();
+});
+
+t("a backlog longer than one page arrives whole, in order", async (ctx) => {
+  const { store } = ctx.d.daemon;
+  const before = (await ctx.d.http.get(`/api/vaults/${ctx.vault}/events?limit=1`, { token: ctx.ivy.token })).body.data.total;
+  store.immediate(() => {
+    for (let i = 0; i < 2_500; i++) {
+      appendDaemonEvent(store.db, store.sync, { vault: ctx.vault, type: "BalanceMismatch", time: 1_800_000_000 + i, data: { n: i } }, Date.now());
+    }
+  });
+  const s = await openSse(`${ctx.d.url}/api/events`, ctx.ivy.token, 0);
+  const total = before + 2_500;
+  await waitUntil(() => s.events.length >= total, { what: `all ${total} events`, timeoutMs: 20_000 });
+  const ids = s.events.map((e) => e.id);
+  assert.is(ids.length, total);
+  assert.ok(ids.every((id, i) => i === 0 || id > ids[i - 1]!), "strictly increasing, no repeats");
+  assert.is(s.events.at(-1)!.data.n, 2_499);
   s.close();
 });
 

@@ -9,7 +9,11 @@ import { defineRoute } from "../route.js";
 
 export const KEEPALIVE_MS = 15_000;
 
-export function eventsRoute(deps: { hub: EventHub; backlog: (user: string, afterId: number) => Promise<HubEvent[]> }) {
+export function eventsRoute(deps: {
+  hub: EventHub;
+  /** One page of stored events after `afterId`, oldest first; empty when caught up. */
+  backlog: (user: string, afterId: number) => Promise<HubEvent[]>;
+}) {
   return defineRoute({
     method: "get", path: "/api/events", tag: "events", auth: true, raw: true,
     rawResponse: {
@@ -50,7 +54,13 @@ export function eventsRoute(deps: { hub: EventHub; backlog: (user: string, after
       ctx.body = stream;
       stream.write(": connected\n\n");
 
-      for (const e of await deps.backlog(user.address, lastSent)) write(e);
+      // The backlog comes in pages: read until caught up, or a long absence would lose the events
+      // between the first page's end and the live ones (resuming only ever moves forward).
+      for (;;) {
+        const page = await deps.backlog(user.address, lastSent);
+        if (page.length === 0 || stream.destroyed) break;
+        for (const e of page) write(e);
+      }
       const pending = buffered;
       buffered = undefined;
       for (const e of pending) write(e);
