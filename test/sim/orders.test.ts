@@ -55,6 +55,17 @@ test("GTC below the book rests and shows in openOrders, frontendOpenOrders and o
   assert.equal(await h.info.orderStatus({ user: user(Wallet.createRandom() as any), oid: c }), { status: "unknownOid" });
 });
 
+test("a reused cloid is refused as such, even on an order that would also fail validation", async () => {
+  const w = await fundedWallet(h.sim);
+  const c = randomCloid();
+  const [first] = await place(w, order(BTC, true, "59000", "0.01", "Gtc", { c }));
+  assert.ok(first.resting, JSON.stringify(first));
+  for (const [px, sz] of [["59000.5", "0.01"], ["59000", "0.00001"], ["59000", "0.0001"]]) {
+    const [st] = await place(w, order(BTC, true, px!, sz!, "Gtc", { c }));
+    assert.match(String(st.error), /^Duplicate cloid\./, `${px} x ${sz}: ${JSON.stringify(st)}`);
+  }
+});
+
 test("GTC that crosses fills as taker at the book price and pays the taker fee", async () => {
   const w = await fundedWallet(h.sim);
   const [st] = await place(w, order(BTC, true, "60100", "0.5", "Gtc"));

@@ -64,6 +64,8 @@ export function placeOrder(ctx: EngineCtx, user: string, w: OrderWire, hash: str
   const p: Placement = { ctx, user, w, market, hash };
   if (!("limit" in w.t)) return { error: `Trigger orders are not supported by the sim. asset=${w.a}` };
   const tif = w.t.limit.tif;
+  // Before any rejection: a rejected order is recorded with its cloid, which must stay unique.
+  if (w.c && ctx.repo.orderByCloid(user, w.c)) return { error: `Duplicate cloid. asset=${w.a}` };
   if (!isValidPrice(w.p, market.szDecimals)) return reject(p, "Price must be divisible by tick size.", "tickRejected");
   if (!isValidSize(w.s, market.szDecimals)) return reject(p, "Order has invalid size.", "rejected");
   const limitPx = F.parse(w.p);
@@ -71,7 +73,6 @@ export function placeOrder(ctx: EngineCtx, user: string, w: OrderWire, hash: str
   if (F.mul(limitPx, sz, "down") < F.parse(ctx.cfg.minOrderValueUsd)) {
     return reject(p, `Order must have minimum value of $${ctx.cfg.minOrderValueUsd}.`, "minTradeNtlRejected");
   }
-  if (w.c && ctx.repo.orderByCloid(user, w.c)) return { error: `Duplicate cloid. asset=${w.a}` };
   if (w.r) {
     const szi = ctx.repo.getPosition(user, market.name).szi;
     if (szi === 0n || szi > 0n === w.b) return reject(p, "Reduce only order would increase position.", "reduceOnlyRejected");
