@@ -64,11 +64,12 @@ export function serve() {
       const oneByOne: VaultChainOps = {
         ...ops,
         async updateBalances(readings) {
-          const out = { paused: [] as string[], txHashes: [] as string[] };
+          const out = { paused: [] as string[], txHashes: [] as string[], failures: [] as unknown[] };
           for (const r of readings) {
             const one = await ops.updateBalances([r]);
             out.paused.push(...one.paused);
             out.txHashes.push(...one.txHashes);
+            out.failures.push(...one.failures);
           }
           return out;
         },

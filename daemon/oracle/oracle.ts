@@ -85,7 +85,7 @@ export function createOracle(deps: OracleDeps) {
       }
     }
     if (readings.length === 0) return [];
-    const { paused } = await chain.updateBalances(readings);
+    const { paused, failures } = await chain.updateBalances(readings);
     for (const address of paused) {
       const v = vaults.find((x) => x.address === address)!;
       try {
@@ -95,6 +95,8 @@ export function createOracle(deps: OracleDeps) {
         log.error({ vault: address, err: (err as Error).message }, "paused vault: cannot cancel its orders");
       }
     }
+    // After the cancels: the cycle then fails and is retried with the vaults of the failed batches.
+    if (failures.length > 0) throw failures[0];
     return paused;
   }
 

@@ -26,14 +26,20 @@ export function chainOps(chain: Chain, blockGasLimit: bigint): VaultChainOps {
     async updateBalances(readings) {
       const paused: string[] = [];
       const txHashes: string[] = [];
+      const failures: unknown[] = [];
       for (let i = 0; i < readings.length; i += perTx) {
         const batch = readings.slice(i, i + perTx);
         const gasLimit = contracts.UPDATE_GAS_BASE + contracts.UPDATE_GAS_PER_VAULT * BigInt(batch.length);
-        const r = await contracts.updateBalances(signer, { factory: addresses.factory, readings: batch, gasLimit });
-        paused.push(...r.paused.map((p) => p.vault));
-        txHashes.push(r.txHash);
+        // A failed batch must not hide what the others paused: the contract reports a pause once.
+        try {
+          const r = await contracts.updateBalances(signer, { factory: addresses.factory, readings: batch, gasLimit });
+          paused.push(...r.paused.map((p) => p.vault));
+          txHashes.push(r.txHash);
+        } catch (err) {
+          failures.push(err);
+        }
       }
-      return { paused, txHashes };
+      return { paused, txHashes, failures };
     },
 
     closeVault: (vault) => contracts.closeVault(signer, { vault }),
