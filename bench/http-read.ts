@@ -59,9 +59,10 @@ export async function httpRead(size: HttpReadSize = HTTP_READ_FULL): Promise<Ben
     name: "http-read",
     setup: `GET /api/vaults, ${size.vaults} vaults, ${size.connections} connections, ${size.runs} x ${size.durationS} s each`,
     figures: [
-      { label: "requests/s", value: dm.rps, unit: "req/s", baseline: bm.rps, target: ">= 0.5x baseline", met: dm.rps >= 0.5 * bm.rps },
+      // A failed response (a 401, say) is fast: no target counts as met with any.
+      { label: "requests/s", value: dm.rps, unit: "req/s", baseline: bm.rps, target: ">= 0.5x baseline", met: failed === 0 && dm.rps >= 0.5 * bm.rps },
       { label: "p50 latency", value: dm.p50, unit: "ms", baseline: bm.p50 },
-      { label: "p99 latency", value: dm.p99, unit: "ms", baseline: bm.p99, target: "< 20 ms", met: dm.p99 < 20 },
+      { label: "p99 latency", value: dm.p99, unit: "ms", baseline: bm.p99, target: "< 20 ms", met: failed === 0 && dm.p99 < 20 },
     ],
     peakRssMb: mib(daemonUsage.maxRssKb),
     notes: [

@@ -52,7 +52,8 @@ console.log(textTable(results));
 console.log(`\n${results.map(notes).join("\n")}`);
 if (failures.length > 0) console.log(`\nFailed:\n  ${failures.join("\n  ")}`);
 
-if (!args.includes("--no-write") && names.length === 0 && failures.length === 0) {
+// A profiled run is slowed by the profiler: its figures do not go into RESULTS.md.
+if (!args.includes("--no-write") && !process.env.BENCH_PROFILE && names.length === 0 && failures.length === 0) {
   const md = [
     "# Benchmark results",
     "",
