@@ -98,7 +98,7 @@ export function composeServices(deps: ServiceDeps) {
     upkeep: () => proposals.sweep(),
   });
   const vaults = createVaultService({
-    store, exchange, chain: chainOps, oracle, trading, clock, log, staleAfterMs: config.staleAfter * 1000,
+    store, chain: chainOps, oracle, trading, clock, log, staleAfterMs: config.staleAfter * 1000,
   });
 
   /** A vault just deployed gets its first reading at once, so it can trade without waiting a cycle. */

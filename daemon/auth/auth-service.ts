@@ -26,6 +26,8 @@ export const DEFAULT_AUTH_SETTINGS: AuthSettings = {
 export interface AuthUser {
   address: string;
   sessionExpiresAt: number;
+  /** Names the session without being its secret (the token's SHA-256, as stored): what streams key on. */
+  sessionKey: string;
 }
 
 export interface LoginResult {
@@ -124,11 +126,11 @@ export function createAuthService(deps: {
         throw rejected("the session has expired; sign in again");
       }
       if (now - session.refreshed_at < settings.refreshEveryMs) {
-        return { address: session.address, sessionExpiresAt: session.expires_at };
+        return { address: session.address, sessionExpiresAt: session.expires_at, sessionKey: tokenHash };
       }
       const expiresAt = Math.min(now + settings.sessionTtlMs, session.absolute_expires_at);
       repo.refreshSession(db, sync, tokenHash, now, expiresAt);
-      return { address: session.address, sessionExpiresAt: expiresAt };
+      return { address: session.address, sessionExpiresAt: expiresAt, sessionKey: tokenHash };
     },
 
     logout(token) {

@@ -71,7 +71,10 @@ export function parseLog(iface: Interface, log: { topics: readonly string[]; dat
 export function logsOf(receipt: TransactionReceipt, iface: Interface, name: string, address?: string): ParsedLog[] {
   const out: ParsedLog[] = [];
   const from = address === undefined ? undefined : address.toLowerCase();
+  // Only the named event's logs are decoded: an oracle receipt holds a thousand of another event.
+  const topic = iface.getEvent(name)?.topicHash;
   for (const log of receipt.logs) {
+    if (log.topics[0] !== topic) continue;
     if (from && log.address.toLowerCase() !== from) continue;
     const parsed = parseLog(iface, log);
     if (parsed?.name === name) out.push(Object.assign(parsed, { address: log.address }));

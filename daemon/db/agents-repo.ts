@@ -12,10 +12,6 @@ export function agentsFor(db: Kysely<Database>, x: SyncExecutor, account: string
   return x.all(db.selectFrom("agents").selectAll().where("account", "=", account).orderBy("created_at", "desc").compile());
 }
 
-export async function findAgent(db: Kysely<Database>, address: string): Promise<AgentRow | undefined> {
-  return db.selectFrom("agents").selectAll().where("address", "=", address).executeTakeFirst();
-}
-
 export async function markApproved(db: Kysely<Database>, address: string, approvedAt: number, validUntil: number | null) {
   await db.updateTable("agents").set({ approved_at: approvedAt, valid_until: validUntil }).where("address", "=", address).execute();
 }

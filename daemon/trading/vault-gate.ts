@@ -1,7 +1,6 @@
 // What trading needs from vaults, passed in at composition so trading never imports the vault
 // service. `forTrade` runs SPEC 4.5's vault checks (caller is the trader, not closed, not paused,
 // deadline, fresh balance, pre-trade breach check) and says which exchange account to use.
-import { AppError } from "../errors.js";
 
 export interface VaultAccount {
   /** The exchange account (master address) the vault trades. */
@@ -15,13 +14,3 @@ export interface VaultGate {
   /** Reads (orders, positions) of a vault the caller trades or invests in. */
   forRead(user: string, vaultAddress: string): Promise<VaultAccount>;
 }
-
-/** Until vaults exist, every vault address is unknown. */
-export const noVaults: VaultGate = {
-  forTrade: async () => {
-    throw new AppError("NOT_FOUND", "no such vault");
-  },
-  forRead: async () => {
-    throw new AppError("NOT_FOUND", "no such vault");
-  },
-};

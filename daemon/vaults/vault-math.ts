@@ -1,7 +1,7 @@
 // The vault rules the daemon must agree with the contract on, over integers (USDC base units, basis
 // points): the vault's balance net of external transfers, and the two drawdowns. A breach is reached
 // AT the limit: (reference - current) * 10000 >= limitBps * reference.
-import { compareDecimal, fixed } from "../lib/decimal.js";
+import { fixed } from "../lib/decimal.js";
 import { USDC_DECIMALS } from "./units.js";
 
 const usd = fixed(USDC_DECIMALS);
@@ -50,4 +50,3 @@ export function assess(state: RiskState, current: bigint, nowSeconds: number, li
   };
 }
 
-export const isNegative = (decimal: string) => compareDecimal(decimal, "0") < 0;

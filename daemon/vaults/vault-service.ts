@@ -8,7 +8,6 @@ import type { VaultRow } from "../db/schema-chain.js";
 import * as tradesRepo from "../db/vault-trades-repo.js";
 import * as vaultsRepo from "../db/vaults-repo.js";
 import { AppError } from "../errors.js";
-import type { ExchangeAdapter } from "../exchange/types.js";
 import type { Oracle } from "../oracle/oracle.js";
 import type { TradingService } from "../trading/trading-service.js";
 import type { VaultGate } from "../trading/vault-gate.js";
@@ -18,7 +17,6 @@ import { assess } from "./vault-math.js";
 
 export interface VaultServiceDeps {
   store: Store;
-  exchange: ExchangeAdapter;
   chain: VaultChainOps;
   oracle: Oracle;
   trading: TradingService;
@@ -30,7 +28,7 @@ export interface VaultServiceDeps {
 const nowS = (clock: () => number) => Math.floor(clock() / 1000);
 
 export function createVaultService(deps: VaultServiceDeps) {
-  const { store, exchange, chain, oracle, trading, clock, log } = deps;
+  const { store, chain, oracle, trading, clock, log } = deps;
   const db: Kysely<Database> = store.db;
   // Each party's list, kept until the database changes: a dashboard polls it, and between oracle
   // cycles nothing in it moves. The same array is returned while valid, so callers may memoize on it.
@@ -43,12 +41,8 @@ export function createVaultService(deps: VaultServiceDeps) {
 
   /** Cancels orders, flattens positions, writes the final balance, closes on-chain. */
   async function settle(v: VaultRow, by: string): Promise<VaultRow> {
-    const target = { account: v.exchange_account };
-    const state = await exchange.accountState(v.exchange_account);
-    const open = await exchange.openOrders(v.exchange_account);
-    if (open.length > 0 || state.positions.length > 0) {
-      await trading.flatten(by, target, v.address, { closePositions: true });
-    }
+    // flatten reads the open orders and positions itself, and does nothing when there are none.
+    await trading.flatten(by, { account: v.exchange_account }, v.address, { closePositions: true });
     await oracle.refresh(v.address);
     await chain.closeVault(v.address);
     const closed = (await vaultsRepo.findVault(db, v.address))!;

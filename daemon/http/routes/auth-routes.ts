@@ -1,5 +1,4 @@
 // SPEC 4.1-4.3: challenge, login, logout.
-import { createHash } from "node:crypto";
 import type { Context } from "koa";
 import { z } from "zod";
 import type { AuthService } from "../../auth/auth-service.js";
@@ -63,10 +62,10 @@ export function authRoutes(auth: AuthService, hooks: { onLogout?: (sessionKey: s
       auth: true,
       response: z.object({}),
       errors: ["UNAUTHENTICATED"],
-      handler: ({ ctx }) => {
+      handler: ({ ctx, user }) => {
         auth.logout(ctx.state.sessionToken as string);
         // Streams opened with this session end with it.
-        hooks.onLogout?.(createHash("sha256").update(String(ctx.state.sessionToken)).digest("hex"));
+        hooks.onLogout?.(user.sessionKey);
         setSessionCookie(ctx, "", null);
         return {};
       },

@@ -1,7 +1,6 @@
 // GET /api/events: Server-Sent Events of the caller's vaults. Durable ids (vault_events.id), so a
 // client resumes with Last-Event-ID; keep-alive comments; no envelope. The stream subscribes
 // before it reads the backlog, so nothing published in between is lost or sent twice.
-import { createHash } from "node:crypto";
 import { PassThrough } from "node:stream";
 import { z } from "zod";
 import type { EventHub, HubEvent } from "../../events/event-hub.js";
@@ -35,7 +34,7 @@ export function eventsRoute(deps: {
       let buffered: HubEvent[] | undefined = [];
       const unsubscribe = deps.hub.subscribe({
         user: user.address,
-        sessionKey: createHash("sha256").update(String(ctx.state.sessionToken)).digest("hex"),
+        sessionKey: user.sessionKey,
         push: (e) => (buffered ? buffered.push(e) : write(e)),
         end: () => stream.end(),
       });
