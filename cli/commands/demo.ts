@@ -27,7 +27,10 @@ function startDaemon(dataDir: string, oracleSeconds: number): Promise<{ url: str
   });
   return new Promise((resolve, reject) => {
     let out = "";
-    const timer = setTimeout(() => reject(new CliError("INTERNAL", `the demo daemon did not start:\n${out.slice(-2000)}`)), 90_000);
+    const timer = setTimeout(() => {
+      child.kill(); // or its open pipes keep the CLI alive
+      reject(new CliError("INTERNAL", `the demo daemon did not start:\n${out.slice(-2000)}`));
+    }, 90_000);
     child.stdout!.on("data", (d) => {
       out += d;
       const m = /"url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(out);
@@ -37,7 +40,10 @@ function startDaemon(dataDir: string, oracleSeconds: number): Promise<{ url: str
       }
     });
     child.stderr!.on("data", (d) => (out += d));
-    child.on("exit", (code) => reject(new CliError("INTERNAL", `the demo daemon exited (${code}):\n${out.slice(-2000)}`)));
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new CliError("INTERNAL", `the demo daemon exited (${code}):\n${out.slice(-2000)}`));
+    });
   });
 }
 
@@ -66,7 +72,10 @@ async function until<T>(what: string, fn: () => Promise<T | undefined | false>, 
 export async function runDemo(io: Io, say: (line: string) => void): Promise<Obj> {
   const dataDir = mkdtempSync(join(tmpdir(), "tradevault-demo-"));
   say(`Starting a fresh tradevaultd (data in ${dataDir}, oracle every 2 s)...`);
-  const { url, child } = await startDaemon(dataDir, 2);
+  const { url, child } = await startDaemon(dataDir, 2).catch((err: unknown) => {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  });
   const summary: Obj = { url };
   try {
     const health = await createApiClient(url).request<Obj>("GET", "/healthz");
