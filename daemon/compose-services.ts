@@ -1,12 +1,13 @@
-// The services of the daemon, built from their lower parts: trading, vaults, proposals, oracle and
-// events. Kept apart from main.ts (processes, ports, start/stop) so each reads in one sitting.
+// The services of the daemon, built in dependency order from their lower parts: trading, then the
+// vault balances and the vault service (which use trading), the gate and the order desk, proposals,
+// and the oracle loop last. Nothing is late-bound: each service gets what is already built. Kept
+// apart from main.ts (processes, ports, start/stop) so each reads in one sitting.
 import type { Logger } from "pino";
 import type { AuthService } from "./auth/auth-service.js";
-import type { Chain } from "./chain/chain.js";
 import type { Config } from "./config.js";
 import type { Store } from "./db/database.js";
-import type { VaultEventRow } from "./db/schema-chain.js";
 import * as vaultsRepo from "./db/vaults-repo.js";
+import type { VaultEventRow } from "./db/schema-chain.js";
 import { createEventHub, type HubEvent } from "./events/event-hub.js";
 import type { ExchangeAdapter } from "./exchange/types.js";
 import type { RouteSpec } from "./http/route.js";
@@ -22,102 +23,96 @@ import { createAccountViews } from "./trading/account-views.js";
 import { createAgentService } from "./trading/agent-service.js";
 import { createReconciler } from "./trading/reconciler.js";
 import { createTradingService } from "./trading/trading-service.js";
-import type { VaultGate } from "./trading/vault-gate.js";
+import { createOrderDesk } from "./vaults/order-desk.js";
 import { createProposalService } from "./vaults/proposal-service.js";
+import { createVaultBalances } from "./vaults/vault-balances.js";
 import type { VaultChainOps } from "./vaults/vault-chain.js";
+import { createVaultGate } from "./vaults/vault-gate.js";
 import { createVaultService } from "./vaults/vault-service.js";
+import { eventData } from "./vaults/vault-views.js";
 
 export interface ServiceDeps {
   config: Config;
   store: Store;
   exchange: ExchangeAdapter;
-  chain: Chain;
   chainOps: VaultChainOps;
+  /** Subscribes to event rows the chain module stored (indexer and receipt write-through). */
+  onChainEvents(listener: (rows: VaultEventRow[]) => void): void;
   auth: AuthService;
   box: SecretBox;
   clock: () => number;
   log: Logger;
 }
 
-export function composeServices(deps: ServiceDeps) {
-  const { config, store, exchange, chain, chainOps, auth, box, clock, log } = deps;
-  const { db } = store;
+/** Stored events become live events, in id order: parties are attached so each stream filters without a query. */
+function liveEvents(store: Store, log: Logger) {
   const hub = createEventHub();
-
-  // Stored events become live events: parties are attached so each stream filters without a query.
   const parties = new Map<string, { investor: string; trader: string }>();
   async function toHub(rows: VaultEventRow[]): Promise<HubEvent[]> {
     const out: HubEvent[] = [];
     for (const r of rows) {
       let p = parties.get(r.vault);
       if (!p) {
-        const v = await vaultsRepo.findVault(db, r.vault);
+        const v = await vaultsRepo.findVault(store.db, r.vault);
         if (!v) continue;
         p = { investor: v.investor, trader: v.trader };
         parties.set(r.vault, p);
       }
-      out.push({ id: r.id, vault: r.vault, type: r.type, time: r.time, data: JSON.parse(r.data), ...p });
+      out.push({ id: r.id, vault: r.vault, type: r.type, time: r.time, data: eventData(r.type, JSON.parse(r.data)), ...p });
     }
     return out;
   }
+  // One after another: a publish that waits for a parties lookup must not be overtaken by a later one.
+  let queue: Promise<void> = Promise.resolve();
   const publish = (rows: VaultEventRow[]) => {
-    toHub(rows).then(hub.publish, (err) => log.error({ err }, "cannot publish events"));
+    if (rows.length === 0) return;
+    queue = queue.then(() => toHub(rows)).then(hub.publish, (err) => log.error({ err }, "cannot publish events"));
   };
-  chain.indexer.onEvents(publish);
+  return { hub, toHub, publish };
+}
 
-  const agents = createAgentService({ store, exchange, box, clock });
-  const reconciler = createReconciler({ store, exchange, clock, log });
-  // The vault gate is the vault service's; trading gets it through this late-bound indirection.
-  const gate: VaultGate = {
-    forTrade: (user, vault) => vaults.gate.forTrade(user, vault),
-    forRead: (user, vault) => vaults.gate.forRead(user, vault),
-  };
+export function composeServices(deps: ServiceDeps) {
+  const { config, store, exchange, chainOps, auth, box, clock, log } = deps;
+  const { db } = store;
+  const live = liveEvents(store, log);
+  deps.onChainEvents(live.publish);
+
+  const agents = createAgentService({ db, exchange, box, clock });
+  const reconciler = createReconciler({ db, work: store, exchange, clock, log });
   const trading = createTradingService({
-    store, exchange, agents, vaults: gate, reconciler, clock, log,
+    db, work: store, exchange, agents, reconciler, clock, log,
     slippageBps: Math.round(config.marketSlippage * 100), orderTtlMs: 30_000,
-    onVaultOrder: (address) => {
-      vaultsRepo.findVault(db, address)
-        .then((v) => v && oracle.ingestFills(v))
-        .catch((err) => log.warn({ vault: address, err: (err as Error).message }, "cannot record the order's fills yet; the oracle will"));
-    },
   });
-  const views = createAccountViews({ store, exchange, agents, accountFor: trading.accountFor, clock });
+  const views = createAccountViews({ exchange, agents });
+  const balances = createVaultBalances({ db, work: store, exchange, chain: chainOps, clock, log, publish: live.publish });
+  const vaults = createVaultService({ db, changes: store.changes, chain: chainOps, balances, trading, views, clock, log });
+  const gate = createVaultGate({ db, balances, refresh: vaults.refresh, clock, staleAfterMs: config.staleAfter * 1000 });
+  const desk = createOrderDesk({ db, trading, views, gate, balances, log });
   const proposals = createProposalService({
     db, clock, log,
-    chain: {
-      chainId: chainOps.chainId, factory: chainOps.factory, createVault: chainOps.createVault,
-      activeVaultFor: async (account) => (await vaultsRepo.activeVaultFor(db, account))?.address,
-    },
+    chainId: chainOps.chainId, factory: chainOps.factory, createVault: chainOps.createVault,
+    activeVaultFor: async (account) => (await vaultsRepo.activeVaultFor(db, account))?.address,
+    accountValue: async (account) => (await exchange.accountState(account, { priority: "background" })).accountValue,
+    firstReading: vaults.refresh,
   });
   const oracle = createOracle({
-    store, exchange, chain: chainOps, clock, log, intervalMs: config.oracleInterval * 1000, publish,
-    cancelOrders: async (v) => (await trading.flatten("oracle", { account: v.exchange_account }, v.address, { closePositions: false })).canceledOrders,
-    closeExpired: async (v) => {
-      await vaults.settle(v, "oracle");
-    },
-    upkeep: () => proposals.sweep(),
+    poll: vaults.poll,
+    probe: () => exchange.mids(),
+    upkeep: proposals.sweep,
+    clock, log, intervalMs: config.oracleInterval * 1000,
+    budgeted: exchange.kind !== "sim",
   });
-  const vaults = createVaultService({
-    store, chain: chainOps, oracle, trading, clock, log, staleAfterMs: config.staleAfter * 1000,
-  });
-
-  /** A vault just deployed gets its first reading at once, so it can trade without waiting a cycle. */
-  const accept: typeof proposals.accept = async (user, id, signature) => {
-    const row = await proposals.accept(user, id, signature);
-    if (row.vault_address) await oracle.refresh(row.vault_address).catch((err) => log.warn({ err: (err as Error).message }, "first reading failed; the oracle retries"));
-    return row;
-  };
 
   const routes: RouteSpec[] = [
-    ...authRoutes(auth, { onLogout: (sessionKey) => hub.endSession(sessionKey) }),
-    ...accountRoutes({ exchange, agents }),
-    ...tradingRoutes({ trading, views, agents }),
-    ...proposalRoutes({ ...proposals, accept }),
-    ...vaultRoutes({ vaults, views }),
+    ...authRoutes(auth, { onLogout: (sessionKey) => live.hub.endSession(sessionKey) }),
+    ...accountRoutes({ views }),
+    ...tradingRoutes({ desk, agents }),
+    ...proposalRoutes(proposals),
+    ...vaultRoutes({ vaults }),
     eventsRoute({
-      hub,
-      backlog: async (user, afterId) => toHub(await vaults.eventsAfter(user, afterId, 1_000)),
+      hub: live.hub,
+      backlog: async (user, afterId) => live.toHub(await vaults.eventsAfter(user, afterId, 1_000)),
     }),
   ];
-  return { hub, agents, reconciler, trading, vaults, proposals, oracle, routes };
+  return { hub: live.hub, agents, reconciler, trading, vaults, proposals, oracle, routes };
 }

@@ -21,6 +21,8 @@ export const configSchema = z
     allowMainnet: z.boolean().default(false),
     simPort: z.coerce.number().int().min(0).max(65535).default(0),
     simOnly: z.boolean().default(false),
+    /** An external Hyperliquid-compatible exchange (a `tradevaultd --sim-only` elsewhere), signed as testnet. */
+    exchangeUrl: z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, "")).optional(),
     /** "random" (seeded random walk), "static", or the path of a CSV of prices to replay. */
     simFeed: z.string().min(1).default("random"),
     marketSlippage: z.coerce.number().min(0.01).max(50).default(5),

@@ -27,6 +27,7 @@ export const ERROR_STATUS = {
   EXCHANGE_UNAVAILABLE: 502,
   CHAIN_UNAVAILABLE: 502,
   BALANCE_STALE: 503,
+  SERVICE_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -14,6 +14,7 @@ import { loadOrCreateOperatorKey, readOperatorKeyFile } from "./chain/operator-k
 import { composeServices } from "./compose-services.js";
 import type { Config } from "./config.js";
 import { openStore, type Store } from "./db/database.js";
+import { knownVaults } from "./db/vaults-repo.js";
 import type { OrderRow } from "./db/schema.js";
 import { createHyperliquidAdapter, MAINNET_URL, TESTNET_URL } from "./exchange/hyperliquid-adapter.js";
 import type { ExchangeAdapter } from "./exchange/types.js";
@@ -23,12 +24,14 @@ import { tokenBucket } from "./http/middleware/rate-limit.js";
 import { buildOpenApi } from "./http/openapi.js";
 import type { RouteSpec } from "./http/route.js";
 import { metaRoutes } from "./http/routes/meta-routes.js";
+import { healthCheck } from "./health.js";
 import { packageRoot } from "./lib/package-root.js";
 import { loadSecretKey, secretBox } from "./lib/secret-box.js";
 import { createLogger } from "./log.js";
 import type { Oracle } from "./oracle/oracle.js";
 import { createSimExchange, type PriceFeedConfig, type SimExchange } from "./sim/index.js";
 import { chainOps } from "./vaults/chain-ops.js";
+import { applyChainEvents } from "./vaults/vault-events.js";
 
 export interface DaemonOptions {
   config: Config;
@@ -70,10 +73,27 @@ function listen(server: Server, host: string, port: number): Promise<AddressInfo
   });
 }
 
+/** Fails fast when the port is taken, before anything is deployed or started (the server listens only once ready). */
+async function assertPortFree(host: string, port: number): Promise<void> {
+  if (port === 0) return;
+  const probe = createHttpServer();
+  try {
+    await listen(probe, host, port);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new Error(code === "EADDRINUSE" ? `${host}:${port} is already in use (another tradevaultd?); choose --port` : `cannot listen on ${host}:${port}: ${(err as Error).message}`, { cause: err });
+  }
+  await new Promise<void>((r) => probe.close(() => r()));
+}
+
 function createExchange(config: Config, sim: SimExchange | undefined, clock: () => number): ExchangeAdapter {
   const timeoutMs = config.exchangeTimeout * 1000;
   // The sim has no request budget; Hyperliquid's (1200 weight a minute per IP) applies to the real venue only.
   if (sim) return createHyperliquidAdapter({ kind: "sim", url: sim.url, isTestnet: true, clock, timeoutMs, limiter: weightLimiter({ perMinute: 1e9 }) });
+  // A sim elsewhere (`tradevaultd --sim-only`): paper trading, signed as testnet, no request budget either.
+  if (config.exchangeUrl) {
+    return createHyperliquidAdapter({ kind: "sim", url: config.exchangeUrl, isTestnet: true, clock, timeoutMs, limiter: weightLimiter({ perMinute: 1e9 }) });
+  }
   if (config.exchange === "hyperliquid-testnet") {
     return createHyperliquidAdapter({ kind: "hyperliquid-testnet", url: TESTNET_URL, isTestnet: true, clock, timeoutMs });
   }
@@ -97,63 +117,51 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   };
 
   try {
+    await assertPortFree(config.host, config.port);
     const store = await openStore(join(config.dataDir, `tradevault-${config.network}.db`));
     undo.push(() => store.close());
     const key = await operatorKey(config);
     const chain = await startChain({
       dataDir: config.dataDir, store, log, clock, operatorKey: key.privateKey,
+      sink: { knownVaults: (addresses) => knownVaults(store.db, addresses), apply: applyChainEvents },
       embedded: { port: config.chainPort },
       external: config.rpcUrl
         ? { rpcUrl: config.rpcUrl, chainId: config.chainId!, factory: config.factoryAddress, token: config.settlementToken }
         : undefined,
     });
     undo.push(() => chain.stop());
-    const sim = config.exchange === "sim" ? createSim(config, clock, chain) : undefined;
+    const sim = config.exchange === "sim" && !config.exchangeUrl ? createSim(config, clock, chain) : undefined;
     if (sim) {
       await sim.start();
       undo.push(() => sim.stop());
     }
     const exchange = createExchange(config, sim, clock);
 
-    const server = config.tlsCert && config.tlsKey
-      ? createHttpsServer({ cert: readFileSync(config.tlsCert), key: readFileSync(config.tlsKey) })
-      : createHttpServer();
-    const addr = await listen(server, config.host, config.port);
-    undo.push(() => new Promise((r) => server.close(() => r())));
-    const hostForUrl = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
-    const url = `${config.tlsCert ? "https" : "http"}://${hostForUrl}:${addr.port}`;
-    const publicUrl = config.publicUrl ? new URL(config.publicUrl).origin : url;
-
+    // The address is known only once the port is open (port 0), so whatever needs it reads it late;
+    // the server listens last, with the app in place, so no early request goes unanswered.
+    const where = { url: "", publicUrl: "" };
     const auth = createAuthService({
-      store, clock,
-      origin: () => ({ publicUrl, chainId: chain.chainId }),
+      db: store.db, work: store, clock,
+      origin: () => ({ publicUrl: where.publicUrl, chainId: chain.chainId }),
       settings: { sessionMaxAgeMs: config.sessionMaxAgeDays * 86_400_000, ...opts.authSettings },
     });
     const box = secretBox(loadSecretKey({ secret: process.env.TRADEVAULT_SECRET, keyFile: join(config.dataDir, "keys", "secret.key") }));
     const block = await chain.provider.getBlock("latest");
-    const services = composeServices({ config, store, exchange, chain, chainOps: chainOps(chain, block?.gasLimit ?? 30_000_000n), auth, box, clock, log });
+    const services = composeServices({
+      config, store, exchange, chainOps: chainOps(chain, block?.gasLimit ?? 30_000_000n),
+      onChainEvents: (listener) => void chain.indexer.onEvents(listener), auth, box, clock, log,
+    });
 
-    const started = clock();
     const routes: RouteSpec[] = [];
     let openApi: unknown;
     routes.push(
       ...metaRoutes({
-        health: async () => ({
-          status: "ok", version, uptimeSeconds: Math.floor((clock() - started) / 1000),
-          database: { status: "ok", network: config.network },
-          exchange: { kind: exchange.kind, url: exchange.url, isTestnet: exchange.isTestnet },
-          chain: {
-            kind: chain.kind, chainId: chain.chainId, rpcUrl: chain.rpcUrl, factory: chain.addresses.factory,
-            settlementToken: chain.addresses.token, operator: chain.operator,
-            operatorBalance: (await chain.operatorBalance().catch(() => undefined))?.toString() ?? null,
-          },
-          oracle: { intervalSeconds: config.oracleInterval, ...services.oracle.status() },
-        }),
-        openApi: () => (openApi ??= buildOpenApi(routes, { version, serverUrl: publicUrl })),
+        health: healthCheck({ config, version, clock, store, exchange, chain, oracle: services.oracle }),
+        openApi: () => (openApi ??= buildOpenApi(routes, { version, serverUrl: where.publicUrl })),
       }),
       ...services.routes,
     );
-    const allowed = new Set([new URL(publicUrl).origin, new URL(url).origin, ...config.corsOrigins]);
+    let allowed = new Set<string>(config.corsOrigins);
     const { app, router } = buildApp({
       log, auth, routes,
       limiters: {
@@ -162,7 +170,21 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       },
       allowedOrigins: () => allowed, corsOrigins: config.corsOrigins, trustProxy: config.trustProxy,
     });
+    const server = config.tlsCert && config.tlsKey
+      ? createHttpsServer({ cert: readFileSync(config.tlsCert), key: readFileSync(config.tlsKey) })
+      : createHttpServer();
     server.on("request", app.callback());
+    // Clients reuse a kept-alive connection after slow local steps (the CLI unlocks a keystore between
+    // two requests): closing idle sockets after Node's 5 s raced them into ECONNRESET. Keep them for a
+    // minute, as proxies do; the client is told (Keep-Alive: timeout=65) and closes first.
+    server.keepAliveTimeout = 65_000;
+    server.headersTimeout = 66_000;
+    const addr = await listen(server, config.host, config.port);
+    undo.push(() => new Promise((r) => server.close(() => r())));
+    const hostForUrl = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
+    const url = (where.url = `${config.tlsCert ? "https" : "http"}://${hostForUrl}:${addr.port}`);
+    const publicUrl = (where.publicUrl = config.publicUrl ? new URL(config.publicUrl).origin : url);
+    allowed = new Set([new URL(publicUrl).origin, new URL(url).origin, ...config.corsOrigins]);
     services.reconciler.start(5_000);
     if (opts.startOracle !== false) services.oracle.start(1_000);
     log.info({ url, publicUrl, dataDir: config.dataDir, network: config.network, chain: chain.rpcUrl, exchange: exchange.url }, `tradevaultd listening on ${url}`);

@@ -16,11 +16,11 @@ const fill = (i: number): NewFill => ({
   timeMs: T0 + i * 1000,
 });
 
-async function withStore<T>(fn: (store: Store) => T): Promise<T> {
+async function withStore<T>(fn: (store: Store) => T | Promise<T>): Promise<T> {
   const dir = tempDir("tradevault-audit-");
   const store = await openStore(join(dir.path, "audit.db"));
   try {
-    return fn(store);
+    return await fn(store);
   } finally {
     await store.close();
     dir.remove();
@@ -33,11 +33,11 @@ export function serve() {
   return {
     /** Fills per second through appendFills, `batch` fills per immediate transaction. */
     appendFills: (count: number, batch: number) =>
-      withStore((store) => {
+      withStore(async (store) => {
         const fills = Array.from({ length: count }, (_, i) => fill(i));
         const t = process.hrtime.bigint();
         for (let i = 0; i < count; i += batch) {
-          const added = store.immediate(() => appendFills(store.db, store.sync, VAULT, ACCOUNT, fills.slice(i, i + batch)));
+          const added = await store.write((trx) => appendFills(trx, VAULT, ACCOUNT, fills.slice(i, i + batch)));
           if (added.length !== Math.min(batch, count - i)) throw new Error("appendFills skipped fills");
         }
         return count / seconds(t);

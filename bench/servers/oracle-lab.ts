@@ -1,12 +1,13 @@
 // Daemon side of oracle-scale: a daemon with its oracle loop off, grown to N active vaults, where the
-// benchmark runs cycles of the daemon's own oracle and of the baseline (the same createOracle over the
-// same store, exchange and chain sender, but sending one update transaction per vault), and reads
-// what they cost in gas.
+// benchmark runs cycles of the daemon's own oracle and of the baseline (the same createOracle and vault
+// balances over the same store, exchange and chain sender, but sending one update transaction per
+// vault), and reads what they cost in gas.
 import { Wallet } from "ethers";
 import pino from "pino";
 import * as vaultsRepo from "../../daemon/db/vaults-repo.js";
 import { createOracle, type Oracle } from "../../daemon/oracle/oracle.js";
 import { chainOps } from "../../daemon/vaults/chain-ops.js";
+import { createVaultBalances } from "../../daemon/vaults/vault-balances.js";
 import type { VaultChainOps } from "../../daemon/vaults/vault-chain.js";
 import { createVaults, hostDaemon, type HostedDaemon } from "../lib/daemon-host.js";
 
@@ -75,9 +76,19 @@ export function serve() {
           return out;
         },
       };
+      const log = pino({ level: "silent" });
+      const balances = createVaultBalances({
+        db: d().store.db, work: d().store, exchange: d().exchange, chain: oneByOne, clock: Date.now, log, publish: () => undefined,
+      });
       oracles.unbatched = createOracle({
-        store: d().store, exchange: d().exchange, chain: oneByOne, clock: Date.now, log: pino({ level: "silent" }),
-        intervalMs: 60_000, publish: () => undefined, cancelOrders: async () => 0, closeExpired: async () => undefined,
+        poll: async () => {
+          const vaults = await vaultsRepo.activeVaults(d().store.db);
+          const { read } = await balances.update(vaults);
+          for (const v of vaults) if (balances.fillsDue(v.address)) await balances.recordFills(v).catch(() => undefined);
+          return { active: vaults.length, due: vaults.length, read };
+        },
+        probe: async () => undefined, upkeep: async () => undefined, budgeted: false,
+        clock: Date.now, log, intervalMs: 60_000,
       });
     },
     /** Adds vaults until `total` are active; the seconds it took. */

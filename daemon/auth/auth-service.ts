@@ -3,7 +3,7 @@
 // someone else's nonce and two concurrent logins with one nonce yield one session.
 import { createHash, randomBytes } from "node:crypto";
 import { verifyMessage } from "ethers";
-import type { Store } from "../db/database.js";
+import type { Executor, UnitOfWork } from "../db/database.js";
 import * as repo from "../db/auth-repo.js";
 import { AppError } from "../errors.js";
 import { buildChallenge, type SignInOrigin } from "./sign-in-message.js";
@@ -39,8 +39,8 @@ export interface LoginResult {
 export interface AuthService {
   challenge(address: string): Promise<{ message: string; nonce: string; expiresAt: number }>;
   login(input: { address: string; signature: string; nonce: string }): Promise<LoginResult>;
-  authenticate(token: string): AuthUser;
-  logout(token: string): void;
+  authenticate(token: string): Promise<AuthUser>;
+  logout(token: string): Promise<void>;
 }
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
@@ -48,13 +48,13 @@ const hashToken = (token: string) => createHash("sha256").update(token).digest("
 const rejected = (message: string) => new AppError("UNAUTHENTICATED", message);
 
 export function createAuthService(deps: {
-  store: Store;
+  db: Executor;
+  work: UnitOfWork;
   origin: () => SignInOrigin;
   clock: () => number;
   settings?: Partial<AuthSettings>;
 }): AuthService {
-  const { store, clock } = deps;
-  const { db, sync } = store;
+  const { db, work, clock } = deps;
   const settings = { ...DEFAULT_AUTH_SETTINGS, ...deps.settings };
   // Expired nonces and sessions are swept at most once a minute, not on every challenge: login and
   // authenticate check expiry themselves, so the sweep only keeps the tables small.
@@ -67,12 +67,11 @@ export function createAuthService(deps: {
       const c = buildChallenge(deps.origin(), address, now, settings.nonceTtlMs);
       // Not synced to disk: a nonce lost to a power cut costs one more challenge, and the fsync was a
       // third of a sign-in's time (bench login). The session a login creates is durable.
-      store.relaxed(() => {
-        if (now - lastSweep >= SWEEP_EVERY_MS) {
-          lastSweep = now;
-          repo.deleteExpired(db, sync, now);
-        }
-        repo.insertNonce(db, sync, {
+      const sweep = now - lastSweep >= SWEEP_EVERY_MS;
+      if (sweep) lastSweep = now;
+      await work.relaxed(async (trx) => {
+        if (sweep) await repo.deleteExpired(trx, now);
+        await repo.insertNonce(trx, {
           nonce: c.nonce,
           address,
           message: c.message,
@@ -85,7 +84,7 @@ export function createAuthService(deps: {
 
     async login({ address, signature, nonce }) {
       const now = clock();
-      const issued = repo.findNonce(db, sync, nonce);
+      const issued = await repo.findNonce(db, nonce);
       if (!issued || issued.expires_at <= now) throw rejected("unknown or expired nonce; request a new challenge");
       if (issued.address !== address) throw rejected("this nonce was issued to another address");
       let signer: string;
@@ -99,10 +98,10 @@ export function createAuthService(deps: {
       const sessionToken = randomBytes(32).toString("base64url");
       const expiresAt = now + settings.sessionTtlMs;
       // Grouped: sign-ins verified in the same turn of the event loop share one durable commit.
-      const consumed = await store.grouped(() => {
-        if (!repo.consumeNonce(db, sync, nonce, address, now)) return false;
-        repo.ensureUser(db, sync, address, now);
-        repo.insertSession(db, sync, {
+      const consumed = await work.grouped(async (trx) => {
+        if (!(await repo.consumeNonce(trx, nonce, address, now))) return false;
+        await repo.ensureUser(trx, address, now);
+        await repo.insertSession(trx, {
           token_hash: hashToken(sessionToken),
           address,
           created_at: now,
@@ -116,25 +115,25 @@ export function createAuthService(deps: {
       return { address, sessionToken, expiresAt };
     },
 
-    authenticate(token) {
+    async authenticate(token) {
       const now = clock();
       const tokenHash = hashToken(token);
-      const session = repo.findSession(db, sync, tokenHash);
+      const session = await repo.findSession(db, tokenHash);
       if (!session) throw rejected("not signed in, or the session has ended");
       if (session.expires_at <= now || session.absolute_expires_at <= now) {
-        repo.deleteSession(db, sync, tokenHash);
+        await repo.deleteSession(db, tokenHash);
         throw rejected("the session has expired; sign in again");
       }
       if (now - session.refreshed_at < settings.refreshEveryMs) {
         return { address: session.address, sessionExpiresAt: session.expires_at, sessionKey: tokenHash };
       }
       const expiresAt = Math.min(now + settings.sessionTtlMs, session.absolute_expires_at);
-      repo.refreshSession(db, sync, tokenHash, now, expiresAt);
+      await repo.refreshSession(db, tokenHash, now, expiresAt);
       return { address: session.address, sessionExpiresAt: expiresAt, sessionKey: tokenHash };
     },
 
-    logout(token) {
-      repo.deleteSession(db, sync, hashToken(token));
+    async logout(token) {
+      await repo.deleteSession(db, hashToken(token));
     },
   };
 }

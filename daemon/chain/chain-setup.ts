@@ -49,7 +49,7 @@ async function deployAll(ctx: SetupContext, token?: string): Promise<Omit<Deploy
 /** After a rebuild without a record (it was deleted): the deployments are in the journal. */
 async function recordFromJournal(ctx: SetupContext, genesisTime: number): Promise<DeploymentRecord> {
   const address = async (purpose: string) => {
-    const row = journalByPurpose(ctx.store.db, ctx.store.sync, ctx.key, purpose);
+    const row = await journalByPurpose(ctx.store.db, ctx.key, purpose);
     const receipt = row && (await ctx.provider.getTransactionReceipt(row.hash));
     if (!receipt?.contractAddress) throw new AppError("INTERNAL", `the journal holds no ${purpose}; cannot recover the deployments record`);
     return { address: getAddress(receipt.contractAddress), block: receipt.blockNumber };

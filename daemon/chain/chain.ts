@@ -13,7 +13,7 @@ import { chainKey, readDeployment } from "./deployments.js";
 import type { DeploymentRecord } from "./deployments.js";
 import { EMBEDDED_CHAIN_ID, createEmbeddedNode } from "./embedded-node.js";
 import { createIndexer } from "./indexer.js";
-import type { Indexer, IndexerSettings } from "./indexer.js";
+import type { ChainEventSink, Indexer, IndexerSettings } from "./indexer.js";
 import { OperatorSigner } from "./operator-signer.js";
 import { DEFAULT_SENDER_SETTINGS, createTxSender } from "./tx-sender.js";
 import type { ConfirmedTx, TxSender, TxSenderSettings } from "./tx-sender.js";
@@ -25,6 +25,8 @@ const EMBEDDED_OPERATOR_BALANCE = 10n ** 30n;
 export interface StartChainOptions {
   dataDir: string;
   store: Store;
+  /** Where the indexer's decoded events go (the vault service's projection). */
+  sink: ChainEventSink;
   log: Logger;
   /** Milliseconds since the epoch. */
   clock?: () => number;
@@ -88,7 +90,7 @@ function rpcProvider(url: string, chainId: number, pollMs: number): JsonRpcProvi
 async function startEmbedded(opts: StartChainOptions, operator: string, nowS: () => number): Promise<Connection> {
   const { store, log } = opts;
   const key = chainKey("embedded", EMBEDDED_CHAIN_ID);
-  const mined = minedJournal(store.db, store.sync, key);
+  const mined = await minedJournal(store.db, key);
   if (mined[0] && Transaction.from(mined[0].raw).from !== operator) {
     throw new AppError("INTERNAL", "the chain journal was signed by another operator key; the embedded chain cannot be rebuilt with this one");
   }
@@ -98,7 +100,7 @@ async function startEmbedded(opts: StartChainOptions, operator: string, nowS: ()
   await node.rpc.request({ method: "hardhat_setBalance", params: [operator, toQuantity(EMBEDDED_OPERATOR_BALANCE)] });
   if (mined.length > 0) {
     log.info({ transactions: mined.length }, "embedded chain forgot its state; rebuilding it from the journal");
-    const minHead = record ? (getCursor(store.db, store.sync, cursorName(key, record.factory)) ?? 0) : 0;
+    const minHead = record ? ((await getCursor(store.db, cursorName(key, record.factory))) ?? 0) : 0;
     await replayJournal(node.rpc, mined.map((r) => ({
       hash: r.hash, raw: r.raw, blockNumber: r.block_number!, blockTime: r.block_time!, reverted: r.status === "reverted",
     })), { minHead, log });
@@ -193,7 +195,7 @@ export async function startChain(opts: StartChainOptions): Promise<Chain> {
       ? await ensureEmbeddedDeployment(setup, { genesisTime: conn.genesisTime!, rebuilt: conn.rebuilt })
       : await ensureExternalDeployment(setup, opts.external!);
     const indexer = createIndexer({
-      store: opts.store, provider: conn.provider, factory: record.factory, startBlock: record.deployBlock,
+      store: opts.store, sink: opts.sink, provider: conn.provider, factory: record.factory, startBlock: record.deployBlock,
       name: cursorName(conn.key, record.factory), settings: indexerSettings(conn.kind, opts.indexer), log: opts.log, clock,
     });
     hooks.confirmed = async (tx) => {

@@ -1,14 +1,25 @@
 // Decodes VaultFactory and TradingVault logs (from eth_getLogs or from a receipt) into the rows the
-// vaults repository applies: the contract event name, the vault, where it sits on the chain, and its
+// vault service applies: the contract event name, the vault, where it sits on the chain, and its
 // fields as JSON-safe values (amounts as decimal strings, addresses EIP-55).
 import { getAddress } from "ethers";
 import type { Interface, Log, LogDescription } from "ethers";
-import type { ChainEventInput } from "../db/vaults-repo.js";
 import { contractInterface } from "./tx.js";
 import { parseLog } from "./decode.js";
 
 /** The vault events the indexer reads (OperatorChanged and ERC-20 events are not vault history). */
 export const VAULT_EVENT_NAMES = ["BalanceUpdated", "Paused", "Unpaused", "Closed", "Funded", "Withdrawn"] as const;
+
+/** One decoded contract event, as the chain module hands it over. Amounts in `data` are decimal strings of base units. */
+export interface ChainEventInput {
+  vault: string;
+  type: string;
+  txHash: string;
+  logIndex: number;
+  blockNumber: number;
+  /** Block time, Unix seconds. */
+  time: number;
+  data: Record<string, unknown>;
+}
 
 export type DecodedEvent = Omit<ChainEventInput, "time">;
 

@@ -2,16 +2,25 @@
 // at most `pageSize` blocks; HyperEVM answers at most 50) from the block after its cursor, up to the
 // head minus the confirmation depth, and writes vaults and vault events keyed by (tx hash, log
 // index), advancing the cursor in the same transaction. Reading a block twice writes nothing twice.
+// What an event does to the database is not the chain module's business: it hands decoded events to
+// a sink (the vault service's projection) inside its own unit of work, and writes only its cursor.
 // Services write their own receipts through with applyReceipt() at once; the loop then skips them.
 // Listeners hear only rows actually inserted, after the commit.
 import { getAddress } from "ethers";
 import type { JsonRpcProvider, Log, TransactionReceipt } from "ethers";
 import type { Logger } from "pino";
-import type { Store } from "../db/database.js";
+import type { Executor, Store } from "../db/database.js";
 import { getCursor, setCursor } from "../db/chain-repo.js";
 import type { VaultEventRow } from "../db/schema-chain.js";
-import { applyChainEvents, knownVaults } from "../db/vaults-repo.js";
-import { decodeVaultLogs, eventInterfaces } from "./event-rows.js";
+import { decodeVaultLogs, eventInterfaces, type ChainEventInput } from "./event-rows.js";
+
+/** Where decoded events go: applied inside the indexer's transaction, which also moves its cursor. */
+export interface ChainEventSink {
+  /** Which of these addresses are vaults already known (their logs are ours). */
+  knownVaults(addresses: string[]): Promise<Set<string>>;
+  /** Applies the events in chain order; returns the event rows actually inserted. */
+  apply(trx: Executor, events: ChainEventInput[], nowSeconds: number): Promise<VaultEventRow[]>;
+}
 
 export interface IndexerSettings {
   /** Blocks behind the head the indexer stays (0 on the embedded chain). */
@@ -23,7 +32,8 @@ export interface IndexerSettings {
 }
 
 export interface IndexerOptions {
-  store: Store;
+  store: Pick<Store, "db" | "write">;
+  sink: ChainEventSink;
   provider: JsonRpcProvider;
   factory: string;
   /** First block that can hold our events (the factory's deployment block). */
@@ -48,7 +58,7 @@ export interface StepResult {
 export interface Indexer {
   readonly name: string;
   /** Last block processed. */
-  cursor(): number;
+  cursor(): Promise<number>;
   /** Processes one page; undefined when already at the head. */
   step(): Promise<StepResult | undefined>;
   /** Pages until the head; returns how many events were inserted. */
@@ -73,7 +83,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
   let wake: (() => void) | undefined;
   let warnedBehind = false;
 
-  const cursor = () => getCursor(store.db, store.sync, opts.name) ?? opts.startBlock - 1;
+  const cursor = async () => (await getCursor(store.db, opts.name)) ?? opts.startBlock - 1;
 
   function publish(rows: VaultEventRow[]): void {
     if (rows.length === 0) return;
@@ -96,17 +106,17 @@ export function createIndexer(opts: IndexerOptions): Indexer {
   }
 
   /** Decodes, fetches block times (no transaction open during network calls), then writes. */
-  async function write(logs: readonly Log[], fixedTime?: number, after?: () => void): Promise<VaultEventRow[]> {
+  async function write(logs: readonly Log[], fixedTime?: number, after?: (trx: Executor) => Promise<void>): Promise<VaultEventRow[]> {
     const candidates = [...new Set(logs.map((l) => getAddress(l.address)).filter((a) => a !== factory))];
-    const known = knownVaults(store.db, store.sync, candidates);
+    const known = await opts.sink.knownVaults(candidates);
     const decoded = decodeVaultLogs(logs, factory, (a) => known.has(a));
     if (decoded.length === 0 && !after) return []; // a receipt with no vault events (a mint, a deploy)
     const times = fixedTime === undefined ? await blockTimes(decoded.map((d) => d.blockNumber)) : undefined;
     const events = decoded.map((d) => ({ ...d, time: fixedTime ?? times!.get(d.blockNumber)! }));
     const now = Math.floor(clock() / 1000);
-    const rows = store.immediate(() => {
-      const inserted = applyChainEvents(store.db, store.sync, events, now);
-      after?.();
+    const rows = await store.write(async (trx) => {
+      const inserted = await opts.sink.apply(trx, events, now);
+      await after?.(trx);
       return inserted;
     });
     publish(rows);
@@ -114,7 +124,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
   }
 
   async function stepOnce(): Promise<StepResult | undefined> {
-    const from = cursor() + 1;
+    const from = (await cursor()) + 1;
     const head = (await provider.getBlockNumber()) - settings.confirmations;
     if (head < from) {
       // A chain that went backwards (an external dev node restarted) would otherwise stall silently.
@@ -125,7 +135,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
     }
     const to = Math.min(head, from + settings.pageSize - 1);
     const logs = await provider.getLogs({ fromBlock: from, toBlock: to, topics: [eventInterfaces().topics] });
-    const rows = await write(logs, undefined, () => setCursor(store.db, store.sync, opts.name, to));
+    const rows = await write(logs, undefined, (trx) => setCursor(trx, opts.name, to));
     return { from, to, inserted: rows.length, atHead: to >= head };
   }
 

@@ -5,6 +5,9 @@ import { Transaction, isError } from "ethers";
 import type { JsonRpcProvider, TransactionReceipt, Wallet } from "ethers";
 import type { Logger } from "pino";
 import type { Store } from "../db/database.js";
+
+/** What the sender needs of the store: its own journal, read and written. */
+export type JournalStore = Pick<Store, "db" | "write">;
 import { insertJournal, markReplaced, updateJournal } from "../db/chain-repo.js";
 import type { TxJournalRow } from "../db/schema-chain.js";
 import { AppError } from "../errors.js";
@@ -47,7 +50,7 @@ export interface SenderContext {
   chainId: bigint;
   /** Journal partition (chainKey). */
   chain: string;
-  store: Store;
+  store: JournalStore;
   log: Logger;
   nowS(): number;
   settings: TxSenderSettings;
@@ -89,10 +92,10 @@ export function signAttempt(ctx: SenderContext, f: TxFields, fees: Fees): Promis
   return ctx.wallet.signTransaction({ chainId: ctx.chainId, ...f, ...fees });
 }
 
-export function insertAttempt(ctx: SenderContext, raw: string, purpose: string, replaces: number | null): TxJournalRow {
+export function insertAttempt(ctx: SenderContext, raw: string, purpose: string, replaces: number | null): Promise<TxJournalRow> {
   const tx = Transaction.from(raw);
   const now = ctx.nowS();
-  return insertJournal(ctx.store.db, ctx.store.sync, {
+  return insertJournal(ctx.store.db, {
     chain: ctx.chain, hash: tx.hash!, nonce: tx.nonce, raw, purpose, status: "pending", replaces,
     block_number: null, block_time: null, created_at: now, updated_at: now, error: null,
   });
@@ -123,17 +126,17 @@ export async function broadcast(ctx: SenderContext, row: TxJournalRow): Promise<
   return markSent(ctx, row);
 }
 
-function markSent(ctx: SenderContext, row: TxJournalRow): "sent" {
+async function markSent(ctx: SenderContext, row: TxJournalRow): Promise<"sent"> {
   if (row.status === "pending") {
-    updateJournal(ctx.store.db, ctx.store.sync, row.id, { status: "sent" }, ctx.nowS());
+    await updateJournal(ctx.store.db, row.id, { status: "sent" }, ctx.nowS());
     row.status = "sent";
   }
   return "sent";
 }
 
-export function markFailed(ctx: SenderContext, row: TxJournalRow, error: unknown): void {
+export async function markFailed(ctx: SenderContext, row: TxJournalRow, error: unknown): Promise<void> {
   const message = error instanceof Error ? error.message : String(error);
-  updateJournal(ctx.store.db, ctx.store.sync, row.id, { status: "failed", error: message.slice(0, 500) }, ctx.nowS());
+  await updateJournal(ctx.store.db, row.id, { status: "failed", error: message.slice(0, 500) }, ctx.nowS());
 }
 
 async function settleMined(ctx: SenderContext, f: Flight, row: TxJournalRow, receipt: TransactionReceipt): Promise<void> {
@@ -141,10 +144,10 @@ async function settleMined(ctx: SenderContext, f: Flight, row: TxJournalRow, rec
   if (!block) throw new Error(`block ${receipt.blockNumber} vanished`);
   const reverted = receipt.status !== 1;
   const now = ctx.nowS();
-  ctx.store.immediate(() => {
-    updateJournal(ctx.store.db, ctx.store.sync, row.id,
+  await ctx.store.write(async (trx) => {
+    await updateJournal(trx, row.id,
       { status: reverted ? "reverted" : "confirmed", block_number: receipt.blockNumber, block_time: block.timestamp, error: null }, now);
-    markReplaced(ctx.store.db, ctx.store.sync, ctx.chain, f.nonce, row.id, now);
+    await markReplaced(trx, ctx.chain, f.nonce, row.id, now);
   });
   const tx: ConfirmedTx = { hash: row.hash, nonce: f.nonce, purpose: f.purpose, receipt, blockTime: block.timestamp, reverted };
   try {
@@ -169,7 +172,7 @@ async function bump(ctx: SenderContext, f: Flight): Promise<void> {
     return;
   }
   const fields = { to: tx.to, data: tx.data, value: tx.value, gasLimit: tx.gasLimit, nonce: tx.nonce };
-  const row = insertAttempt(ctx, await signAttempt(ctx, fields, fees), f.purpose, f.rows[0]!.id);
+  const row = await insertAttempt(ctx, await signAttempt(ctx, fields, fees), f.purpose, f.rows[0]!.id);
   const outcome = await broadcast(ctx, row);
   if (outcome === "sent" || outcome === "in-doubt") {
     f.rows.push(row);
@@ -177,7 +180,7 @@ async function bump(ctx: SenderContext, f: Flight): Promise<void> {
     ctx.log.info({ nonce: f.nonce, from: newest.hash, to: row.hash }, "re-priced a stuck transaction");
   } else {
     // Underpriced after all, or the old one was just mined: the next check finds out which.
-    markFailed(ctx, row, outcome === "nonce-used" ? "nonce already used" : (outcome.rejected as Error));
+    await markFailed(ctx, row, outcome === "nonce-used" ? "nonce already used" : (outcome.rejected as Error));
   }
 }
 
@@ -193,7 +196,7 @@ export async function checkFlight(ctx: SenderContext, f: Flight, latestNonce: nu
   if (latestNonce > f.nonce) {
     // The nonce is used, by none of our attempts: the key sent elsewhere, or the block was reorganised away.
     const now = ctx.nowS();
-    for (const row of f.rows) updateJournal(ctx.store.db, ctx.store.sync, row.id, { status: "replaced", error: "nonce taken by an unknown transaction" }, now);
+    for (const row of f.rows) await updateJournal(ctx.store.db, row.id, { status: "replaced", error: "nonce taken by an unknown transaction" }, now);
     f.reject(new AppError("CHAIN_UNAVAILABLE", `operator nonce ${f.nonce} was used by a transaction the daemon did not send`));
     return true;
   }

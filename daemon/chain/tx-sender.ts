@@ -152,11 +152,11 @@ export function createTxSender(ctx: SenderContext): TxSender {
     const gasLimit = req.gasLimit ?? min((estimate * BigInt(100 + ctx.settings.gasHeadroomPercent)) / 100n, blockGasLimit);
     const nonce = next;
     const fields = { to: req.to ?? null, data: req.data ?? "0x", value: req.value ?? 0n, gasLimit, nonce };
-    const row = insertAttempt(ctx, await signAttempt(ctx, fields, fees), req.purpose, null);
+    const row = await insertAttempt(ctx, await signAttempt(ctx, fields, fees), req.purpose, null);
     next = nonce + 1;
     const outcome = await broadcast(ctx, row);
     if (outcome === "nonce-used" || typeof outcome === "object") {
-      markFailed(ctx, row, outcome === "nonce-used" ? "nonce already used" : outcome.rejected);
+      await markFailed(ctx, row, outcome === "nonce-used" ? "nonce already used" : outcome.rejected);
       next = nonce; // nothing after it was assigned: the queue is serialized through the broadcast
       if (outcome !== "nonce-used") throw toAppError(outcome.rejected, req.purpose);
       // The key was used elsewhere: the counter follows the chain, and the transaction (never
@@ -177,7 +177,7 @@ export function createTxSender(ctx: SenderContext): TxSender {
     address,
     chain: ctx.chain,
     async start() {
-      const rows = unsettledJournal(ctx.store.db, ctx.store.sync, ctx.chain);
+      const rows = await unsettledJournal(ctx.store.db, ctx.chain);
       const pending = await read("read nonce", () => ctx.provider.getTransactionCount(address, "pending"));
       for (const row of rows) {
         const f = flights.get(row.nonce) ?? newFlight(row.nonce, row.purpose, [], true);

@@ -1,33 +1,44 @@
 // Opens the SQLite audit store: WAL, synchronous=FULL (an acknowledged write survives a power cut),
-// foreign keys on, a busy timeout, then runs the migrations. The raw better-sqlite3 handle is kept
-// for hot write paths that need `transaction(...).immediate()`; everything else goes through kysely.
+// foreign keys on, a busy timeout, then runs the migrations. Everything reads and writes through
+// kysely; repositories take one executor (the store's `db`, or the transaction a unit of work hands
+// them), so the same repositories can later run on another dialect.
+import { AsyncLocalStorage } from "node:async_hooks";
 import BetterSqlite3 from "better-sqlite3";
-import { Kysely, Migrator, SqliteDialect, type CompiledQuery } from "kysely";
+import { Kysely, Migrator, SqliteDialect, sql } from "kysely";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { migrations } from "./migrations/index.js";
 import type { Database } from "./schema.js";
 
-export interface Store {
-  db: Kysely<Database>;
-  sqlite: BetterSqlite3.Database;
-  /** Runs `fn` inside BEGIN IMMEDIATE ... COMMIT on the raw handle (synchronous, no awaits inside). */
-  immediate<T>(fn: () => T): T;
+/** What a repository runs on: the store's `db`, or a unit of work's transaction. */
+export type Executor = Kysely<Database>;
+
+/**
+ * Write transactions (DESIGN section 4: BEGIN IMMEDIATE, no network call while one is open). `fn`
+ * gets the transaction's executor; a unit of work started inside another joins it as a savepoint
+ * and commits with the outer one's durability.
+ */
+export interface UnitOfWork {
+  /** Durable: the commit is synced to disk before the promise resolves. */
+  write<T>(fn: (trx: Executor) => Promise<T>): Promise<T>;
   /**
-   * Like `immediate`, but the commit is not synced to disk (synchronous=NORMAL for this one commit):
-   * it survives a crash of the process and reaches the disk with the next durable commit, but a power
-   * cut may lose it. Only for records whose loss costs the user a retry, never money or an order.
+   * Not synced (synchronous=NORMAL for this one commit): it survives a crash of the process and
+   * reaches the disk with the next durable commit, but a power cut may lose it. Only for records
+   * whose loss costs the user a retry, never money or an order.
    */
-  relaxed<T>(fn: () => T): T;
+  relaxed<T>(fn: (trx: Executor) => Promise<T>): Promise<T>;
   /**
    * Group commit: `fn` joins every other grouped call made before the event loop next turns, and the
-   * group commits durably in one IMMEDIATE transaction, one fsync for all. Each call runs in its own
-   * savepoint, so one that throws is rolled back alone and only its promise rejects. For hot durable
-   * writes that arrive together (sign-ins under load).
+   * group commits durably in one transaction, one fsync for all. Each call runs in its own savepoint,
+   * so one that throws is rolled back alone and only its promise rejects.
    */
-  grouped<T>(fn: () => T): Promise<T>;
-  /** Synchronous execution of a kysely-built query on the raw handle, with prepared statements cached. */
-  sync: SyncExecutor;
+  grouped<T>(fn: (trx: Executor) => Promise<T>): Promise<T>;
+}
+
+export interface Store extends UnitOfWork {
+  db: Executor;
+  /** The raw handle, for tests and benchmarks that measure the file itself; services never use it. */
+  sqlite: BetterSqlite3.Database;
   /**
    * Rows written on this connection so far (SQLite's total_changes()). The daemon is the database's
    * only writer and writes through this connection, so a cache of query results stays valid while
@@ -37,71 +48,117 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export interface SyncExecutor {
-  all<R>(query: CompiledQuery<R>): R[];
-  get<R>(query: CompiledQuery<R>): R | undefined;
-  run(query: CompiledQuery): { changes: number };
-}
-
-// Kysely builds the SQL (so the dialect can change later); better-sqlite3 runs it synchronously,
-// which is what lets a hot write path sit inside one IMMEDIATE transaction with no awaits.
-function syncExecutor(sqlite: BetterSqlite3.Database): SyncExecutor {
+/**
+ * better-sqlite3 behind kysely's dialect, with prepared statements cached by SQL text: kysely asks
+ * for a new statement on every query, and preparing costs more than running a small one.
+ */
+function cachingHandle(sqlite: BetterSqlite3.Database) {
   const cache = new Map<string, BetterSqlite3.Statement>();
-  const prepare = (sql: string) => {
-    let stmt = cache.get(sql);
-    if (!stmt) {
-      stmt = sqlite.prepare(sql);
-      cache.set(sql, stmt);
-    }
-    return stmt;
-  };
   return {
-    all: <R>(q: CompiledQuery<R>) => prepare(q.sql).all(...(q.parameters as unknown[])) as R[],
-    get: <R>(q: CompiledQuery<R>) => prepare(q.sql).get(...(q.parameters as unknown[])) as R | undefined,
-    run: (q) => ({ changes: prepare(q.sql).run(...(q.parameters as unknown[])).changes }),
+    prepare(text: string) {
+      let stmt = cache.get(text);
+      if (!stmt) {
+        // IN-lists vary in length; a bounded cache keeps such texts from growing it for ever.
+        if (cache.size >= 1_000) cache.clear();
+        stmt = sqlite.prepare(text);
+        cache.set(text, stmt);
+      }
+      return stmt;
+    },
+    close: () => sqlite.close(),
   };
 }
 
-interface GroupedCall {
-  fn: () => unknown;
-  resolve(value: unknown): void;
-  reject(error: unknown): void;
+interface OpenTransaction {
+  trx: Executor;
+  open: boolean;
+  savepoints: number;
 }
 
-function commitGroups(sqlite: BetterSqlite3.Database) {
-  let queue: GroupedCall[] = [];
-  const flush = () => {
+function unitOfWork(db: Executor): UnitOfWork & { flush(): Promise<void> } {
+  const current = new AsyncLocalStorage<OpenTransaction>();
+
+  async function inSavepoint<T>(t: OpenTransaction, fn: (trx: Executor) => Promise<T>): Promise<T> {
+    const name = sql.raw(`sp${++t.savepoints}`);
+    await sql`savepoint ${name}`.execute(t.trx);
+    try {
+      const value = await fn(t.trx);
+      await sql`release ${name}`.execute(t.trx);
+      return value;
+    } catch (err) {
+      await sql`rollback to ${name}`.execute(t.trx);
+      await sql`release ${name}`.execute(t.trx);
+      throw err;
+    }
+  }
+
+  /** BEGIN IMMEDIATE on the store's one connection; everything else waits for it. */
+  function transaction<T>(synced: boolean, body: (t: OpenTransaction) => Promise<T>): Promise<T> {
+    return db.connection().execute(async (conn) => {
+      // One connection: no other commit can run while the level is relaxed.
+      if (!synced) await sql`pragma synchronous = NORMAL`.execute(conn);
+      const t: OpenTransaction = { trx: conn, open: true, savepoints: 0 };
+      try {
+        await sql`begin immediate`.execute(conn);
+        try {
+          const value = await current.run(t, () => body(t));
+          await sql`commit`.execute(conn);
+          return value;
+        } catch (err) {
+          await sql`rollback`.execute(conn).catch(() => undefined);
+          throw err;
+        } finally {
+          t.open = false;
+        }
+      } finally {
+        if (!synced) await sql`pragma synchronous = FULL`.execute(conn);
+      }
+    });
+  }
+
+  const run = <T>(synced: boolean, fn: (trx: Executor) => Promise<T>): Promise<T> => {
+    const outer = current.getStore();
+    if (outer?.open) return inSavepoint(outer, fn);
+    return transaction(synced, (t) => fn(t.trx));
+  };
+
+  let queue: Array<{ fn: (trx: Executor) => Promise<unknown>; resolve(v: unknown): void; reject(e: unknown): void }> = [];
+  let flushing: Promise<void> = Promise.resolve();
+  const flush = (): Promise<void> => {
     const calls = queue;
     queue = [];
-    if (calls.length === 0) return;
+    if (calls.length === 0) return flushing;
     const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
-    try {
-      sqlite.transaction(() => {
-        for (const call of calls) {
-          try {
-            outcomes.push({ ok: true, value: sqlite.transaction(call.fn)() }); // nested: a savepoint
-          } catch (error) {
-            outcomes.push({ ok: false, error });
-          }
+    flushing = transaction(true, async (t) => {
+      for (const call of calls) {
+        try {
+          outcomes.push({ ok: true, value: await inSavepoint(t, call.fn) });
+        } catch (error) {
+          outcomes.push({ ok: false, error });
         }
-      }).immediate();
-    } catch (error) {
-      for (const call of calls) call.reject(error); // BEGIN or COMMIT failed: nothing was written
-      return;
-    }
-    calls.forEach((call, i) => {
-      const o = outcomes[i]!;
-      if (o.ok) call.resolve(o.value);
-      else call.reject(o.error);
-    });
-  };
-  return {
-    grouped: <T>(fn: () => T) =>
-      new Promise<T>((resolve, reject) => {
-        if (queue.length === 0) setImmediate(flush);
-        queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
+      }
+    }).then(
+      () => calls.forEach((call, i) => {
+        const o = outcomes[i]!;
+        if (o.ok) call.resolve(o.value);
+        else call.reject(o.error);
       }),
-    /** Commits what is queued now (before the handle closes). */
+      (error) => calls.forEach((call) => call.reject(error)), // BEGIN or COMMIT failed: nothing was written
+    );
+    return flushing;
+  };
+
+  return {
+    write: (fn) => run(true, fn),
+    relaxed: (fn) => run(false, fn),
+    grouped<T>(fn: (trx: Executor) => Promise<T>): Promise<T> {
+      const outer = current.getStore();
+      if (outer?.open) return inSavepoint(outer, fn);
+      return new Promise<T>((resolve, reject) => {
+        if (queue.length === 0) setImmediate(() => void flush());
+        queue.push({ fn, resolve: resolve as (v: unknown) => void, reject });
+      });
+    },
     flush,
   };
 }
@@ -113,7 +170,7 @@ export async function openStore(path: string): Promise<Store> {
   sqlite.pragma("synchronous = FULL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingHandle(sqlite) }) });
 
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
   const { error, results } = await migrator.migrateToLatest();
@@ -125,30 +182,18 @@ export async function openStore(path: string): Promise<Store> {
     });
   }
 
-  const groups = commitGroups(sqlite);
+  const work = unitOfWork(db);
   const totalChanges = sqlite.prepare("select total_changes()").pluck();
   return {
     db,
     sqlite,
-    immediate: <T>(fn: () => T) => sqlite.transaction(fn).immediate(),
-    relaxed: <T>(fn: () => T) => {
-      // Inside a transaction SQLite refuses to change the level: the writes join that transaction
-      // (as a savepoint) and are committed with its durability.
-      if (sqlite.inTransaction) return sqlite.transaction(fn)();
-      // One thread, no awaits inside: no other commit can run while the pragma is relaxed.
-      sqlite.pragma("synchronous = NORMAL");
-      try {
-        return sqlite.transaction(fn).immediate();
-      } finally {
-        sqlite.pragma("synchronous = FULL");
-      }
-    },
-    grouped: groups.grouped,
+    write: work.write,
+    relaxed: work.relaxed,
+    grouped: work.grouped,
     changes: () => totalChanges.get() as number,
-    sync: syncExecutor(sqlite),
-    close: () => {
-      groups.flush();
-      return db.destroy();
+    close: async () => {
+      await work.flush();
+      await db.destroy();
     },
   };
 }

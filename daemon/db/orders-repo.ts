@@ -1,22 +1,21 @@
 // The orders table: written before the exchange call (with the idempotency key, in one commit) and
 // updated after, so a crash or timeout mid-call leaves a row to reconcile, never a lost order.
-import type { Kysely } from "kysely";
-import type { SyncExecutor } from "./database.js";
-import type { Database, NewOrder, OrderRow, OrderStatus } from "./schema.js";
+import type { Executor } from "./database.js";
+import type { NewOrder, OrderRow, OrderStatus } from "./schema.js";
 
-export function insertOrder(db: Kysely<Database>, x: SyncExecutor, row: NewOrder): void {
-  x.run(db.insertInto("orders").values(row).compile());
+export async function insertOrder(db: Executor, row: NewOrder): Promise<void> {
+  await db.insertInto("orders").values(row).execute();
 }
 
-export function findByIdempotencyKey(db: Kysely<Database>, x: SyncExecutor, user: string, key: string): OrderRow | undefined {
-  return x.get(db.selectFrom("orders").selectAll().where("user", "=", user).where("idempotency_key", "=", key).compile());
+export function findByIdempotencyKey(db: Executor, user: string, key: string): Promise<OrderRow | undefined> {
+  return db.selectFrom("orders").selectAll().where("user", "=", user).where("idempotency_key", "=", key).executeTakeFirst();
 }
 
-export async function findByCloid(db: Kysely<Database>, cloid: string): Promise<OrderRow | undefined> {
+export function findByCloid(db: Executor, cloid: string): Promise<OrderRow | undefined> {
   return db.selectFrom("orders").selectAll().where("cloid", "=", cloid).executeTakeFirst();
 }
 
-export async function findByOid(db: Kysely<Database>, account: string, oid: number): Promise<OrderRow | undefined> {
+export function findByOid(db: Executor, account: string, oid: number): Promise<OrderRow | undefined> {
   return db.selectFrom("orders").selectAll().where("account", "=", account).where("oid", "=", oid).executeTakeFirst();
 }
 
@@ -29,12 +28,17 @@ export interface OrderUpdate {
   error_message?: string | null;
 }
 
-export function updateOrder(db: Kysely<Database>, x: SyncExecutor, cloid: string, update: OrderUpdate, now: number): void {
-  x.run(db.updateTable("orders").set({ ...update, updated_at: now }).where("cloid", "=", cloid).compile());
+export async function updateOrder(db: Executor, cloid: string, update: OrderUpdate, now: number): Promise<void> {
+  await db.updateTable("orders").set({ ...update, updated_at: now }).where("cloid", "=", cloid).execute();
+}
+
+/** Frees an idempotency key whose order provably never reached the exchange, so a retry places anew. */
+export async function releaseIdempotencyKey(db: Executor, cloid: string, now: number): Promise<void> {
+  await db.updateTable("orders").set({ idempotency_key: null, updated_at: now }).where("cloid", "=", cloid).execute();
 }
 
 /** Orders whose outcome the daemon does not know yet (crash or timeout mid-call). */
-export async function inDoubt(db: Kysely<Database>, olderThan: number): Promise<OrderRow[]> {
+export function inDoubt(db: Executor, olderThan: number): Promise<OrderRow[]> {
   return db
     .selectFrom("orders")
     .selectAll()

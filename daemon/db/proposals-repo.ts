@@ -1,16 +1,16 @@
 // Funding proposals: terms, who signed, and the vault once it is deployed.
-import type { Kysely } from "kysely";
-import type { Database, NewProposal, ProposalRow, ProposalStatus } from "./schema.js";
+import type { Executor } from "./database.js";
+import type { NewProposal, ProposalRow, ProposalStatus } from "./schema.js";
 
-export async function insertProposal(db: Kysely<Database>, row: NewProposal): Promise<ProposalRow> {
+export async function insertProposal(db: Executor, row: NewProposal): Promise<ProposalRow> {
   return db.insertInto("proposals").values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export async function findProposal(db: Kysely<Database>, id: number): Promise<ProposalRow | undefined> {
+export async function findProposal(db: Executor, id: number): Promise<ProposalRow | undefined> {
   return db.selectFrom("proposals").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
-export async function proposalsOf(db: Kysely<Database>, party: string, limit: number, offset: number) {
+export async function proposalsOf(db: Executor, party: string, limit: number, offset: number) {
   const where = db.selectFrom("proposals").where((eb) => eb.or([eb("investor", "=", party), eb("trader", "=", party)]));
   const [rows, count] = await Promise.all([
     where.selectAll().orderBy("id", "desc").limit(limit).offset(offset).execute(),
@@ -20,7 +20,7 @@ export async function proposalsOf(db: Kysely<Database>, party: string, limit: nu
 }
 
 export async function updateProposal(
-  db: Kysely<Database>,
+  db: Executor,
   id: number,
   set: Partial<Pick<ProposalRow, "investor_signature" | "trader_signature" | "status" | "vault_address" | "create_tx" | "relay_error" | "rejected_by">>,
   now: number,
@@ -33,7 +33,7 @@ export async function updateProposal(
 }
 
 /** PENDING proposals past their validUntil become EXPIRED; returns how many. */
-export async function expireProposals(db: Kysely<Database>, nowSeconds: number, now: number): Promise<number> {
+export async function expireProposals(db: Executor, nowSeconds: number, now: number): Promise<number> {
   const r = await db
     .updateTable("proposals")
     .set({ status: "EXPIRED", updated_at: now })
@@ -44,7 +44,7 @@ export async function expireProposals(db: Kysely<Database>, nowSeconds: number, 
 }
 
 /** Signed by both, not yet deployed: the relay is retried until it lands or the terms expire. */
-export async function awaitingRelay(db: Kysely<Database>): Promise<ProposalRow[]> {
+export async function awaitingRelay(db: Executor): Promise<ProposalRow[]> {
   return db
     .selectFrom("proposals")
     .selectAll()

@@ -64,7 +64,8 @@ export interface OrdersTable {
   updated_at: number;
 }
 
-export type ProposalStatus = "PENDING" | "ACCEPTED" | "REJECTED" | "EXPIRED";
+/** FAILED: both signed, but the relay failed for good (the reason is in relay_error). */
+export type ProposalStatus = "PENDING" | "ACCEPTED" | "REJECTED" | "EXPIRED" | "FAILED";
 
 export interface ProposalsTable {
   id: Generated<number>;

@@ -1,6 +1,7 @@
 // Request field schemas shared by routes. Addresses are accepted in any case and come out EIP-55.
-import { getAddress } from "ethers";
+import { getAddress, Signature } from "ethers";
 import { z } from "zod";
+import { usdcToBaseUnits } from "../vaults/units.js";
 
 export const address = z
   .string()
@@ -8,9 +9,49 @@ export const address = z
   .transform((a) => getAddress(a.toLowerCase()))
   .meta({ example: "0x14791697260E4c9A71f18484C9f997B308e59325" });
 
+const isEcdsa = (sig: string) => {
+  try {
+    Signature.from(sig); // a high s or a v other than 27/28 (or 0/1) is no signature anyone could verify
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 export const signature = z
   .string()
-  .regex(/^0x[0-9a-fA-F]{130}$/, "must be a 0x-prefixed 65-byte hex signature");
+  .regex(/^0x[0-9a-fA-F]{130}$/, "must be a 0x-prefixed 65-byte hex signature")
+  .refine(isEcdsa, "is not a valid ECDSA signature (r, s in range, low s, v 27 or 28)");
+
+/** The largest amount any ERC-20 or typed-data field can hold. */
+const UINT256_MAX = 2n ** 256n - 1n;
+
+/** A positive USDC amount (a JSON number or a decimal string, at most 6 decimals) as base units. */
+export const usdcAmount = z.union([z.number(), z.string()]).transform((v, ctx) => {
+  let units: bigint | undefined;
+  try {
+    units = usdcToBaseUnits(v);
+  } catch {
+    /* reported below */
+  }
+  if (units === undefined || units <= 0n) {
+    ctx.addIssue({ code: "custom", message: "must be a positive USDC amount with at most 6 decimals" });
+    return z.NEVER;
+  }
+  if (units > UINT256_MAX) {
+    ctx.addIssue({ code: "custom", message: "is larger than any on-chain amount" });
+    return z.NEVER;
+  }
+  return units;
+}).meta({ description: "USDC, a JSON number or a decimal string with at most 6 decimals" });
+
+/** limit 1..1000 (default 100), offset >= 0 (default 0). */
+export const pagination = z
+  .object({
+    limit: z.coerce.number().int().min(1).max(1000).default(100),
+    offset: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
+  })
+  .strict();
 
 export const signInNonce = z.string().regex(/^[A-Za-z0-9]{8,64}$/, "must be the alphanumeric nonce of a challenge");
 

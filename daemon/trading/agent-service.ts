@@ -2,10 +2,9 @@
 // approves it with the master key; the daemon relays. Agents expire and are rotated before they do,
 // and an address is never reused.
 import { Wallet } from "ethers";
-import type { Kysely } from "kysely";
 import * as repo from "../db/agents-repo.js";
-import type { Store } from "../db/database.js";
-import type { AgentRow, Database } from "../db/schema.js";
+import type { Executor } from "../db/database.js";
+import type { AgentRow } from "../db/schema.js";
 import { AppError } from "../errors.js";
 import type { ExchangeAdapter, Signer } from "../exchange/types.js";
 import type { SecretBox } from "../lib/secret-box.js";
@@ -33,19 +32,21 @@ export interface AgentService {
 }
 
 export function createAgentService(deps: {
-  store: Store;
+  db: Executor;
   exchange: ExchangeAdapter;
   box: SecretBox;
   clock: () => number;
 }): AgentService {
-  const { store, exchange, box, clock } = deps;
-  const db: Kysely<Database> = store.db;
+  const { db, exchange, box, clock } = deps;
   const hyperliquidChain = exchange.isTestnet ? "Testnet" : "Mainnet";
   const live = (a: AgentRow) => a.approved_at !== null && a.valid_until !== null && a.valid_until > clock();
   const signers = new Map<string, Signer>();
+  // The live agent of each account, so an order does not read the agents table: every change to an
+  // account's agents goes through this service, which drops the account's entry.
+  const liveByAccount = new Map<string, AgentRow>();
 
   async function current(account: string): Promise<AgentRow> {
-    const newest = repo.agentsFor(db, store.sync, account)[0];
+    const newest = (await repo.agentsFor(db, account))[0];
     const needsNew = !newest || (live(newest) && newest.valid_until! - clock() < ROTATE_BEFORE_MS) ||
       (newest.valid_until !== null && newest.valid_until <= clock());
     if (!needsNew) return newest;
@@ -54,6 +55,7 @@ export function createAgentService(deps: {
       address: wallet.address, account, sealed_key: box.seal(wallet.privateKey), created_at: clock(), approved_at: null, valid_until: null,
     };
     await repo.insertAgent(db, row);
+    liveByAccount.delete(account);
     return row;
   }
 
@@ -68,6 +70,7 @@ export function createAgentService(deps: {
     );
     if (onExchange && !live(agent)) await repo.markApproved(db, agent.address, clock(), onExchange.validUntil);
     if (!onExchange && agent.approved_at !== null) await repo.markUnapproved(db, agent.address);
+    liveByAccount.delete(account);
     if (onExchange) return { agentAddress: agent.address, approved: true, validUntil: onExchange.validUntil };
     const nonce = clock();
     return {
@@ -100,13 +103,17 @@ export function createAgentService(deps: {
       }
       await exchange.relayUserAction(signedApproval(p, input.signature));
       await repo.markApproved(db, agent.address, clock(), agentValidUntil(input.nonce));
+      liveByAccount.delete(account);
       return { agentAddress: agent.address, approved: true, validUntil: agentValidUntil(input.nonce) };
     },
 
     async signerFor(account) {
-      // Read synchronously: kysely's async path (a connection mutex, several promise hops) took twice
-      // as long, about 0.1 ms of every order (bench order-path, timed inside the daemon).
-      const agent = repo.agentsFor(db, store.sync, account).find(live);
+      let agent = liveByAccount.get(account);
+      if (!agent || !live(agent)) {
+        agent = (await repo.agentsFor(db, account)).find(live);
+        if (agent) liveByAccount.set(account, agent);
+        else liveByAccount.delete(account);
+      }
       if (!agent) {
         throw new AppError("AGENT_NOT_APPROVED", "no approved agent for this account", {
           details: { hint: "tradevault agent approve (or GET /api/agent, sign, POST /api/agent/approve)" },
@@ -123,6 +130,7 @@ export function createAgentService(deps: {
     async forget(agentAddress) {
       signers.delete(agentAddress);
       await repo.markUnapproved(db, agentAddress);
+      for (const [account, a] of liveByAccount) if (a.address === agentAddress) liveByAccount.delete(account);
     },
   };
 }

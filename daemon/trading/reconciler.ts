@@ -1,11 +1,13 @@
 // Settles orders whose outcome the daemon does not know (a crash, a timeout or a 5xx after the send)
 // by asking the exchange for the cloid: never by signing again. An order the exchange has not seen
-// once its expiresAfter has passed can no longer land, so it is settled as never placed.
+// once its expiresAfter has passed can no longer land, so it is settled as never placed, and its
+// Idempotency-Key is freed so that a retry places it anew.
 import type { Logger } from "pino";
-import type { Store } from "../db/database.js";
+import type { Executor, UnitOfWork } from "../db/database.js";
 import * as orders from "../db/orders-repo.js";
 import type { OrderRow, OrderStatus } from "../db/schema.js";
-import type { ExchangeAdapter } from "../exchange/types.js";
+import type { ExchangeAdapter, OrderLookup } from "../exchange/types.js";
+import { withRetry } from "../lib/retry.js";
 
 /** Clock skew allowance between us and the exchange when trusting expiresAfter. */
 const EXPIRY_GRACE_MS = 5_000;
@@ -17,6 +19,17 @@ export interface Reconciler {
   stop(): Promise<void>;
 }
 
+export interface ReconcilerDeps {
+  db: Executor;
+  work: UnitOfWork;
+  exchange: ExchangeAdapter;
+  clock: () => number;
+  log: Logger;
+  /** Tries per lookup when the exchange fails in a way worth retrying (default 3, 200 ms apart, doubling). */
+  lookupAttempts?: number;
+  lookupDelayMs?: number;
+}
+
 export function exchangeStatusToOrderStatus(status: string): OrderStatus {
   if (status === "open" || status === "triggered") return "resting";
   if (status === "filled") return "filled";
@@ -24,18 +37,21 @@ export function exchangeStatusToOrderStatus(status: string): OrderStatus {
   return "canceled"; // canceled, marginCanceled, reduceOnlyCanceled, scheduledCancel, ...
 }
 
-export function createReconciler(deps: { store: Store; exchange: ExchangeAdapter; clock: () => number; log: Logger }): Reconciler {
-  const { exchange, clock, log } = deps;
-  const { db, sync } = deps.store;
+export function createReconciler(deps: ReconcilerDeps): Reconciler {
+  const { db, work, exchange, clock, log } = deps;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<number> | undefined;
 
   async function settle(cloid: string): Promise<OrderRow | undefined> {
     const row = await orders.findByCloid(db, cloid);
     if (!row || (row.status !== "pending" && row.status !== "unknown")) return row;
-    let lookup;
+    let lookup: OrderLookup;
     try {
-      lookup = await exchange.orderStatus(row.account, cloid as `0x${string}`);
+      // A timeout or a 5xx is retried at once a few times; anything else waits for the next sweep.
+      lookup = await withRetry(() => exchange.orderStatus(row.account, cloid as `0x${string}`), {
+        attempts: deps.lookupAttempts ?? 3, baseDelayMs: deps.lookupDelayMs ?? 200,
+        onRetry: (err, attempt) => log.debug({ cloid, attempt, err: (err as Error).message }, "order lookup failed; retrying"),
+      });
     } catch (err) {
       log.warn({ cloid, err: (err as Error).message }, "cannot reconcile yet: exchange unavailable");
       return row;
@@ -43,16 +59,19 @@ export function createReconciler(deps: { store: Store; exchange: ExchangeAdapter
     if (lookup.found) {
       const status = exchangeStatusToOrderStatus(lookup.status);
       const filled = status === "filled" ? { filled_size: lookup.order.origSize } : {};
-      orders.updateOrder(db, sync, cloid, {
+      await orders.updateOrder(db, cloid, {
         status, oid: lookup.order.oid, ...filled,
         ...(status === "rejected" ? { error_code: "ORDER_REJECTED", error_message: `the exchange rejected the order (${lookup.status})` } : {}),
       }, clock());
       log.info({ cloid, oid: lookup.order.oid, status }, "reconciled order");
     } else if (clock() > row.expires_at + EXPIRY_GRACE_MS) {
-      orders.updateOrder(db, sync, cloid, {
-        status: "rejected", error_code: "EXCHANGE_UNAVAILABLE",
-        error_message: "the order never reached the exchange; nothing was placed",
-      }, clock());
+      await work.write(async (trx) => {
+        await orders.updateOrder(trx, cloid, {
+          status: "rejected", error_code: "EXCHANGE_UNAVAILABLE",
+          error_message: "the order never reached the exchange; nothing was placed",
+        }, clock());
+        await orders.releaseIdempotencyKey(trx, cloid, clock());
+      });
       log.info({ cloid }, "reconciled order: never placed");
     }
     return orders.findByCloid(db, cloid);

@@ -1,45 +1,51 @@
-// Orders on the caller's exchange account (or a vault's), in SPEC 4.5's order: vault checks, venue
+// Orders on an exchange account, in SPEC 4.5's order: the caller's checks (the vault gate), venue
 // rules, agent signature, exchange call, audit trail. An order is written before the exchange call
-// (with its idempotency key, in one commit) and settled after; an outcome in doubt is never re-signed
-// blindly but asked for by cloid (see reconciler.ts).
+// (with its idempotency key, in one commit) and updated after; an outcome in doubt is never
+// re-signed blindly but asked for by cloid (see reconciler.ts).
 import { createHash, randomBytes } from "node:crypto";
 import type { Logger } from "pino";
-import type { Store } from "../db/database.js";
+import type { Executor, UnitOfWork } from "../db/database.js";
 import * as orders from "../db/orders-repo.js";
 import type { OrderRow } from "../db/schema.js";
 import { AppError, type ErrorCode } from "../errors.js";
 import type { Cloid, ExchangeAdapter } from "../exchange/types.js";
-import type { AgentService } from "./agent-service.js";
 import { compareDecimal } from "../lib/decimal.js";
+import type { AgentService } from "./agent-service.js";
 import { checkOrder, type OrderIntent } from "./order-rules.js";
 import type { Reconciler } from "./reconciler.js";
-import type { VaultAccount, VaultGate } from "./vault-gate.js";
-
-export interface TradeInput extends OrderIntent {
-  vaultAddress?: string;
-}
+import type { Target } from "./target.js";
 
 export interface TradeResult {
   orderId: number;
   status: "submitted";
   /** Unix milliseconds. */
   timestamp: number;
+  /** Filled at once (an IOC, or a limit order that crossed): the size and average price. */
+  filled?: { size: string; averagePrice: string };
 }
 
 export interface TradingDeps {
-  store: Store;
+  db: Executor;
+  work: UnitOfWork;
   exchange: ExchangeAdapter;
   agents: AgentService;
-  vaults: VaultGate;
   reconciler: Reconciler;
   clock: () => number;
   log: Logger;
   slippageBps: number;
   /** How long a signed order stays valid in flight (Hyperliquid's expiresAfter). */
   orderTtlMs: number;
-  /** Called (not awaited) after an order for a vault was placed, so its fills are recorded at once. */
-  onVaultOrder?: (vaultAddress: string) => void;
+  /** How long a retry waits for the first request with its Idempotency-Key, still in flight. */
+  inFlightWaitMs?: number;
 }
+
+export interface TradeInput extends OrderIntent {
+  /** The vault whose capital this trades: part of what an Idempotency-Key fixes. */
+  vaultAddress?: string;
+}
+
+/** Clears the account an order goes to; called after the idempotency check, so a retry replays first. */
+export type ResolveTarget = () => Promise<Target>;
 
 /** 128-bit client order id with the top bit set (the SDK reads small ones as oids). */
 export function newCloid(): Cloid {
@@ -57,36 +63,61 @@ export function outcomeOf(row: OrderRow): TradeResult {
   }
   if (row.status === "pending" || row.status === "unknown" || row.oid === null) {
     throw new AppError("EXCHANGE_UNAVAILABLE", "the order's outcome is not known yet; it is being reconciled", {
-      retryable: true,
-      retryAfter: 5,
-      details: { cloid: row.cloid },
+      retryable: true, retryAfter: 5, details: { cloid: row.cloid },
     });
   }
-  return { orderId: row.oid, status: "submitted", timestamp: row.created_at };
+  const filled = row.status === "filled" && row.filled_size ? { size: row.filled_size, averagePrice: row.average_price ?? row.price } : undefined;
+  return { orderId: row.oid, status: "submitted", timestamp: row.created_at, ...(filled ? { filled } : {}) };
 }
 
 export function createTradingService(deps: TradingDeps) {
-  const { store, exchange, agents, vaults, clock } = deps;
-  const { db, sync } = store;
+  const { db, work, exchange, agents, clock } = deps;
+  const inFlightWaitMs = deps.inFlightWaitMs ?? 10_000;
+  /** Requests still talking to the exchange, by user and Idempotency-Key: a retry waits for them. */
+  const inFlight = new Map<string, Promise<unknown>>();
 
-  const accountFor = (user: string, vaultAddress: string | undefined, purpose: "trade" | "read"): Promise<VaultAccount> =>
-    vaultAddress === undefined
-      ? Promise.resolve({ account: user })
-      : purpose === "trade"
-        ? vaults.forTrade(user, vaultAddress)
-        : vaults.forRead(user, vaultAddress);
-
-  async function place(user: string, input: TradeInput, idempotencyKey?: string): Promise<TradeResult> {
-    if (idempotencyKey) {
-      const seen = orders.findByIdempotencyKey(db, sync, user, idempotencyKey);
-      if (seen) return replay(seen, requestHash(input));
+  /** A retry finds its first request: the same answer, after waiting for it if it is still in flight. */
+  async function replay(user: string, key: string, same: (row: OrderRow) => boolean): Promise<TradeResult | undefined> {
+    const first = inFlight.get(`${user}\n${key}`);
+    if (first) {
+      let timer: NodeJS.Timeout | undefined;
+      const waited = await Promise.race([
+        first.then(() => true, () => true),
+        new Promise<false>((r) => (timer = setTimeout(() => r(false), inFlightWaitMs))),
+      ]);
+      clearTimeout(timer);
+      if (!waited) throw new AppError("CONFLICT", "the first request with this Idempotency-Key is still in flight; retry shortly", { retryAfter: 1 });
     }
-    return submit(user, await accountFor(user, input.vaultAddress, "trade"), input, idempotencyKey);
+    const seen = await orders.findByIdempotencyKey(db, user, key);
+    if (!seen) return undefined;
+    if (!same(seen)) throw new AppError("CONFLICT", "this Idempotency-Key was used for a different request");
+    return outcomeOf(seen);
   }
 
-  /** Places an order on an account already cleared for it (by the vault gate, or the caller's own). */
-  async function submit(user: string, target: VaultAccount, input: TradeInput, idempotencyKey?: string): Promise<TradeResult> {
+  /** Runs a keyed request so that retries arriving meanwhile wait for it instead of racing it. */
+  async function keyed<T>(user: string, key: string | undefined, run: () => Promise<T>): Promise<T> {
+    if (!key) return run();
+    const id = `${user}\n${key}`;
+    const p = run();
+    if (!inFlight.has(id)) {
+      inFlight.set(id, p);
+      p.then(() => inFlight.delete(id), () => inFlight.delete(id));
+    }
+    return p;
+  }
+
+  async function place(user: string, resolve: ResolveTarget, input: TradeInput, idempotencyKey?: string): Promise<TradeResult> {
     const fingerprint = requestHash(input);
+    if (idempotencyKey) {
+      const seen = await replay(user, idempotencyKey, (row) => row.request_hash === fingerprint);
+      if (seen) return seen;
+    }
+    const target = await resolve();
+    return keyed(user, idempotencyKey, () => submit(user, target, input, fingerprint, idempotencyKey));
+  }
+
+  /** Places an order on an account already cleared for it. */
+  async function submit(user: string, target: Target, input: OrderIntent, fingerprint: string, idempotencyKey?: string): Promise<TradeResult> {
     const { account, subAccount } = target;
     const markets = await exchange.markets();
     const mids = input.price === undefined ? await exchange.mids() : {};
@@ -96,19 +127,22 @@ export function createTradingService(deps: TradingDeps) {
     const now = clock();
     const cloid = newCloid();
     const row = {
-      cloid, user, account, vault_address: input.vaultAddress ?? null, agent: agent.address,
+      cloid, user, account, vault_address: target.vaultAddress ?? null, agent: agent.address,
       idempotency_key: idempotencyKey ?? null, request_hash: fingerprint, symbol: order.market.symbol,
       asset: order.market.asset, side: input.side, size: order.size, price: order.price, tif: order.tif,
       reduce_only: order.reduceOnly ? 1 : 0, market: order.isMarket ? 1 : 0, status: "pending" as const, oid: null,
       filled_size: null, average_price: null, error_code: null, error_message: null,
       expires_at: now + deps.orderTtlMs, created_at: now, updated_at: now,
     };
-    const earlier = store.immediate(() => {
-      const seen = idempotencyKey ? orders.findByIdempotencyKey(db, sync, user, idempotencyKey) : undefined;
-      if (!seen) orders.insertOrder(db, sync, row);
+    const earlier = await work.write(async (trx) => {
+      const seen = idempotencyKey ? await orders.findByIdempotencyKey(trx, user, idempotencyKey) : undefined;
+      if (!seen) await orders.insertOrder(trx, row);
       return seen;
     });
-    if (earlier) return replay(earlier, fingerprint);
+    if (earlier) {
+      if (earlier.request_hash !== fingerprint) throw new AppError("CONFLICT", "this Idempotency-Key was used for a different request");
+      return outcomeOf(earlier);
+    }
 
     try {
       const placed = await exchange.placeOrder(
@@ -118,94 +152,104 @@ export function createTradingService(deps: TradingDeps) {
       );
       // Not synced to disk (saves an fsync per order): if a power cut loses this update, the row is
       // left pending and the reconciler settles it by cloid at start-up, as it does after a crash.
-      store.relaxed(() => orders.updateOrder(db, sync, cloid, placed.kind === "resting"
+      await work.relaxed((trx) => orders.updateOrder(trx, cloid, placed.kind === "resting"
         ? { status: "resting", oid: placed.oid }
         : { status: "filled", oid: placed.oid, filled_size: placed.totalSize, average_price: placed.averagePrice }, clock()));
-      if (input.vaultAddress && placed.kind === "filled") deps.onVaultOrder?.(input.vaultAddress);
-      return { orderId: placed.oid, status: "submitted", timestamp: now };
+      const filled = placed.kind === "filled" ? { filled: { size: placed.totalSize, averagePrice: placed.averagePrice } } : {};
+      return { orderId: placed.oid, status: "submitted", timestamp: now, ...filled };
     } catch (err) {
       const e = err instanceof AppError ? err : new AppError("INTERNAL", "order failed", { cause: err });
-      if (e.code === "EXCHANGE_UNAVAILABLE") {
-        orders.updateOrder(db, sync, cloid, { status: "unknown" }, clock());
-        deps.log.warn({ cloid, err: e.message }, "order outcome in doubt; reconciling by cloid");
-        const settled = await deps.reconciler.settle(cloid);
-        if (settled && settled.status !== "unknown" && settled.status !== "pending") return outcomeOf(settled);
-        throw new AppError("EXCHANGE_UNAVAILABLE", `${e.message}; the order's outcome is being reconciled`, {
-          retryable: true, retryAfter: 5, details: { cloid }, cause: e,
-        });
-      }
+      if (e.code === "EXCHANGE_UNAVAILABLE") return inDoubt(cloid, e);
       if (e.code === "AGENT_NOT_APPROVED") await agents.forget(agent.address);
-      orders.updateOrder(db, sync, cloid, { status: "rejected", error_code: e.code, error_message: e.message }, clock());
+      await orders.updateOrder(db, cloid, { status: "rejected", error_code: e.code, error_message: e.message }, clock());
       throw e;
     }
   }
 
-  function replay(row: OrderRow, fingerprint: string): TradeResult {
-    if (row.request_hash !== fingerprint) {
-      throw new AppError("CONFLICT", "this Idempotency-Key was used for a different request");
-    }
-    return outcomeOf(row);
+  /** The exchange did not answer clearly: ask it by cloid now; the reconciler keeps asking after. */
+  async function inDoubt(cloid: string, e: AppError): Promise<TradeResult> {
+    await orders.updateOrder(db, cloid, { status: "unknown" }, clock());
+    deps.log.warn({ cloid, err: e.message }, "order outcome in doubt; reconciling by cloid");
+    const settled = await deps.reconciler.settle(cloid);
+    if (settled && settled.status !== "unknown" && settled.status !== "pending") return outcomeOf(settled);
+    throw new AppError("EXCHANGE_UNAVAILABLE", `${e.message}; the order's outcome is being reconciled`, {
+      retryable: true, retryAfter: 5, details: { cloid }, cause: e,
+    });
   }
 
   /** A reduce-only market order against the position; the whole position when no size is given. */
   async function closePosition(
     user: string,
+    resolve: ResolveTarget,
     input: { symbol: string; size?: string; vaultAddress?: string },
     idempotencyKey?: string,
   ): Promise<TradeResult> {
     // A retry must not look at the position again: it is gone once the first close filled. So the
     // replay is matched on what a close fixes (symbol, vault, reduce-only), not on the whole request.
-    const seen = idempotencyKey ? orders.findByIdempotencyKey(db, sync, user, idempotencyKey) : undefined;
-    if (seen) {
-      const same = seen.symbol === input.symbol && seen.vault_address === (input.vaultAddress ?? null) && seen.reduce_only === 1;
-      if (!same) throw new AppError("CONFLICT", "this Idempotency-Key was used for a different request");
-      return outcomeOf(seen);
+    if (idempotencyKey) {
+      const seen = await replay(user, idempotencyKey, (row) =>
+        row.symbol === input.symbol && row.vault_address === (input.vaultAddress ?? null) && row.reduce_only === 1);
+      if (seen) return seen;
     }
-    const target = await accountFor(user, input.vaultAddress, "trade");
-    const position = (await exchange.accountState(target.account)).positions.find((p) => p.symbol === input.symbol);
-    if (!position || position.size === "0") throw new AppError("NO_POSITION", `no open ${input.symbol} position`);
-    const held = position.size.replace(/^-/, "");
-    if (input.size !== undefined && compareDecimal(input.size, held) > 0) {
-      throw new AppError("INVALID_INPUT", `size: the position is only ${held}`, {
-        details: [{ field: "body.size", message: `at most the position size ${held}` }],
-      });
-    }
-    // Straight to submit: the account was cleared above (place would run the vault gate again).
-    return submit(
-      user,
-      target,
-      { symbol: input.symbol, side: position.size.startsWith("-") ? "buy" : "sell", size: input.size ?? held, reduceOnly: true, vaultAddress: input.vaultAddress },
-      idempotencyKey,
-    );
+    const target = await resolve();
+    return keyed(user, idempotencyKey, async () => {
+      const position = (await exchange.accountState(target.account)).positions.find((p) => p.symbol === input.symbol);
+      if (!position || position.size === "0") throw new AppError("NO_POSITION", `no open ${input.symbol} position`);
+      const held = position.size.replace(/^-/, "");
+      if (input.size !== undefined && compareDecimal(input.size, held) > 0) {
+        throw new AppError("INVALID_INPUT", `size: the position is only ${held}`, {
+          details: [{ field: "body.size", message: `at most the position size ${held}` }],
+        });
+      }
+      const intent: OrderIntent = { symbol: input.symbol, side: position.size.startsWith("-") ? "buy" : "sell", size: input.size ?? held, reduceOnly: true };
+      return submit(user, target, intent, requestHash({ ...intent, vaultAddress: input.vaultAddress }), idempotencyKey);
+    });
   }
 
-  /**
-   * Cancels every open order and closes every position of an account with reduce-only market
-   * orders, through the audit trail (closing a vault, or after a breach). Returns what it did.
-   */
-  async function flatten(user: string, target: VaultAccount, vaultAddress: string, opts: { closePositions: boolean }) {
-    const markets = await exchange.markets();
+  /** Cancels one resting order of the target account. */
+  async function cancel(target: Target, orderId: number) {
+    const { account, subAccount } = target;
+    const lookup = await exchange.orderStatus(account, orderId);
+    // An order id of another account is "unknown" for this one: 404, never another user's data.
+    if (!lookup.found) throw new AppError("NOT_FOUND", `no order ${orderId} on this account`);
+    if (lookup.status !== "open") throw new AppError("ORDER_NOT_OPEN", `order ${orderId} is ${lookup.status}, not open`);
+    const market = (await exchange.markets()).find((m) => m.symbol === lookup.order.symbol);
+    if (!market) throw new AppError("EXCHANGE_UNAVAILABLE", `the exchange no longer lists ${lookup.order.symbol}`);
+    await exchange.cancelOrder(await agents.signerFor(account), { asset: market.asset, oid: orderId }, { subAccount });
+    const row = await orders.findByOid(db, account, orderId);
+    if (row) await orders.updateOrder(db, row.cloid, { status: "canceled" }, clock());
+    return { orderId, status: "canceled" as const };
+  }
+
+  /** Cancels every resting order of the target account; returns how many there were. */
+  async function cancelAll(target: Target): Promise<number> {
     const open = await exchange.openOrders(target.account);
-    const agent = open.length > 0 ? await agents.signerFor(target.account) : undefined;
+    if (open.length === 0) return 0;
+    const markets = await exchange.markets();
+    const agent = await agents.signerFor(target.account);
     for (const o of open) {
       const market = markets.find((m) => m.symbol === o.symbol);
       if (!market) continue;
-      await exchange.cancelOrder(agent!, { asset: market.asset, oid: o.oid }, { subAccount: target.subAccount }).catch((err) => {
+      await exchange.cancelOrder(agent, { asset: market.asset, oid: o.oid }, { subAccount: target.subAccount }).catch((err) => {
         if (!(err instanceof AppError && err.code === "ORDER_NOT_OPEN")) throw err;
       });
     }
-    const closed: TradeResult[] = [];
-    if (opts.closePositions) {
-      for (const p of (await exchange.accountState(target.account)).positions) {
-        if (p.size === "0") continue;
-        const side = p.size.startsWith("-") ? "buy" : "sell";
-        closed.push(await submit(user, target, { symbol: p.symbol, side, size: p.size.replace(/^-/, ""), reduceOnly: true, vaultAddress }));
-      }
-    }
-    return { canceledOrders: open.length, closedPositions: closed };
+    return open.length;
   }
 
-  return { place, closePosition, flatten, accountFor };
+  /** Cancels every resting order and closes every position with reduce-only market orders. */
+  async function flatten(user: string, target: Target) {
+    const canceledOrders = await cancelAll(target);
+    const closedPositions: TradeResult[] = [];
+    for (const p of (await exchange.accountState(target.account)).positions) {
+      if (p.size === "0") continue;
+      const intent: OrderIntent = { symbol: p.symbol, side: p.size.startsWith("-") ? "buy" : "sell", size: p.size.replace(/^-/, ""), reduceOnly: true };
+      closedPositions.push(await submit(user, target, intent, requestHash(intent)));
+    }
+    return { canceledOrders, closedPositions };
+  }
+
+  return { place, closePosition, cancel, cancelAll, flatten };
 }
 
 export type TradingService = ReturnType<typeof createTradingService>;

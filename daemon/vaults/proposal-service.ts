@@ -1,13 +1,17 @@
 // Proposals (funding offers) replace the deprecated escrow contract: terms that both parties sign as
 // EIP-712 typed data; once both have signed, the daemon relays VaultFactory.createVault and the
-// factory checks both signatures again on-chain.
+// factory checks both signatures again on-chain. Terms the contract would refuse are refused here,
+// before anyone signs; a relay that fails for good (the contract reverts) marks the proposal FAILED.
 import { getAddress, verifyTypedData } from "ethers";
-import type { Kysely } from "kysely";
 import type { Logger } from "pino";
 import { buildVaultTermsTypedData, hashVaultTerms, randomSalt, VAULT_TERMS_TYPES, type VaultTerms } from "../chain/terms.js";
+import type { Executor } from "../db/database.js";
 import * as repo from "../db/proposals-repo.js";
-import type { Database, ProposalRow } from "../db/schema.js";
+import type { ProposalRow } from "../db/schema.js";
 import { AppError } from "../errors.js";
+import { compareDecimal } from "../lib/decimal.js";
+import { isRetryable } from "../lib/retry.js";
+import { baseUnitsToUsdc, bpsToPercent } from "./units.js";
 
 export const DEFAULT_PROPOSAL_VALIDITY_S = 7 * 86_400;
 
@@ -24,13 +28,25 @@ export interface ProposalTerms {
   validUntil?: number;
 }
 
-/** What proposals need from the chain, passed in at composition. */
-export interface ProposalChain {
+/** What proposals need from below, passed in at composition. */
+export interface ProposalDeps {
+  db: Executor;
   chainId(): number;
   factory(): string;
   /** The active (not closed) vault trading this exchange account, if any. */
   activeVaultFor(exchangeAccount: string): Promise<string | undefined>;
   createVault(terms: VaultTerms, investorSignature: string, traderSignature: string): Promise<{ vault: string; txHash: string }>;
+  /** The exchange account's value (USDC decimal string), for the warnings shown before anyone signs. */
+  accountValue(exchangeAccount: string): Promise<string>;
+  /** A vault just deployed gets its first reading at once, so it can trade without waiting a cycle. */
+  firstReading(vault: string): Promise<unknown>;
+  clock: () => number;
+  log: Logger;
+}
+
+export interface ProposalWarning {
+  code: "BALANCE_ABOVE_ACCOUNT";
+  message: string;
 }
 
 const invalid = (field: string, message: string) =>
@@ -48,9 +64,28 @@ export function termsOf(row: ProposalRow): VaultTerms {
 export const typedDataOf = (row: ProposalRow) =>
   buildVaultTermsTypedData({ chainId: row.chain_id, factory: row.factory, terms: termsOf(row) });
 
-export function createProposalService(deps: { db: Kysely<Database>; chain: ProposalChain; clock: () => number; log: Logger }) {
-  const { db, chain, clock, log } = deps;
+/** A proposal as the API shows it: SPEC's units (percentages, USDC decimal strings, Unix seconds). */
+export function rowToProposal(p: ProposalRow) {
+  return {
+    id: p.id, status: p.status, investor: p.investor, trader: p.trader, exchangeAccount: p.exchange_account,
+    initialBalance: baseUnitsToUsdc(p.initial_balance),
+    maxDrawdown: bpsToPercent(p.max_drawdown_bps), dailyDrawdown: bpsToPercent(p.daily_drawdown_bps),
+    dealDeadline: p.deal_deadline,
+    profitShare: { trader: bpsToPercent(p.trader_share_bps), investor: bpsToPercent(10_000 - p.trader_share_bps) },
+    validUntil: p.valid_until,
+    signedBy: { investor: p.investor_signature !== null, trader: p.trader_signature !== null },
+    vaultAddress: p.vault_address, createTx: p.create_tx, relayError: p.relay_error, rejectedBy: p.rejected_by,
+    createdBy: p.created_by, createdAt: Math.floor(p.created_at / 1000),
+    typedData: typedDataOf(p),
+  };
+}
+export type Proposal = ReturnType<typeof rowToProposal>;
+
+export function createProposalService(deps: ProposalDeps) {
+  const { db, clock, log } = deps;
   const nowS = () => Math.floor(clock() / 1000);
+  /** Relays in progress, per proposal: accept and the background sweep never relay one twice at once. */
+  const relaying = new Map<number, Promise<ProposalRow>>();
 
   async function load(user: string, id: number): Promise<ProposalRow> {
     let row = await repo.findProposal(db, id);
@@ -62,25 +97,48 @@ export function createProposalService(deps: { db: Kysely<Database>; chain: Propo
     return row;
   }
 
-  async function relay(row: ProposalRow): Promise<ProposalRow> {
-    if (await chain.activeVaultFor(row.exchange_account)) {
-      await repo.updateProposal(db, row.id, { relay_error: "the exchange account already backs an active vault" }, clock());
+  async function relayOnce(row: ProposalRow): Promise<ProposalRow> {
+    if (await deps.activeVaultFor(row.exchange_account)) {
+      await repo.updateProposal(db, row.id, { relay_error: "the exchange account already backs an active vault" }, clock(), "PENDING");
       return (await repo.findProposal(db, row.id))!;
     }
     try {
-      const { vault, txHash } = await chain.createVault(termsOf(row), row.investor_signature!, row.trader_signature!);
+      const { vault, txHash } = await deps.createVault(termsOf(row), row.investor_signature!, row.trader_signature!);
       await repo.updateProposal(db, row.id, { status: "ACCEPTED", vault_address: vault, create_tx: txHash, relay_error: null }, clock(), "PENDING");
       log.info({ proposal: row.id, vault, txHash }, "vault deployed");
+      await deps.firstReading(vault).catch((err) => log.warn({ vault, err: (err as Error).message }, "first reading failed; the oracle retries"));
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      log.warn({ proposal: row.id, err: message }, "createVault relay failed; will retry");
-      await repo.updateProposal(db, row.id, { relay_error: message }, clock());
+      // A chain that did not answer is worth another try; a contract that said no will say it again.
+      const forGood = !isRetryable(err);
+      log.warn({ proposal: row.id, err: message, forGood }, forGood ? "createVault refused; the proposal failed" : "createVault relay failed; will retry");
+      await repo.updateProposal(db, row.id, { relay_error: message, ...(forGood ? { status: "FAILED" as const } : {}) }, clock(), "PENDING");
     }
     return (await repo.findProposal(db, row.id))!;
   }
 
+  function relay(row: ProposalRow): Promise<ProposalRow> {
+    const running = relaying.get(row.id);
+    if (running) return running;
+    const p = relayOnce(row).finally(() => relaying.delete(row.id));
+    relaying.set(row.id, p);
+    return p;
+  }
+
   return {
     load,
+
+    /** What both parties should know before signing: the exchange account holds less than the initial balance. */
+    async warnings(row: ProposalRow): Promise<ProposalWarning[]> {
+      if (row.status !== "PENDING") return [];
+      const value = await deps.accountValue(row.exchange_account).catch(() => undefined);
+      const initial = baseUnitsToUsdc(row.initial_balance);
+      if (value === undefined || compareDecimal(value, initial) >= 0) return [];
+      return [{
+        code: "BALANCE_ABOVE_ACCOUNT",
+        message: `the initial balance ${initial} USDC is more than the exchange account ${row.exchange_account} holds (${value} USDC); the first reading will record a mismatch`,
+      }];
+    },
 
     async create(user: string, t: ProposalTerms): Promise<ProposalRow> {
       const investor = getAddress(t.investor);
@@ -92,19 +150,19 @@ export function createProposalService(deps: { db: Kysely<Database>; chain: Propo
       const validUntil = t.validUntil ?? Math.min(t.dealDeadline, nowS() + DEFAULT_PROPOSAL_VALIDITY_S);
       if (validUntil <= nowS()) throw invalid("validUntil", "must be in the future");
       if (validUntil > t.dealDeadline) throw invalid("validUntil", "must not be after the deal deadline");
-      if (await chain.activeVaultFor(exchangeAccount)) throw invalid("exchangeAccount", "this exchange account already backs an active vault");
+      if (await deps.activeVaultFor(exchangeAccount)) throw invalid("exchangeAccount", "this exchange account already backs an active vault");
       const terms: VaultTerms = {
         investor, trader, exchangeAccount, initialBalance: t.initialBalance, maxDrawdownBps: t.maxDrawdownBps,
         dailyDrawdownBps: t.dailyDrawdownBps, dealDeadline: t.dealDeadline, traderShareBps: t.traderShareBps,
         validUntil, salt: randomSalt(),
       };
-      const typed = buildVaultTermsTypedData({ chainId: chain.chainId(), factory: chain.factory(), terms });
+      const typed = buildVaultTermsTypedData({ chainId: deps.chainId(), factory: deps.factory(), terms });
       const now = clock();
       return repo.insertProposal(db, {
         created_by: user, investor, trader, exchange_account: exchangeAccount, initial_balance: t.initialBalance.toString(),
         max_drawdown_bps: t.maxDrawdownBps, daily_drawdown_bps: t.dailyDrawdownBps, deal_deadline: t.dealDeadline,
         trader_share_bps: t.traderShareBps, valid_until: validUntil, salt: terms.salt, chain_id: typed.domain.chainId,
-        factory: typed.domain.verifyingContract, terms_hash: hashVaultTerms({ chainId: chain.chainId(), factory: chain.factory(), terms }),
+        factory: typed.domain.verifyingContract, terms_hash: hashVaultTerms({ chainId: deps.chainId(), factory: deps.factory(), terms }),
         investor_signature: null, trader_signature: null, status: "PENDING", vault_address: null, create_tx: null,
         relay_error: null, rejected_by: null, created_at: now, updated_at: now,
       });
@@ -122,7 +180,9 @@ export function createProposalService(deps: { db: Kysely<Database>; chain: Propo
       }
       if (signer !== user) throw invalid("signature", "is not your signature over these terms (sign the proposal's typedData)");
       const field = user === row.investor ? "investor_signature" : "trader_signature";
-      await repo.updateProposal(db, id, { [field]: signature }, clock(), "PENDING");
+      if (!(await repo.updateProposal(db, id, { [field]: signature }, clock(), "PENDING"))) {
+        throw new AppError("CONFLICT", "the proposal changed meanwhile; fetch it again");
+      }
       const updated = (await repo.findProposal(db, id))!;
       return updated.investor_signature && updated.trader_signature ? relay(updated) : updated;
     },
@@ -130,13 +190,17 @@ export function createProposalService(deps: { db: Kysely<Database>; chain: Propo
     async reject(user: string, id: number): Promise<ProposalRow> {
       const row = await load(user, id);
       if (row.status !== "PENDING") throw new AppError("CONFLICT", `the proposal is ${row.status}`);
-      await repo.updateProposal(db, id, { status: "REJECTED", rejected_by: user }, clock(), "PENDING");
+      if (row.investor_signature && row.trader_signature) throw new AppError("CONFLICT", "both parties have signed; the vault is being deployed");
+      if (!(await repo.updateProposal(db, id, { status: "REJECTED", rejected_by: user }, clock(), "PENDING"))) {
+        const now = (await repo.findProposal(db, id))!;
+        throw new AppError("CONFLICT", `the proposal is ${now.status}`);
+      }
       return (await repo.findProposal(db, id))!;
     },
 
     list: (user: string, limit: number, offset: number) => repo.proposalsOf(db, user, limit, offset),
 
-    /** Background upkeep: expire stale proposals and retry relays that failed. */
+    /** Background upkeep: expire stale proposals and retry relays that failed for a passing reason. */
     async sweep(): Promise<void> {
       await repo.expireProposals(db, nowS(), clock());
       for (const row of await repo.awaitingRelay(db)) await relay(row);

@@ -1,139 +1,170 @@
-// Vault actions and the trade gate (SPEC 3.1, 4.10-4.15, DESIGN section 7). Rules live here; the
-// contract enforces the objective ones again (recovery, closed state, who gets paid).
-import type { Kysely } from "kysely";
+// Vault reads and actions (SPEC 3.1, 4.10-4.15, DESIGN section 7), and the work of one oracle cycle.
+// Rules live here; the contract enforces the objective ones again (recovery, closed state, who gets
+// paid). Balances come from vault-balances.ts; orders go through the trading service.
 import type { Logger } from "pino";
-import type { Store } from "../db/database.js";
-import type { Database } from "../db/schema.js";
+import type { Executor } from "../db/database.js";
 import type { VaultRow } from "../db/schema-chain.js";
 import * as tradesRepo from "../db/vault-trades-repo.js";
 import * as vaultsRepo from "../db/vaults-repo.js";
-import { AppError } from "../errors.js";
-import type { Oracle } from "../oracle/oracle.js";
+import { AppError, isAppError } from "../errors.js";
+import type { AccountViews, PositionView } from "../trading/account-views.js";
 import type { TradingService } from "../trading/trading-service.js";
-import type { VaultGate } from "../trading/vault-gate.js";
-import { vaultFor, vaultWithRole } from "./vault-access.js";
+import type { VaultBalances } from "./vault-balances.js";
+import { assertOpen, vaultFor, vaultWithRole } from "./vault-access.js";
 import type { VaultChainOps } from "./vault-chain.js";
-import { assess } from "./vault-math.js";
+import { rowToCloseResult, rowToDetail, rowToEvent, rowToSummary, rowToTrade, type VaultSummary } from "./vault-views.js";
 
 export interface VaultServiceDeps {
-  store: Store;
+  db: Executor;
+  /** Rows written so far (the store's total changes): the list cache is valid while it does not move. */
+  changes(): number;
   chain: VaultChainOps;
-  oracle: Oracle;
+  balances: VaultBalances;
   trading: TradingService;
+  views: AccountViews;
   clock: () => number;
   log: Logger;
-  staleAfterMs: number;
+}
+
+/** What one oracle cycle did: vaults not closed, those due a reading (before their deadline), those read. */
+export interface PollResult {
+  active: number;
+  due: number;
+  read: number;
 }
 
 const nowS = (clock: () => number) => Math.floor(clock() / 1000);
+const MAX_CACHED_LISTS = 1_000;
 
 export function createVaultService(deps: VaultServiceDeps) {
-  const { store, chain, oracle, trading, clock, log } = deps;
-  const db: Kysely<Database> = store.db;
+  const { db, chain, balances, trading, clock, log } = deps;
   // Each party's list, kept until the database changes: a dashboard polls it, and between oracle
   // cycles nothing in it moves. The same array is returned while valid, so callers may memoize on it.
-  const lists = new Map<string, { changes: number; rows: readonly vaultsRepo.VaultSummaryRow[] }>();
-  const MAX_CACHED_LISTS = 1_000;
+  const lists = new Map<string, { changes: number; items: readonly VaultSummary[] }>();
+  /** Closes in progress, per vault: a second close waits for the first and is told the vault is closed. */
+  const closing = new Map<string, Promise<VaultRow>>();
 
-  function assertOpen(v: VaultRow) {
-    if (v.closed) throw new AppError("VAULT_CLOSED", "the vault is closed");
+  /** A vault the contract just paused: its resting orders go, and the event says how many. */
+  async function afterPause(v: VaultRow): Promise<void> {
+    try {
+      const count = await trading.cancelAll({ account: v.exchange_account });
+      await balances.recordEvent({ vault: v.address, type: "OrdersCanceled", data: { reason: "paused", count } });
+    } catch (err) {
+      log.error({ vault: v.address, err: (err as Error).message }, "paused vault: cannot cancel its orders");
+    }
   }
 
-  /** Cancels orders, flattens positions, writes the final balance, closes on-chain. */
-  async function settle(v: VaultRow, by: string): Promise<VaultRow> {
-    // flatten reads the open orders and positions itself, and does nothing when there are none.
-    await trading.flatten(by, { account: v.exchange_account }, v.address, { closePositions: true });
-    await oracle.refresh(v.address);
+  /** Reads, writes and reacts; the cancels run before a failed batch is reported. */
+  async function update(vaults: VaultRow[], fresh = false): Promise<number> {
+    const r = await balances.update(vaults, { fresh });
+    for (const v of r.paused) await afterPause(v);
+    if (r.failures.length > 0) throw r.failures[0];
+    return r.read;
+  }
+
+  /** One vault, now: a fresh balance on-chain (before unpause and close, after a pre-trade breach). */
+  async function refresh(address: string): Promise<VaultRow> {
+    const v = await vaultsRepo.findVault(db, address);
+    if (!v) throw new AppError("NOT_FOUND", `no vault ${address}`);
+    await update([v], true);
+    return (await vaultsRepo.findVault(db, address))!;
+  }
+
+  /** Cancels orders, flattens positions, writes the final balance, closes on-chain, records the closing fills. */
+  async function windDown(v: VaultRow, by: string): Promise<VaultRow> {
+    await trading.flatten(by, { account: v.exchange_account, vaultAddress: v.address });
+    await refresh(v.address);
     await chain.closeVault(v.address);
     const closed = (await vaultsRepo.findVault(db, v.address))!;
-    await oracle.ingestFills(closed).catch((err) => log.warn({ vault: v.address, err: (err as Error).message }, "cannot read the closing fills"));
+    await balances.recordFills(closed).catch((err) => log.warn({ vault: v.address, err: (err as Error).message }, "cannot read the closing fills"));
     log.info({ vault: v.address, by, finalBalance: closed.final_balance, profit: closed.profit }, "vault closed");
     return closed;
   }
 
-  const gate: VaultGate = {
-    async forTrade(user, address) {
-      const { vault: v, role } = await vaultFor(db, user, address);
-      if (role !== "trader") throw new AppError("FORBIDDEN", "only the vault's trader may trade it");
-      assertOpen(v);
-      if (v.paused) throw new AppError("VAULT_PAUSED", "the vault was paused by its risk limits");
-      if (v.deal_deadline < nowS(clock)) throw new AppError("DEAL_EXPIRED", "the deal deadline has passed");
-      const age = clock() - (v.last_observed_at ?? 0) * 1000;
-      if (v.last_observed_at === null || age > deps.staleAfterMs) {
-        throw new AppError("BALANCE_STALE", "the vault's balance is too old to trade on; the oracle will refresh it", {
-          retryAfter: 10, details: { lastBalanceUpdate: v.last_observed_at },
-        });
-      }
-      // Close the gap between oracle cycles: a breach already visible on the exchange pauses now.
-      const reading = await oracle.reader.read(v, { priority: "trading" });
-      const risk = assess(
-        { peak: BigInt(v.peak_balance), dayStart: BigInt(v.day_start_balance), day: Math.floor(v.last_observed_at / 86_400) },
-        reading.balance, reading.observedAt, { maxBps: v.max_drawdown_bps, dailyBps: v.daily_drawdown_bps },
+  function closeOnce(v: VaultRow, by: string): Promise<VaultRow> {
+    const running = closing.get(v.address);
+    if (running) {
+      return running.then(
+        () => Promise.reject(new AppError("VAULT_CLOSED", "the vault was closed by another request meanwhile")),
+        (err) => Promise.reject(err),
       );
-      if (risk.breach) {
-        const after = await oracle.refresh(v.address);
-        if (after.paused) throw new AppError("VAULT_PAUSED", "the vault's risk limits are breached; it has been paused");
-      }
-      oracle.markActive(v.address);
-      return { account: v.exchange_account };
-    },
-    async forRead(user, address) {
-      const { vault: v } = await vaultFor(db, user, address);
-      return { account: v.exchange_account };
-    },
-  };
+    }
+    const p = windDown(v, by).finally(() => closing.delete(v.address));
+    closing.set(v.address, p);
+    return p;
+  }
 
   return {
-    gate,
-    settle,
-    get: (user: string, address: string) => vaultFor(db, user, address).then((x) => x.vault),
+    refresh,
 
-    /** Vaults where `user` is the investor or the trader, newest first: the columns a list shows. */
-    list(user: string): readonly vaultsRepo.VaultSummaryRow[] {
-      const changes = store.changes();
+    /** The work of one oracle cycle: close expired vaults, read and write the live ones, record fills. */
+    async poll(): Promise<PollResult> {
+      const vaults = await vaultsRepo.activeVaults(db);
+      const now = nowS(clock);
+      for (const v of vaults.filter((x) => x.deal_deadline < now)) {
+        await closeOnce(v, "oracle").catch((err) => {
+          if (!(isAppError(err) && err.code === "VAULT_CLOSED")) log.error({ vault: v.address, err: (err as Error).message }, "cannot close expired vault; will retry");
+        });
+      }
+      const live = vaults.filter((x) => x.deal_deadline >= now);
+      const read = await update(live);
+      for (const v of live) {
+        if (!balances.fillsDue(v.address)) continue;
+        await balances.recordFills(v).catch((err) => log.warn({ vault: v.address, err: (err as Error).message }, "cannot read fills"));
+      }
+      return { active: vaults.length, due: live.length, read };
+    },
+
+    /** Vaults where `user` is the investor or the trader, newest first. */
+    async list(user: string): Promise<readonly VaultSummary[]> {
+      const changes = deps.changes();
       const hit = lists.get(user);
-      if (hit && hit.changes === changes) return hit.rows;
-      const rows = Object.freeze(vaultsRepo.vaultSummariesOfParty(db, store.sync, user));
+      if (hit && hit.changes === changes) return hit.items;
+      const items = Object.freeze((await vaultsRepo.vaultSummariesOfParty(db, user)).map(rowToSummary));
       if (lists.size >= MAX_CACHED_LISTS) lists.clear();
-      lists.set(user, { changes, rows });
-      return rows;
+      lists.set(user, { changes, items });
+      return items;
+    },
+
+    /** One vault with its latest trades and open positions (positions are empty when the exchange is down). */
+    async detail(user: string, address: string) {
+      const { vault: v } = await vaultFor(db, user, address);
+      const trades = (await tradesRepo.tradePage(db, v.address, { limit: 20, offset: 0 })).rows.map(rowToTrade);
+      const positions: PositionView[] = await deps.views.positions({ account: v.exchange_account }).catch(() => []);
+      return { ...rowToDetail(v), trades, positions };
     },
 
     async trades(user: string, address: string, page: { limit: number; offset: number; startMs?: number; endMs?: number }) {
       const v = (await vaultFor(db, user, address)).vault;
-      return tradesRepo.tradePage(db, store.sync, v.address, page);
+      const r = await tradesRepo.tradePage(db, v.address, page);
+      return { trades: r.rows.map(rowToTrade), total: r.total };
     },
 
     async events(user: string, address: string, page: { limit: number; offset: number }) {
       const v = (await vaultFor(db, user, address)).vault;
-      return vaultsRepo.vaultEventsPage(db, v.address, page.limit, page.offset);
+      const r = await vaultsRepo.vaultEventsPage(db, v.address, page.limit, page.offset);
+      return { events: r.rows.map(rowToEvent), total: r.total };
     },
 
-    /** Events of every vault `user` is a party to with id > afterId, oldest first (an SSE backlog). */
+    /** Event rows of every vault `user` is a party to with id > afterId, oldest first (an SSE backlog). */
     async eventsAfter(user: string, afterId: number, limit: number) {
       const mine = (await vaultsRepo.vaultsOfParty(db, user)).map((v) => v.address);
       return vaultsRepo.eventsAfter(db, mine, afterId, limit);
     },
 
-    /** The latest trades of a vault the caller may read (for its detail view). */
-    latestTrades(vault: VaultRow, limit: number) {
-      return tradesRepo.tradePage(db, store.sync, vault.address, { limit, offset: 0 }).rows;
-    },
-
     async close(user: string, address: string) {
       const { vault: v } = await vaultFor(db, user, address);
       assertOpen(v);
-      return settle(v, user);
+      return rowToCloseResult(await closeOnce(v, user));
     },
 
     async unpause(user: string, address: string) {
       const { vault: v } = await vaultWithRole(db, user, address, ["trader"], "unpause it");
       assertOpen(v);
       if (!v.paused) throw new AppError("CONFLICT", "the vault is not paused");
-      const fresh = await oracle.refresh(v.address);
-      if (!fresh.paused) return fresh;
-      await chain.unpauseVault(v.address);
-      return (await vaultsRepo.findVault(db, v.address))!;
+      const fresh = await refresh(v.address);
+      if (fresh.paused) await chain.unpauseVault(v.address);
+      return rowToSummary((await vaultsRepo.findVault(db, v.address))!);
     },
 
     async withdraw(user: string, address: string) {

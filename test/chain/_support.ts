@@ -5,6 +5,9 @@ import { join } from "node:path";
 import { Wallet } from "ethers";
 import pino from "pino";
 import { startChain } from "../../daemon/chain/chain.js";
+import type { ChainEventSink } from "../../daemon/chain/indexer.js";
+import { knownVaults } from "../../daemon/db/vaults-repo.js";
+import { applyChainEvents } from "../../daemon/vaults/vault-events.js";
 import type { Chain, StartChainOptions } from "../../daemon/chain/chain.js";
 import {
   createVault, fundVaultWithPermit, mintSettlementToken, randomSalt, vaultPermitTypedData,
@@ -56,9 +59,15 @@ export async function reopenStore(env: Env): Promise<void> {
   env.store = await openStore(join(env.dir, "db.sqlite"));
 }
 
+/** The projection the daemon wires into the chain module: vault rows and events from decoded logs. */
+export const vaultSink = (store: Store): ChainEventSink => ({
+  knownVaults: (addresses) => knownVaults(store.db, addresses),
+  apply: applyChainEvents,
+});
+
 export async function start(env: Env, over: Partial<StartChainOptions> = {}): Promise<Chain> {
   return startChain({
-    dataDir: env.dir, store: env.store, log: silent, operatorKey: env.operatorKey,
+    dataDir: env.dir, store: env.store, sink: vaultSink(env.store), log: silent, operatorKey: env.operatorKey,
     embedded: { port: await freePort() }, ...over,
   });
 }

@@ -47,7 +47,7 @@ test("first start deploys token, implementation and factory, records them, and s
   assert.equal([record.factory, record.implementation, record.token], [chain.addresses.factory, chain.addresses.implementation, chain.addresses.token]);
   assert.ok(record.genesisTime > 0);
   for (const a of Object.values(chain.addresses)) assert.is.not(await chain.provider.getCode(a), "0x");
-  const purposes = journalOf(env.store.db, env.store.sync, chain.key).map((r) => `${r.purpose}:${r.status}`);
+  const purposes = (await journalOf(env.store.db, chain.key)).map((r) => `${r.purpose}:${r.status}`);
   assert.equal(purposes, ["deploy:TestUSDC:confirmed", "deploy:TradingVault:confirmed", "deploy:VaultFactory:confirmed"]);
 });
 

@@ -14,7 +14,7 @@ import { readOperatorKeyFile } from "../../daemon/chain/operator-key.js";
 import { findVault } from "../../daemon/db/vaults-repo.js";
 import { isAppError } from "../../daemon/errors.js";
 import { freePort } from "../helpers/util.js";
-import { ensureArtifacts, newEnv, newVault, silent } from "./_support.js";
+import { ensureArtifacts, newEnv, newVault, silent, vaultSink } from "./_support.js";
 import type { Env } from "./_support.js";
 
 let node: EmbeddedNode;
@@ -38,7 +38,7 @@ test.after(async () => {
 
 const external = (over: Partial<NonNullable<StartChainOptions["external"]>> = {}) =>
   startChain({
-    dataDir: env.dir, store: env.store, log: silent, operatorKey: env.operatorKey,
+    dataDir: env.dir, store: env.store, sink: vaultSink(env.store), log: silent, operatorKey: env.operatorKey,
     external: { rpcUrl: node.url, chainId: 31337, ...over }, indexer: { confirmations: 0 }, shutdownSettleMs: 50,
   });
 
@@ -72,7 +72,7 @@ test("a configured factory is checked, and its deployment block found for the in
   try {
     // Same node, another daemon (another operator): it uses the first daemon's factory.
     const c = await startChain({
-      dataDir: env2.dir, store: env2.store, log: silent, operatorKey: env2.operatorKey,
+      dataDir: env2.dir, store: env2.store, sink: vaultSink(env2.store), log: silent, operatorKey: env2.operatorKey,
       external: { rpcUrl: node.url, chainId: 31337, factory: first.addresses.factory }, indexer: { confirmations: 0 },
     });
     try {
@@ -85,7 +85,7 @@ test("a configured factory is checked, and its deployment block found for the in
     }
     try {
       await startChain({
-        dataDir: env2.dir, store: env2.store, log: silent, operatorKey: env2.operatorKey,
+        dataDir: env2.dir, store: env2.store, sink: vaultSink(env2.store), log: silent, operatorKey: env2.operatorKey,
         external: { rpcUrl: node.url, chainId: 31337, factory: Wallet.createRandom().address },
       });
       assert.unreachable("accepted a factory address without code");

@@ -16,7 +16,7 @@ import type { Store } from "../../daemon/db/database.js";
 import type { VaultEventRow } from "../../daemon/db/schema-chain.js";
 import { activeVaultFor, activeVaults, allVaultEvents, findVault, vaultEventsPage, vaultsOfParty } from "../../daemon/db/vaults-repo.js";
 import { waitUntil } from "../helpers/util.js";
-import { USDC, chainNow, ensureArtifacts, fundWithPermit, mintTo, newEnv, newVault, silent, start } from "./_support.js";
+import { USDC, chainNow, ensureArtifacts, fundWithPermit, mintTo, newEnv, newVault, silent, start, vaultSink } from "./_support.js";
 import type { Env } from "./_support.js";
 
 let env: Env;
@@ -50,7 +50,7 @@ async function otherStore(name: string): Promise<Store> {
 
 function indexerOn(store: Store, pageSize: number): Indexer {
   return createIndexer({
-    store, provider: chain.provider, factory: chain.addresses.factory, startBlock: chain.deployBlock, name: "test",
+    store, sink: vaultSink(store), provider: chain.provider, factory: chain.addresses.factory, startBlock: chain.deployBlock, name: "test",
     settings: { confirmations: 0, pageSize, pollMs: 10 }, log: silent,
   });
 }
@@ -106,11 +106,11 @@ test("an indexer restarted mid-way over a fresh database reads every event once 
   first.onEvents((rows) => seen.push(...rows));
   for (let i = 0; i < 3; i++) await first.step();
   await first.stop();
-  const midway = first.cursor();
+  const midway = await first.cursor();
   assert.ok(midway < (await chain.provider.getBlockNumber()), "stopped before the head");
   const second = indexerOn(store, 2);
   second.onEvents((rows) => seen.push(...rows));
-  assert.is(second.cursor(), midway);
+  assert.is(await second.cursor(), midway);
   await second.sync();
   const mine = await allVaultEvents(env.store.db);
   const theirs = await allVaultEvents(store.db);
@@ -121,7 +121,7 @@ test("an indexer restarted mid-way over a fresh database reads every event once 
   assert.equal(strip((await findVault(store.db, b.vault))!), strip((await findVault(env.store.db, b.vault))!));
 
   // The same blocks once more, from the start: nothing is written, nobody hears anything.
-  setCursor(store.db, store.sync, "test", chain.deployBlock - 1);
+  await setCursor(store.db, "test", chain.deployBlock - 1);
   const again = indexerOn(store, 50);
   const heardAgain: VaultEventRow[] = [];
   again.onEvents((rows) => heardAgain.push(...rows));

@@ -28,7 +28,7 @@ test.after(async () => {
   await env.remove();
 });
 
-const journal = () => journalOf(env.store.db, env.store.sync, chain.key);
+const journal = () => journalOf(env.store.db, chain.key);
 const mintData = (to: string, amount: bigint) => token.encodeFunctionData("mint", [to, amount]);
 
 test("concurrent sends get consecutive nonces from the sender's own counter, all mined", async () => {
@@ -36,7 +36,7 @@ test("concurrent sends get consecutive nonces from the sender's own counter, all
   const to = Wallet.createRandom().address;
   const results = await Promise.all(Array.from({ length: 12 }, () => mintTo(chain, to, 1n * USDC)));
   assert.is(new Set(results.map((r) => r.txHash)).size, 12);
-  const rows = journal().filter((r) => r.nonce >= first);
+  const rows = (await journal()).filter((r) => r.nonce >= first);
   assert.equal(rows.map((r) => r.nonce), Array.from({ length: 12 }, (_, i) => first + i));
   assert.ok(rows.every((r) => r.status === "confirmed" && r.purpose === "mint" && r.block_number !== null && r.block_time !== null));
   assert.is(chain.sender.nextNonce(), first + 12);
@@ -45,7 +45,7 @@ test("concurrent sends get consecutive nonces from the sender's own counter, all
 });
 
 test("a revert is decoded into AppError by the simulation, before anything is signed or journaled", async () => {
-  const rowsBefore = journal().length;
+  const rowsBefore = (await journal()).length;
   const nonce = chain.sender.nextNonce();
   const p = await signedTerms(chain, env);
   const stranger = Wallet.createRandom();
@@ -61,7 +61,7 @@ test("a revert is decoded into AppError by the simulation, before anything is si
     assert.is(e.code, "INVALID_INPUT");
     assert.equal((e.details as { revert: string }).revert, "InvalidSignature");
   }
-  assert.is(journal().length, rowsBefore);
+  assert.is((await journal()).length, rowsBefore);
   assert.is(chain.sender.nextNonce(), nonce);
 });
 
@@ -74,7 +74,7 @@ test("with its own gas limit a transaction is simulated on a real chain, and min
     settings: { ...DEFAULT_SENDER_SETTINGS, pollMs: 50 },
   });
   await real.start();
-  const rowsBefore = journal().length;
+  const rowsBefore = (await journal()).length;
   try {
     await real.send(bogus);
     assert.unreachable("a reverting call was sent on the real chain's settings");
@@ -83,7 +83,7 @@ test("with its own gas limit a transaction is simulated on a real chain, and min
   } finally {
     await real.stop();
   }
-  assert.is(journal().length, rowsBefore);
+  assert.is((await journal()).length, rowsBefore);
   // The embedded chain's sender skips that simulation (gas is free there): the revert is mined and
   // wait() reports it.
   const nonce = chain.sender.nextNonce();
@@ -95,7 +95,7 @@ test("with its own gas limit a transaction is simulated on a real chain, and min
     assert.ok(isAppError(e));
     assert.match(e.message, "mined but reverted");
   }
-  assert.is(journal().find((r) => r.hash === sent.hash)!.status, "reverted");
+  assert.is((await journal()).find((r) => r.hash === sent.hash)!.status, "reverted");
   assert.is(chain.sender.nextNonce(), nonce + 1);
 });
 
@@ -103,13 +103,13 @@ test("a stuck transaction is re-priced under the same nonce; the bump is what ge
   await chain.provider.send("evm_setAutomine", [false]);
   try {
     const sent = await chain.sender.send({ to: chain.addresses.token, data: mintData(env.trader.address, 5n), purpose: "mint" });
-    const attempts = await waitUntil(() => {
-      const rows = journal().filter((r) => r.nonce === sent.nonce && r.status === "sent");
+    const attempts = await waitUntil(async () => {
+      const rows = (await journal()).filter((r) => r.nonce === sent.nonce && r.status === "sent");
       return rows.length >= 2 ? rows : undefined;
     }, { what: "a re-priced attempt", timeoutMs: 5_000 });
     await chain.provider.send("evm_mine", []);
     const mined = await sent.wait(5_000);
-    const rows = journal().filter((r) => r.nonce === sent.nonce);
+    const rows = (await journal()).filter((r) => r.nonce === sent.nonce);
     const winner = rows.find((r) => r.status === "confirmed")!;
     assert.is(mined.hash, winner.hash);
     assert.is.not(winner.hash, sent.hash, "the original, cheaper attempt was not mined");
@@ -137,14 +137,14 @@ test("after a restart the sender resumes its nonce from the chain and settles wh
   await a.start();
   const sent = await a.send({ to: chain.addresses.token, data: mintData(env.investor.address, 3n), purpose: "mint" });
   await a.stop();
-  assert.is(journal().find((r) => r.hash === sent.hash)!.status, "sent");
+  assert.is((await journal()).find((r) => r.hash === sent.hash)!.status, "sent");
   await chain.provider.send("evm_mine", []);
   await chain.provider.send("evm_setAutomine", [true]);
   const b = createTxSender(ctx);
   await b.start();
   assert.is(b.nextNonce(), sent.nonce + 1);
-  await waitUntil(() => journal().find((r) => r.hash === sent.hash)!.status === "confirmed", { what: "the journal row settled" });
-  const row = journal().find((r) => r.hash === sent.hash)!;
+  await waitUntil(async () => (await journal()).find((r) => r.hash === sent.hash)!.status === "confirmed", { what: "the journal row settled" });
+  const row = (await journal()).find((r) => r.hash === sent.hash)!;
   assert.ok(row.block_number! > 0 && row.block_time! > 0);
   await b.stop();
 });
@@ -152,7 +152,7 @@ test("after a restart the sender resumes its nonce from the chain and settles wh
 test("the facade's sender, left behind by another sender's nonce, resynchronises instead of failing", async () => {
   const stale = chain.sender.nextNonce();
   const r = await mintTo(chain, env.trader.address, 1n);
-  const rows = journal().filter((row) => row.nonce >= stale);
+  const rows = (await journal()).filter((row) => row.nonce >= stale);
   // Nonce `stale`: the other sender's mint (confirmed) and this sender's refused attempt (failed).
   assert.equal(rows.map((row) => `${row.nonce - stale}:${row.status}`).sort(), ["0:confirmed", "0:failed", "1:confirmed"]);
   const failed = rows.find((row) => row.status === "failed")!;

@@ -15,40 +15,40 @@ test("pages are index ranges over a dense sequence, with date windows", async ()
   const dir = tempDir();
   const store = await openStore(join(dir.path, "t.db"));
   try {
-    const { db, sync } = store;
-    const added = store.immediate(() => appendFills(db, sync, "V", "A", Array.from({ length: 250 }, (_, i) => fill(i))));
+    const { db } = store;
+    const added = await store.write((trx) => appendFills(trx, "V", "A", Array.from({ length: 250 }, (_, i) => fill(i))));
     assert.is(added.length, 250);
     // the same fills again (and one new) add only the new one
-    const again = store.immediate(() => appendFills(db, sync, "V", "A", [fill(3), fill(249), fill(250)]));
+    const again = await store.write((trx) => appendFills(trx, "V", "A", [fill(3), fill(249), fill(250)]));
     assert.equal(again.map((r) => r.tid), [1250]);
     assert.is(again[0]!.seq, 251, "skipped duplicates take no sequence number");
     assert.equal(again[0]!.price, "60250");
     // a fill repeated inside one batch is recorded once; another vault's sequence is its own
-    const twice = store.immediate(() => appendFills(db, sync, "X", "B", [fill(7), fill(7), fill(8)]));
+    const twice = await store.write((trx) => appendFills(trx, "X", "B", [fill(7), fill(7), fill(8)]));
     assert.equal(twice.map((r) => [r.tid, r.seq, r.vault, r.account]), [[1007, 1, "X", "B"], [1008, 2, "X", "B"]]);
-    assert.equal(store.immediate(() => appendFills(db, sync, "X", "B", [])), []);
+    assert.equal(await store.write((trx) => appendFills(trx, "X", "B", [])), []);
 
-    const first = tradePage(db, sync, "V", { limit: 100, offset: 0 });
+    const first = (await tradePage(db, "V", { limit: 100, offset: 0 }));
     assert.is(first.total, 251);
     assert.is(first.rows.length, 100);
     assert.is(first.rows[0]!.tid, 1250, "newest first");
     assert.is(first.rows[99]!.tid, 1151);
-    const last = tradePage(db, sync, "V", { limit: 100, offset: 200 });
+    const last = (await tradePage(db, "V", { limit: 100, offset: 200 }));
     assert.equal([last.rows.length, last.rows.at(-1)!.tid], [51, 1000]);
-    assert.is(tradePage(db, sync, "V", { limit: 100, offset: 251 }).rows.length, 0);
+    assert.is((await tradePage(db, "V", { limit: 100, offset: 251 })).rows.length, 0);
 
     // window: fills 10..19 inclusive
-    const w = tradePage(db, sync, "V", { limit: 5, offset: 0, startMs: fill(10).timeMs, endMs: fill(19).timeMs });
+    const w = (await tradePage(db, "V", { limit: 5, offset: 0, startMs: fill(10).timeMs, endMs: fill(19).timeMs }));
     assert.is(w.total, 10);
     assert.equal(w.rows.map((r) => r.tid), [1019, 1018, 1017, 1016, 1015]);
-    const w2 = tradePage(db, sync, "V", { limit: 5, offset: 5, startMs: fill(10).timeMs, endMs: fill(19).timeMs });
+    const w2 = (await tradePage(db, "V", { limit: 5, offset: 5, startMs: fill(10).timeMs, endMs: fill(19).timeMs }));
     assert.equal(w2.rows.map((r) => r.tid), [1014, 1013, 1012, 1011, 1010]);
     // windows before, between and after the data
-    assert.is(tradePage(db, sync, "V", { limit: 5, offset: 0, endMs: fill(0).timeMs - 1 }).total, 0);
-    assert.is(tradePage(db, sync, "V", { limit: 5, offset: 0, startMs: fill(250).timeMs + 1 }).total, 0);
-    assert.is(tradePage(db, sync, "V", { limit: 5, offset: 0, startMs: fill(5).timeMs + 1, endMs: fill(6).timeMs - 1 }).total, 0);
+    assert.is((await tradePage(db, "V", { limit: 5, offset: 0, endMs: fill(0).timeMs - 1 })).total, 0);
+    assert.is((await tradePage(db, "V", { limit: 5, offset: 0, startMs: fill(250).timeMs + 1 })).total, 0);
+    assert.is((await tradePage(db, "V", { limit: 5, offset: 0, startMs: fill(5).timeMs + 1, endMs: fill(6).timeMs - 1 })).total, 0);
     // another vault is separate
-    assert.is(tradePage(db, sync, "W", { limit: 5, offset: 0 }).total, 0);
+    assert.is((await tradePage(db, "W", { limit: 5, offset: 0 })).total, 0);
   } finally {
     await store.close();
     dir.remove();

@@ -6,7 +6,7 @@ import { Wallet } from "ethers";
 import type { VaultRow } from "../../daemon/db/schema-chain.js";
 import { createHyperliquidAdapter } from "../../daemon/exchange/hyperliquid-adapter.js";
 import type { ExchangeAdapter } from "../../daemon/exchange/types.js";
-import { createBalanceReader } from "../../daemon/oracle/balance-reader.js";
+import { createBalanceReader } from "../../daemon/vaults/balance-reader.js";
 import { startSim } from "../sim/_support.js";
 
 function counting(ex: ExchangeAdapter) {

@@ -57,9 +57,14 @@ test("the loop keeps cycling through exchange failures, and reports its health",
     await createVault(d, ivy, tom, { initialBalance: "5000" });
     d.daemon.sim!.faults.next({ kind: "http500", endpoint: "info", count: 6 });
     const first = await waitUntil(() => d.daemon.oracle.status().lastCycleAt, { timeoutMs: 10_000, what: "a cycle" });
-    await waitUntil(() => (d.daemon.oracle.status().lastCycleAt ?? 0) > (first ?? 0) && d.daemon.sim!.faults.pending().length === 0, { timeoutMs: 15_000, what: "cycles after the faults" });
+    assert.is(d.daemon.oracle.status().lastResult, "error", "a cycle that read no vault is no success");
+    assert.is(d.daemon.oracle.status().lastSuccessAt, null);
+    await waitUntil(() => d.daemon.oracle.status().lastResult === "ok", { timeoutMs: 20_000, what: "a good cycle after the faults" });
+    assert.is(d.daemon.sim!.faults.pending().length, 0);
     const health = (await d.http.get("/healthz")).body.data;
     assert.is(health.oracle.lastResult, "ok");
+    assert.ok(health.oracle.lastSuccessAt >= Math.floor(first! / 1000), "the success is reported, in seconds");
+    assert.ok(health.oracle.ageSeconds >= 0);
     assert.is(health.oracle.activeVaults, 1);
     assert.is(health.chain.chainId, 31337);
     assert.match(health.chain.factory, /^0x[0-9a-fA-F]{40}$/);

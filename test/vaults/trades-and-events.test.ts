@@ -3,7 +3,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { appendFills } from "../../daemon/db/vault-trades-repo.js";
-import { appendDaemonEvent } from "../../daemon/db/vaults-repo.js";
+import { appendDaemonEvent } from "../../daemon/vaults/vault-events.js";
 import { createVault, fakeClock, party, startTestDaemon, type Party, type TestDaemon } from "../helpers/daemon.js";
 import { openSse } from "../helpers/sse.js";
 import { waitUntil } from "../helpers/util.js";
@@ -19,7 +19,7 @@ t.before(async (ctx) => {
   ctx.vault = await createVault(ctx.d, ctx.ivy, ctx.tom);
   // 300 fills, one every 2 hours from 2026-11-01: 12 a day, 25 days.
   const { store } = ctx.d.daemon;
-  store.immediate(() => appendFills(store.db, store.sync, ctx.vault, ctx.ivy.address, Array.from({ length: 300 }, (_, i) => ({
+  await store.write((trx) => appendFills(trx, ctx.vault, ctx.ivy.address, Array.from({ length: 300 }, (_, i) => ({
     tid: 10_000 + i, oid: 7, symbol: "ETH", side: i % 2 ? "sell" : "buy", size: "0.5", price: String(3000 + i), pnl: i % 2 ? "1.5" : "0", fee: "0.2", timeMs: T0 + i * 2 * 3600_000,
   }))));
 });
@@ -83,9 +83,9 @@ t("the event stream resumes after Last-Event-ID without repeating or losing even
 t("a backlog longer than one page arrives whole, in order", async (ctx) => {
   const { store } = ctx.d.daemon;
   const before = (await ctx.d.http.get(`/api/vaults/${ctx.vault}/events?limit=1`, { token: ctx.ivy.token })).body.data.total;
-  store.immediate(() => {
+  await store.write(async (trx) => {
     for (let i = 0; i < 2_500; i++) {
-      appendDaemonEvent(store.db, store.sync, { vault: ctx.vault, type: "BalanceMismatch", time: 1_800_000_000 + i, data: { n: i } }, Date.now());
+      await appendDaemonEvent(trx, { vault: ctx.vault, type: "BalanceMismatch", time: 1_800_000_000 + i, data: { n: i } }, Date.now());
     }
   });
   const s = await openSse(`${ctx.d.url}/api/events`, ctx.ivy.token, 0);

@@ -123,7 +123,9 @@ t("unpause: investor 403, stranger 404, trader refused until recovered, then acc
 t("a balance older than --stale-after makes vault trades fail with 503 BALANCE_STALE", async (ctx) => {
   ctx.d.daemon.sim!.faults.next({ kind: "http500", endpoint: "info", count: 100 });
   ctx.d.clock.advance(10_000);
-  await ctx.d.daemon.oracle.cycle(); // cannot read the exchange: nothing new is written
+  // cannot read the exchange: nothing new is written, and a cycle that read no vault is a failure
+  const failed = await ctx.d.daemon.oracle.cycle().then(() => undefined, (e: Error) => e.message);
+  assert.match(failed ?? "", /no active vault could be read/);
   const r = await trade(ctx, ctx.tom, { size: 0.01 });
   assert.is(r.status, 503, JSON.stringify(r.body));
   assert.is(r.body.error.code, "BALANCE_STALE");

@@ -17,7 +17,7 @@ export function session(auth: AuthService): Middleware {
     const token = readSessionToken(ctx.get("Authorization"), ctx.cookies.get(SESSION_COOKIE));
     if (token) {
       try {
-        ctx.state.user = auth.authenticate(token);
+        ctx.state.user = await auth.authenticate(token);
         ctx.state.sessionToken = token;
       } catch (err) {
         ctx.state.authError = err;

@@ -1,15 +1,12 @@
 // SPEC 4.4: the signed-in user's account: address, session, the exchange account summary and the
 // agent's status. Balances are decimal strings (exact), like every money amount the API returns.
 import { z } from "zod";
-import { isAppError } from "../../errors.js";
-import type { ExchangeAdapter } from "../../exchange/types.js";
-import type { AgentService } from "../../trading/agent-service.js";
+import type { AccountViews } from "../../trading/account-views.js";
+import { seconds } from "../render.js";
 import { defineRoute } from "../route.js";
 
-const seconds = (ms: number | null) => (ms === null ? null : Math.floor(ms / 1000));
-
-export function accountRoutes(deps: { exchange: ExchangeAdapter; agents: AgentService }) {
-  const { exchange, agents } = deps;
+export function accountRoutes(deps: { views: AccountViews }) {
+  const { views } = deps;
   return [
     defineRoute({
       method: "get",
@@ -33,22 +30,13 @@ export function accountRoutes(deps: { exchange: ExchangeAdapter; agents: AgentSe
       }),
       errors: ["UNAUTHENTICATED"],
       handler: async ({ user }) => {
-        const base = { address: user.address, session: { expiresAt: seconds(user.sessionExpiresAt)! } };
-        try {
-          const [state, agent] = await Promise.all([exchange.accountState(user.address), agents.status(user.address)]);
-          return {
-            ...base,
-            exchange: {
-              kind: exchange.kind, available: true, accountValue: state.accountValue, withdrawable: state.withdrawable,
-              marginUsed: state.totalMarginUsed, openPositions: state.positions.length,
-            },
-            agent: { address: agent.agentAddress, approved: agent.approved, validUntil: seconds(agent.validUntil) },
-          };
-        } catch (err) {
-          // The account page still answers when the exchange is down; it says so instead.
-          if (!isAppError(err) || err.code !== "EXCHANGE_UNAVAILABLE") throw err;
-          return { ...base, exchange: { kind: exchange.kind, available: false, error: err.message }, agent: null };
-        }
+        const s = await views.summary(user.address);
+        return {
+          address: user.address,
+          session: { expiresAt: seconds(user.sessionExpiresAt)! },
+          exchange: s.exchange,
+          agent: s.agent && { address: s.agent.address, approved: s.agent.approved, validUntil: seconds(s.agent.validUntilMs) },
+        };
       },
     }),
   ];

@@ -62,8 +62,8 @@ export function authRoutes(auth: AuthService, hooks: { onLogout?: (sessionKey: s
       auth: true,
       response: z.object({}),
       errors: ["UNAUTHENTICATED"],
-      handler: ({ ctx, user }) => {
-        auth.logout(ctx.state.sessionToken as string);
+      handler: async ({ ctx, user }) => {
+        await auth.logout(ctx.state.sessionToken as string);
         // Streams opened with this session end with it.
         hooks.onLogout?.(user.sessionKey);
         setSessionCookie(ctx, "", null);

@@ -1,17 +1,30 @@
 // Unauthenticated routes about the daemon itself: readiness and the API description.
 import { z } from "zod";
+import type { Health } from "../../health.js";
 import { defineRoute, type RouteSpec } from "../route.js";
 
-export function metaRoutes(deps: { health: () => Promise<Record<string, unknown>>; openApi: () => unknown }): RouteSpec[] {
+export function metaRoutes(deps: { health: () => Promise<Health>; openApi: () => unknown }): RouteSpec[] {
   return [
     defineRoute({
       method: "get",
       path: "/healthz",
       tag: "meta",
-      summary: "Readiness: database, exchange, chain, oracle",
+      summary: "Readiness: database, exchange, chain, oracle; 503 (with the same data) when the database or the oracle is down",
       auth: false,
+      raw: true,
+      rawResponse: {
+        mediaType: "application/json",
+        description: "`{ok: true, data}` when ready; 503 `{ok: false, data, error: {code: SERVICE_UNAVAILABLE, message}}` when not. data: status, version, database, exchange, chain, oracle (lastSuccessAt, ageSeconds, ...)",
+      },
       response: z.object({ status: z.string() }).loose(),
-      handler: () => deps.health(),
+      handler: async ({ ctx }) => {
+        const h = await deps.health();
+        ctx.status = h.ready ? 200 : 503;
+        ctx.set("Cache-Control", "no-store");
+        ctx.body = h.ready
+          ? { ok: true, data: h.data }
+          : { ok: false, data: h.data, error: { code: "SERVICE_UNAVAILABLE", message: h.problems.join("; ") } };
+      },
     }),
     defineRoute({
       method: "get",

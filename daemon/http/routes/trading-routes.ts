@@ -4,8 +4,9 @@
 import { z } from "zod";
 import { toDecimalString } from "../../lib/decimal.js";
 import type { AgentService, AgentStatus } from "../../trading/agent-service.js";
-import type { AccountViews } from "../../trading/account-views.js";
-import type { TradingService, TradeResult } from "../../trading/trading-service.js";
+import type { TradeResult } from "../../trading/trading-service.js";
+import type { OrderDesk } from "../../vaults/order-desk.js";
+import { num, numOrNull, seconds } from "../render.js";
 import { defineRoute } from "../route.js";
 import { address, signature } from "../schemas.js";
 
@@ -22,8 +23,6 @@ const decimal = z
   .meta({ description: "a JSON number, or a decimal string for exactness" });
 
 const TIF = { GTC: "Gtc", IOC: "Ioc", ALO: "Alo" } as const;
-const num = (s: string) => Number(s);
-const numOrNull = (s: string | null) => (s === null ? null : Number(s));
 const vaultQuery = z.object({ vaultAddress: address.optional() }).strict();
 const orderIdParams = z.object({ orderId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 const idempotencyKey = (headers: Record<string, string | string[] | undefined>) => {
@@ -31,12 +30,13 @@ const idempotencyKey = (headers: Record<string, string | string[] | undefined>) 
   return typeof v === "string" && v.length > 0 ? v.slice(0, 200) : undefined;
 };
 const tradeResult = z.object({ orderId: z.number().int(), status: z.literal("submitted"), timestamp: z.number().int() });
-const render = (r: TradeResult) => r;
+/** SPEC 2.5 exactly: what filled at once is GET /api/orders/:orderId's to tell. */
+const render = (r: TradeResult) => ({ orderId: r.orderId, status: r.status, timestamp: r.timestamp });
 /** validUntil in Unix seconds, like every timestamp but the trade result's. */
-const agentView = (s: AgentStatus) => ({ ...s, validUntil: s.validUntil === null ? null : Math.floor(s.validUntil / 1000) });
+const agentView = (s: AgentStatus) => ({ ...s, validUntil: seconds(s.validUntil) });
 
-export function tradingRoutes(deps: { trading: TradingService; views: AccountViews; agents: AgentService }) {
-  const { trading, views, agents } = deps;
+export function tradingRoutes(deps: { desk: OrderDesk; agents: AgentService }) {
+  const { desk, agents } = deps;
   return [
     defineRoute({
       method: "post", path: "/api/trade", tag: "trading", auth: true, limit: "orders",
@@ -54,7 +54,7 @@ export function tradingRoutes(deps: { trading: TradingService; views: AccountVie
       errors: ["INVALID_INPUT", "UNAUTHENTICATED", "FORBIDDEN", "NOT_FOUND", "VAULT_PAUSED", "VAULT_CLOSED", "DEAL_EXPIRED",
         "AGENT_NOT_APPROVED", "CONFLICT", "INSUFFICIENT_BALANCE", "ORDER_REJECTED", "RATE_LIMITED", "EXCHANGE_UNAVAILABLE", "BALANCE_STALE"],
       handler: async ({ body, user, ctx }) =>
-        render(await trading.place(user.address, {
+        render(await desk.place(user.address, {
           symbol: body.symbol, side: body.side, size: body.size, price: body.price,
           tif: body.tif ? TIF[body.tif] : undefined, reduceOnly: body.reduceOnly ?? false, vaultAddress: body.vaultAddress,
         }, idempotencyKey(ctx.headers))),
@@ -65,7 +65,7 @@ export function tradingRoutes(deps: { trading: TradingService; views: AccountVie
       response: z.object({ orders: z.array(z.object({ orderId: z.number().int(), symbol: z.string(), side: z.string(), size: z.number(), price: z.number(), status: z.literal("resting") })) }),
       errors: ["UNAUTHENTICATED", "NOT_FOUND", "EXCHANGE_UNAVAILABLE"],
       handler: async ({ query, user }) => ({
-        orders: (await views.openOrders(user.address, query.vaultAddress)).map((o) => ({ ...o, size: num(o.size), price: num(o.price) })),
+        orders: (await desk.openOrders(user.address, query.vaultAddress)).map((o) => ({ ...o, size: num(o.size), price: num(o.price) })),
       }),
     }),
     defineRoute({
@@ -73,7 +73,7 @@ export function tradingRoutes(deps: { trading: TradingService; views: AccountVie
       summary: "One order with its status and fills",
       errors: ["INVALID_INPUT", "UNAUTHENTICATED", "NOT_FOUND", "EXCHANGE_UNAVAILABLE"],
       handler: async ({ params, query, user }) => {
-        const o = await views.order(user.address, params.orderId, query.vaultAddress);
+        const o = await desk.order(user.address, params.orderId, query.vaultAddress);
         return {
           order: {
             ...o, size: num(o.size), remaining: num(o.remaining), price: num(o.price),
@@ -87,7 +87,7 @@ export function tradingRoutes(deps: { trading: TradingService; views: AccountVie
       summary: "Cancel a resting order",
       response: z.object({ orderId: z.number().int(), status: z.literal("canceled") }),
       errors: ["INVALID_INPUT", "UNAUTHENTICATED", "NOT_FOUND", "ORDER_NOT_OPEN", "AGENT_NOT_APPROVED", "RATE_LIMITED", "EXCHANGE_UNAVAILABLE"],
-      handler: ({ params, query, user }) => views.cancel(user.address, params.orderId, query.vaultAddress),
+      handler: ({ params, query, user }) => desk.cancel(user.address, params.orderId, query.vaultAddress),
     }),
     defineRoute({
       method: "get", path: "/api/positions", tag: "trading", auth: true, query: vaultQuery,
@@ -95,7 +95,7 @@ export function tradingRoutes(deps: { trading: TradingService; views: AccountVie
       response: z.object({ positions: z.array(z.object({ symbol: z.string(), size: z.number(), entryPrice: z.number(), markPrice: z.number(), unrealizedPnl: z.number(), liquidationPrice: z.number().nullable() })) }),
       errors: ["UNAUTHENTICATED", "NOT_FOUND", "EXCHANGE_UNAVAILABLE"],
       handler: async ({ query, user }) => ({
-        positions: (await views.positions(user.address, query.vaultAddress)).map((p) => ({
+        positions: (await desk.positions(user.address, query.vaultAddress)).map((p) => ({
           symbol: p.symbol, size: num(p.size), entryPrice: num(p.entryPrice), markPrice: num(p.markPrice),
           unrealizedPnl: num(p.unrealizedPnl), liquidationPrice: numOrNull(p.liquidationPrice),
         })),
@@ -108,7 +108,7 @@ export function tradingRoutes(deps: { trading: TradingService; views: AccountVie
       response: tradeResult,
       errors: ["INVALID_INPUT", "UNAUTHENTICATED", "FORBIDDEN", "NOT_FOUND", "NO_POSITION", "VAULT_PAUSED", "VAULT_CLOSED",
         "AGENT_NOT_APPROVED", "ORDER_REJECTED", "RATE_LIMITED", "EXCHANGE_UNAVAILABLE", "BALANCE_STALE"],
-      handler: async ({ body, user, ctx }) => render(await trading.closePosition(user.address, body, idempotencyKey(ctx.headers))),
+      handler: async ({ body, user, ctx }) => render(await desk.closePosition(user.address, body, idempotencyKey(ctx.headers))),
     }),
     defineRoute({
       method: "get", path: "/api/agent", tag: "agent", auth: true,

@@ -1,14 +1,12 @@
 // SPEC 4.10-4.15 plus events and escrow funding: list, detail, trades, events, close, unpause,
 // withdraw, fund/prepare, fund.
 import { z } from "zod";
-import type { VaultSummaryRow } from "../../db/vaults-repo.js";
-import type { AccountViews } from "../../trading/account-views.js";
 import { baseUnitsToUsdc, usdcToBaseUnits } from "../../vaults/units.js";
 import type { VaultService } from "../../vaults/vault-service.js";
+import type { VaultSummary } from "../../vaults/vault-views.js";
 import { defineRoute, Prerendered } from "../route.js";
-import { address, signature } from "../schemas.js";
-import { pagination } from "./proposal-routes.js";
-import { renderCloseResult, renderDetail, renderEvent, renderSummary, renderTrade } from "./vault-render.js";
+import { address, pagination, signature, usdcAmount as usdc } from "../schemas.js";
+import { renderCloseResult, renderDetail, renderTrade } from "./vault-render.js";
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -32,32 +30,21 @@ const dateBound = (end: boolean) =>
   });
 
 const vaultParams = z.object({ address });
-const usdc = z.union([z.number(), z.string()]).transform((v, ctx) => {
-  try {
-    const units = usdcToBaseUnits(v);
-    if (units > 0n) return units;
-  } catch {
-    /* reported below */
-  }
-  ctx.addIssue({ code: "custom", message: "must be a positive USDC amount with at most 6 decimals" });
-  return z.NEVER;
-});
-
-export function vaultRoutes(deps: { vaults: VaultService; views: AccountViews }) {
-  const { vaults, views } = deps;
-  // The service hands back the same list until the database changes; render and serialize it once.
-  const rendered = new WeakMap<readonly VaultSummaryRow[], Prerendered>();
+export function vaultRoutes(deps: { vaults: VaultService }) {
+  const { vaults } = deps;
+  // The service hands back the same list until the database changes; serialize it once.
+  const rendered = new WeakMap<readonly VaultSummary[], Prerendered>();
   const common = ["UNAUTHENTICATED", "NOT_FOUND", "INVALID_INPUT"] as const;
   return [
     defineRoute({
       method: "get", path: "/api/vaults", tag: "vaults", auth: true,
       summary: "Vaults where you are the investor or the trader",
       errors: ["UNAUTHENTICATED"],
-      handler: ({ user }) => {
-        const list = vaults.list(user.address);
+      handler: async ({ user }) => {
+        const list = await vaults.list(user.address);
         let body = rendered.get(list);
         if (!body) {
-          body = new Prerendered({ vaults: list.map(renderSummary) });
+          body = new Prerendered({ vaults: list });
           rendered.set(list, body);
         }
         return body;
@@ -67,17 +54,7 @@ export function vaultRoutes(deps: { vaults: VaultService; views: AccountViews })
       method: "get", path: "/api/vaults/:address", tag: "vaults", auth: true, params: vaultParams,
       summary: "One vault: balances, limits, drawdowns, latest trades and positions",
       errors: [...common],
-      handler: async ({ params, user }) => {
-        const v = await vaults.get(user.address, params.address);
-        const trades = vaults.latestTrades(v, 20);
-        const positions = await views.positions(user.address, v.address).catch(() => []);
-        return {
-          vault: renderDetail(v, trades, positions.map((p) => ({
-            symbol: p.symbol, size: Number(p.size), entryPrice: Number(p.entryPrice), markPrice: Number(p.markPrice),
-            unrealizedPnl: Number(p.unrealizedPnl), liquidationPrice: p.liquidationPrice === null ? null : Number(p.liquidationPrice),
-          }))),
-        };
-      },
+      handler: async ({ params, user }) => ({ vault: renderDetail(await vaults.detail(user.address, params.address)) }),
     }),
     defineRoute({
       method: "get", path: "/api/vaults/:address/trades", tag: "vaults", auth: true, params: vaultParams,
@@ -88,7 +65,7 @@ export function vaultRoutes(deps: { vaults: VaultService; views: AccountViews })
         const page = await vaults.trades(user.address, params.address, {
           limit: query.limit, offset: query.offset, startMs: query.startDate, endMs: query.endDate,
         });
-        return { trades: page.rows.map(renderTrade), total: page.total, hasMore: query.offset + page.rows.length < page.total };
+        return { trades: page.trades.map(renderTrade), total: page.total, hasMore: query.offset + page.trades.length < page.total };
       },
     }),
     defineRoute({
@@ -97,7 +74,7 @@ export function vaultRoutes(deps: { vaults: VaultService; views: AccountViews })
       errors: [...common],
       handler: async ({ params, query, user }) => {
         const page = await vaults.events(user.address, params.address, query);
-        return { events: page.rows.map(renderEvent), total: page.total, hasMore: query.offset + page.rows.length < page.total };
+        return { events: page.events, total: page.total, hasMore: query.offset + page.events.length < page.total };
       },
     }),
     defineRoute({
@@ -110,7 +87,7 @@ export function vaultRoutes(deps: { vaults: VaultService; views: AccountViews })
       method: "post", path: "/api/vaults/:address/unpause", tag: "vaults", auth: true, params: vaultParams,
       summary: "Unpause after recovery (trader only); the daemon writes a fresh balance first and the contract checks",
       errors: [...common, "FORBIDDEN", "VAULT_CLOSED", "NOT_RECOVERED", "CONFLICT", "EXCHANGE_UNAVAILABLE", "CHAIN_UNAVAILABLE"],
-      handler: async ({ params, user }) => ({ vault: renderSummary(await vaults.unpause(user.address, params.address)) }),
+      handler: async ({ params, user }) => ({ vault: await vaults.unpause(user.address, params.address) }),
     }),
     defineRoute({
       method: "post", path: "/api/vaults/:address/withdraw", tag: "vaults", auth: true, params: vaultParams,

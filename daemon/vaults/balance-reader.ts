@@ -9,12 +9,12 @@
 // beyond the jump threshold.
 //
 // The same account state shows the positions: when they differ from the last read, something
-// filled (a resting order, a liquidation), and `onPositionsChanged` lets the oracle read the fills
+// filled (a resting order, a liquidation), and `onPositionsChanged` lets the vault balances read the fills
 // at its next cycle instead of at its periodic sweep.
 import type { VaultRow } from "../db/schema-chain.js";
 import type { ExchangeAdapter, ReadOptions } from "../exchange/types.js";
-import type { BalanceReading } from "../vaults/vault-chain.js";
-import { externalTotal, netBalance } from "../vaults/vault-math.js";
+import type { BalanceReading } from "./vault-chain.js";
+import { externalTotal, netBalance } from "./vault-math.js";
 
 export interface BalanceReaderOptions {
   /** How old a cached ledger total may get. */

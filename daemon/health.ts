@@ -1,0 +1,59 @@
+// GET /healthz: readiness of each part. It answers 503 when a part the service needs is down: the
+// database does not answer, or the oracle has not completed a successful cycle for three intervals
+// (a cycle in which no active vault could be read is not a success; with no vault, the exchange
+// must answer). The keys stay stable: the CLI finds the sim and the chain through them.
+import { sql } from "kysely";
+import type { Chain } from "./chain/chain.js";
+import type { Config } from "./config.js";
+import type { Store } from "./db/database.js";
+import type { ExchangeAdapter } from "./exchange/types.js";
+import type { Oracle } from "./oracle/oracle.js";
+
+/** Missed intervals after which the oracle counts as down. */
+export const ORACLE_DOWN_AFTER_INTERVALS = 3;
+
+export interface Health {
+  ready: boolean;
+  /** Why not ready, when not. */
+  problems: string[];
+  data: Record<string, unknown>;
+}
+
+export function healthCheck(deps: {
+  config: Config; version: string; clock: () => number; store: Store; exchange: ExchangeAdapter; chain: Chain; oracle: Oracle;
+}): () => Promise<Health> {
+  const { config, clock, store, exchange, chain, oracle } = deps;
+  const started = clock();
+  return async () => {
+    const problems: string[] = [];
+    const database = await sql`select 1 as up`.execute(store.db).then(() => "ok", (err: Error) => {
+      problems.push(`database: ${err.message}`);
+      return "error";
+    });
+    const o = oracle.status();
+    const oracleOk = o.ageSeconds <= ORACLE_DOWN_AFTER_INTERVALS * config.oracleInterval;
+    if (!oracleOk) {
+      problems.push(`oracle: no successful cycle for ${o.ageSeconds} s${o.lastError ? ` (${o.lastError})` : ""}`);
+    }
+    const data = {
+      status: problems.length === 0 ? "ok" : "unavailable",
+      version: deps.version,
+      uptimeSeconds: Math.floor((clock() - started) / 1000),
+      database: { status: database, network: config.network },
+      exchange: { kind: exchange.kind, url: exchange.url, isTestnet: exchange.isTestnet },
+      chain: {
+        kind: chain.kind, chainId: chain.chainId, rpcUrl: chain.rpcUrl, factory: chain.addresses.factory,
+        settlementToken: chain.addresses.token, operator: chain.operator,
+        operatorBalance: (await chain.operatorBalance().catch(() => undefined))?.toString() ?? null,
+      },
+      oracle: {
+        status: oracleOk ? "ok" : "down",
+        intervalSeconds: config.oracleInterval,
+        ...o,
+        lastSuccessAt: o.lastSuccessAt === null ? null : Math.floor(o.lastSuccessAt / 1000),
+        lastCycleAt: o.lastCycleAt === null ? null : Math.floor(o.lastCycleAt / 1000),
+      },
+    };
+    return { ready: problems.length === 0, problems, data };
+  };
+}

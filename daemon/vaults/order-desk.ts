@@ -1,0 +1,52 @@
+// Trading as the API offers it: on the caller's own exchange account, or (with `vaultAddress`) on a
+// vault's, through the vault gate. The one place that puts the two together, so trading itself knows
+// nothing of vaults and the vault rules are checked on every path (trade, close, cancel, reads).
+import type { Logger } from "pino";
+import type { AccountViews } from "../trading/account-views.js";
+import type { Target } from "../trading/target.js";
+import type { TradeInput, TradeResult, TradingService } from "../trading/trading-service.js";
+import type { VaultBalances } from "./vault-balances.js";
+import type { VaultGate } from "./vault-gate.js";
+import * as vaultsRepo from "../db/vaults-repo.js";
+import type { Executor } from "../db/database.js";
+
+export interface OrderDeskDeps {
+  db: Executor;
+  trading: TradingService;
+  views: AccountViews;
+  gate: VaultGate;
+  balances: VaultBalances;
+  log: Logger;
+}
+
+export function createOrderDesk(deps: OrderDeskDeps) {
+  const { trading, views, gate, log } = deps;
+  const own = (user: string): Target => ({ account: user });
+  const forTrade = (user: string, vault?: string) => () => (vault === undefined ? Promise.resolve(own(user)) : gate.forTrade(user, vault));
+  const forRead = (user: string, vault?: string) => (vault === undefined ? Promise.resolve(own(user)) : gate.forRead(user, vault));
+
+  /** A vault order that filled at once has its fills recorded now, not at the next oracle cycle. */
+  function afterOrder(result: TradeResult, vault?: string): TradeResult {
+    if (vault && result.filled) {
+      vaultsRepo.findVault(deps.db, vault)
+        .then((v) => v && deps.balances.recordFills(v))
+        .catch((err) => log.warn({ vault, err: (err as Error).message }, "cannot record the order's fills yet; the oracle will"));
+    }
+    return result;
+  }
+
+  return {
+    async place(user: string, input: TradeInput, idempotencyKey?: string) {
+      return afterOrder(await trading.place(user, forTrade(user, input.vaultAddress), input, idempotencyKey), input.vaultAddress);
+    },
+    async closePosition(user: string, input: { symbol: string; size?: string; vaultAddress?: string }, idempotencyKey?: string) {
+      return afterOrder(await trading.closePosition(user, forTrade(user, input.vaultAddress), input, idempotencyKey), input.vaultAddress);
+    },
+    cancel: async (user: string, orderId: number, vault?: string) => trading.cancel(await forTrade(user, vault)(), orderId),
+    openOrders: async (user: string, vault?: string) => views.openOrders(await forRead(user, vault)),
+    order: async (user: string, orderId: number, vault?: string) => views.order(await forRead(user, vault), orderId),
+    positions: async (user: string, vault?: string) => views.positions(await forRead(user, vault)),
+  };
+}
+
+export type OrderDesk = ReturnType<typeof createOrderDesk>;

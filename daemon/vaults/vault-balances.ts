@@ -1,0 +1,125 @@
+// A vault's balance, from the exchange to the chain: read each vault's account (net of external
+// transfers), write the readings on-chain in batches (the contract checks the limits and pauses),
+// and record the vault's fills as trades. The oracle loop and the trade gate both call down here;
+// what a pause does to the vault's orders is the vault service's business (it gets the list back).
+import type { Logger } from "pino";
+import type { Executor, UnitOfWork } from "../db/database.js";
+import type { VaultEventRow, VaultRow } from "../db/schema-chain.js";
+import * as tradesRepo from "../db/vault-trades-repo.js";
+import type { ExchangeAdapter, ReadOptions } from "../exchange/types.js";
+import { withRetry } from "../lib/retry.js";
+import { createBalanceReader } from "./balance-reader.js";
+import type { BalanceReading, VaultChainOps } from "./vault-chain.js";
+import { appendDaemonEvent, type DaemonEventInput } from "./vault-events.js";
+
+/** Fills of a vault nobody traded are fetched this often (at the next cycle when it traded or its positions moved). */
+export const FILLS_EVERY_MS = 5 * 60_000;
+
+export interface BalancesDeps {
+  db: Executor;
+  work: UnitOfWork;
+  exchange: ExchangeAdapter;
+  chain: VaultChainOps;
+  clock: () => number;
+  log: Logger;
+  /** Publishes stored events to live streams (after commit). */
+  publish(rows: VaultEventRow[]): void;
+  /** Tries per vault read when the exchange fails in a way worth retrying (default 2). */
+  readAttempts?: number;
+  readRetryDelayMs?: number;
+}
+
+export interface UpdateResult {
+  /** Vaults whose balance was read (and written, unless a batch failed). */
+  read: number;
+  /** Vaults a reading paused on-chain in this update. */
+  paused: VaultRow[];
+  /** Errors of batches that did not go through (the others applied). */
+  failures: unknown[];
+}
+
+export function createVaultBalances(deps: BalancesDeps) {
+  const { db, work, exchange, chain, clock, log } = deps;
+  /** Vaults with trading, or changed positions, since their fills were last read. */
+  const active = new Set<string>();
+  const fillsReadAt = new Map<string, number>();
+  const reader = createBalanceReader(exchange, clock, { onPositionsChanged: (address) => active.add(address) });
+
+  async function recordEvent(e: Omit<DaemonEventInput, "time">): Promise<void> {
+    const row = await work.write((trx) => appendDaemonEvent(trx, { ...e, time: Math.floor(clock() / 1000) }, clock()));
+    if (row) deps.publish([row]);
+  }
+
+  /** Consecutive vaults whose read failed: past a few the exchange looks down, and retrying each would only slow the cycle. */
+  let failingInARow = 0;
+
+  async function readOne(v: VaultRow, fresh: boolean): Promise<BalanceReading | undefined> {
+    const opts: ReadOptions & { fresh?: boolean } = fresh ? { fresh: true, priority: "trading" } : { priority: "background" };
+    try {
+      const r = await withRetry(() => reader.read(v, opts), {
+        attempts: failingInARow >= 3 ? 1 : (deps.readAttempts ?? 2), baseDelayMs: deps.readRetryDelayMs ?? 250,
+        onRetry: (err) => log.debug({ vault: v.address, err: (err as Error).message }, "vault balance read failed; retrying"),
+      });
+      if (v.last_observed_at === null && r.balance !== BigInt(v.initial_balance)) {
+        await recordEvent({ vault: v.address, type: "BalanceMismatch", data: { expected: v.initial_balance, observed: r.balance.toString() } });
+      }
+      failingInARow = 0;
+      return r;
+    } catch (err) {
+      failingInARow += 1;
+      log.warn({ vault: v.address, err: (err as Error).message }, "cannot read vault balance");
+      return undefined;
+    }
+  }
+
+  /** Reads the vaults and writes their balances on-chain; a failed read skips only that vault. */
+  async function update(vaults: VaultRow[], opts: { fresh?: boolean } = {}): Promise<UpdateResult> {
+    const readings: BalanceReading[] = [];
+    for (const v of vaults) {
+      const r = await readOne(v, opts.fresh ?? false);
+      if (r) readings.push(r);
+    }
+    if (readings.length === 0) return { read: 0, paused: [], failures: [] };
+    const { paused, failures } = await chain.updateBalances(readings);
+    const byAddress = new Map(vaults.map((v) => [v.address, v]));
+    return { read: readings.length, paused: paused.map((a) => byAddress.get(a)!).filter(Boolean), failures };
+  }
+
+  /** Records the vault's new fills as trades (and Fill events). */
+  async function recordFills(v: VaultRow): Promise<void> {
+    active.delete(v.address);
+    fillsReadAt.set(v.address, clock());
+    const since = Math.max(v.created_at * 1000, (await tradesRepo.lastSeq(db, v.address)).timeMs);
+    const fills = (await exchange.fills(v.exchange_account, since, { priority: "background" })).filter((f) => f.time >= v.created_at * 1000);
+    if (fills.length === 0) return;
+    const events = await work.write(async (trx) => {
+      const added = await tradesRepo.appendFills(trx, v.address, v.exchange_account, fills.map((f) => ({
+        tid: f.tid, oid: f.oid, symbol: f.symbol, side: f.side, size: f.size, price: f.price, pnl: f.closedPnl, fee: f.fee, timeMs: f.time,
+      })));
+      const rows: VaultEventRow[] = [];
+      for (const t of added) {
+        const row = await appendDaemonEvent(trx, {
+          vault: v.address, type: "Fill", time: Math.floor(t.time_ms / 1000),
+          data: { tradeId: String(t.id), orderId: t.oid, symbol: t.symbol, side: t.side, size: t.size, price: t.price, pnl: t.pnl, fee: t.fee },
+        }, clock());
+        if (row) rows.push(row);
+      }
+      return rows;
+    });
+    deps.publish(events);
+  }
+
+  return {
+    update,
+    recordFills,
+    recordEvent,
+    /** The pre-trade check's read: the vault's balance now, without writing it. */
+    read: (v: VaultRow) => reader.read(v, { priority: "trading" }),
+    /** A vault the trade path sends orders for: its fills are read at the next cycle. */
+    markActive: (address: string) => void active.add(address),
+    /** Whether a vault's fills are due: it traded or its positions moved, or the periodic sweep. */
+    fillsDue: (address: string) => active.has(address) || clock() - (fillsReadAt.get(address) ?? 0) >= FILLS_EVERY_MS,
+  };
+}
+
+export type VaultBalances = ReturnType<typeof createVaultBalances>;

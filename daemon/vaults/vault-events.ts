@@ -1,0 +1,96 @@
+// What a contract event does to the vault's row (the projection of the chain into the database), and
+// the daemon's own events. Applied inside the caller's unit of work; each event stored once, keyed by
+// (tx hash, log index), so applying a block twice changes nothing and reports nothing.
+import type { Executor } from "../db/database.js";
+import * as repo from "../db/vaults-repo.js";
+import type { VaultEventRow, VaultRow } from "../db/schema-chain.js";
+import type { ChainEventInput } from "../chain/event-rows.js";
+
+/** A daemon-side event (no transaction), e.g. a balance mismatch the oracle noticed. */
+export interface DaemonEventInput {
+  vault: string;
+  type: string;
+  time: number;
+  data: Record<string, unknown>;
+}
+
+const str = (v: unknown) => String(v);
+const num = (v: unknown) => Number(v);
+const add = (a: string, b: unknown) => (BigInt(a) + BigInt(str(b))).toString();
+
+/** Orders events across blocks; fits far beyond any block number a chain reaches this century. */
+export const chainPosition = (blockNumber: number, logIndex: number) => blockNumber * 1_000_000 + logIndex;
+
+function vaultFromCreated(e: ChainEventInput, now: number) {
+  const d = e.data;
+  const initial = str(d.initialBalance);
+  return {
+    address: e.vault, factory: str(d.factory), investor: str(d.investor), trader: str(d.trader),
+    exchange_account: str(d.exchangeAccount), initial_balance: initial,
+    max_drawdown_bps: num(d.maxDrawdownBps), daily_drawdown_bps: num(d.dailyDrawdownBps),
+    deal_deadline: num(d.dealDeadline), trader_share_bps: num(d.traderShareBps),
+    terms_hash: str(d.termsHash), salt: str(d.salt),
+    created_block: e.blockNumber, created_tx: e.txHash, created_at: e.time,
+    current_balance: initial, peak_balance: initial, day_start_balance: initial, updated_at: now,
+  };
+}
+
+/** The vault-row change an event makes. Additive fields add; ordered fields only move forward. */
+export function effect(v: VaultRow, e: ChainEventInput): repo.VaultChange | undefined {
+  const d = e.data;
+  const pos = chainPosition(e.blockNumber, e.logIndex);
+  switch (e.type) {
+    case "BalanceUpdated":
+      // The contract applies readings in observedAt order, so the newest observedAt is the state.
+      if (v.last_observed_at !== null && v.last_observed_at >= num(d.observedAt)) return undefined;
+      return {
+        current_balance: str(d.balance), peak_balance: str(d.peakBalance),
+        day_start_balance: str(d.dayStartBalance), last_observed_at: num(d.observedAt),
+      };
+    case "Paused":
+      return v.pause_pos >= pos ? undefined : { paused: 1, pause_reason: num(d.reason), pause_pos: pos };
+    case "Unpaused":
+      return v.pause_pos >= pos ? undefined : { paused: 0, pause_pos: pos };
+    case "Closed":
+      return {
+        closed: 1, closed_at: e.time, final_balance: str(d.finalBalance), profit: str(d.profit),
+        trader_share: str(d.traderShare), investor_share: str(d.investorShare),
+      };
+    case "Funded":
+      return { funded_total: add(v.funded_total, d.amount) };
+    case "Withdrawn":
+      if (str(d.party) === v.trader) return { paid_trader: add(v.paid_trader, d.amount) };
+      if (str(d.party) === v.investor) return { paid_investor: add(v.paid_investor, d.amount) };
+      return undefined;
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Applies contract events in the given order (chain order within one call). Events of vaults the
+ * database does not know (and that no VaultCreated in this call introduces) are skipped: the indexer
+ * meets the VaultCreated first. Returns the event rows actually inserted.
+ */
+export async function applyChainEvents(trx: Executor, events: ChainEventInput[], now: number): Promise<VaultEventRow[]> {
+  const inserted: VaultEventRow[] = [];
+  for (const e of events) {
+    if (e.type === "VaultCreated") await repo.insertVault(trx, vaultFromCreated(e, now));
+    const v = await repo.findVault(trx, e.vault);
+    if (!v) continue;
+    const row = await repo.insertEvent(trx, v, e);
+    if (!row) continue;
+    await repo.updateVault(trx, v.address, { ...effect(v, e), updated_at: now });
+    inserted.push(row);
+  }
+  return inserted;
+}
+
+/** Records a daemon-side event; undefined when the vault is unknown. */
+export async function appendDaemonEvent(trx: Executor, e: DaemonEventInput, now: number): Promise<VaultEventRow | undefined> {
+  const v = await repo.findVault(trx, e.vault);
+  if (!v) return undefined;
+  const row = await repo.insertEvent(trx, v, { ...e, txHash: null, logIndex: null, blockNumber: null });
+  if (row) await repo.updateVault(trx, v.address, { updated_at: now });
+  return row;
+}

@@ -1,0 +1,60 @@
+// Which exchange account a vault order or read goes to, after SPEC 4.5's vault checks: the caller is
+// the vault's trader, it is not closed, not paused, the deadline has not passed, the balance is fresh,
+// and no limit is already breached on the exchange (the gap between oracle cycles: a breach seen
+// here is written on-chain at once, and the order refused with VAULT_PAUSED once the contract paused).
+import type { Executor } from "../db/database.js";
+import type { VaultRow } from "../db/schema-chain.js";
+import { AppError } from "../errors.js";
+import type { Target } from "../trading/target.js";
+import type { VaultBalances } from "./vault-balances.js";
+import { assertOpen, vaultFor } from "./vault-access.js";
+import { assess } from "./vault-math.js";
+
+export interface VaultGateDeps {
+  db: Executor;
+  balances: VaultBalances;
+  /** Writes a fresh balance on-chain now and reacts to a pause (the vault service's refresh). */
+  refresh(address: string): Promise<VaultRow>;
+  clock: () => number;
+  /** Age past which a vault's balance is too old to trade on. */
+  staleAfterMs: number;
+}
+
+export function createVaultGate(deps: VaultGateDeps) {
+  const { db, balances, clock } = deps;
+  const targetOf = (v: VaultRow): Target => ({ account: v.exchange_account, vaultAddress: v.address });
+
+  return {
+    async forTrade(user: string, address: string): Promise<Target> {
+      const { vault: v, role } = await vaultFor(db, user, address);
+      if (role !== "trader") throw new AppError("FORBIDDEN", "only the vault's trader may trade it");
+      assertOpen(v);
+      if (v.paused) throw new AppError("VAULT_PAUSED", "the vault was paused by its risk limits");
+      if (v.deal_deadline < Math.floor(clock() / 1000)) throw new AppError("DEAL_EXPIRED", "the deal deadline has passed");
+      const age = clock() - (v.last_observed_at ?? 0) * 1000;
+      if (v.last_observed_at === null || age > deps.staleAfterMs) {
+        throw new AppError("BALANCE_STALE", "the vault's balance is too old to trade on; the oracle will refresh it", {
+          retryAfter: 10, details: { lastBalanceUpdate: v.last_observed_at },
+        });
+      }
+      const reading = await balances.read(v);
+      const risk = assess(
+        { peak: BigInt(v.peak_balance), dayStart: BigInt(v.day_start_balance), day: Math.floor(v.last_observed_at / 86_400) },
+        reading.balance, reading.observedAt, { maxBps: v.max_drawdown_bps, dailyBps: v.daily_drawdown_bps },
+      );
+      if (risk.breach) {
+        const after = await deps.refresh(v.address);
+        if (after.paused) throw new AppError("VAULT_PAUSED", "the vault's risk limits are breached; it has been paused");
+      }
+      balances.markActive(v.address);
+      return targetOf(v);
+    },
+
+    /** Reads (orders, positions) of a vault the caller trades or invests in. */
+    async forRead(user: string, address: string): Promise<Target> {
+      return targetOf((await vaultFor(db, user, address)).vault);
+    },
+  };
+}
+
+export type VaultGate = ReturnType<typeof createVaultGate>;
