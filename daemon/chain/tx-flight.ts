@@ -33,6 +33,10 @@ export interface TxSenderSettings {
    * of a large oracle batch leaves memory behind in Hardhat's EDR (docs/benchmarks.md).
    */
   simulateWithGasLimit: boolean;
+  /** Tries of a read before signing (fees, nonce, simulation) when the node fails in a way worth retrying. */
+  readAttempts: number;
+  /** Wait before the second try of such a read; doubled before each later one. */
+  readRetryMs: number;
 }
 
 export interface ConfirmedTx {

@@ -6,6 +6,7 @@
 // settle the journal. After a restart the sender resumes its nonce from the chain and settles what
 // the journal holds as sent but unconfirmed (rebroadcasting the signed bytes when the node lost them).
 import { AppError } from "../errors.js";
+import { withRetry } from "../lib/retry.js";
 import { unsettledJournal } from "../db/chain-repo.js";
 import { toAppError } from "./chain-errors.js";
 import { currentFees } from "./tx-fees.js";
@@ -61,6 +62,8 @@ export const DEFAULT_SENDER_SETTINGS: TxSenderSettings = {
   pollMs: 1_000,
   gasHeadroomPercent: 20,
   simulateWithGasLimit: true,
+  readAttempts: 3,
+  readRetryMs: 250,
 };
 
 const min = (a: bigint, b: bigint) => (a < b ? a : b);
@@ -126,6 +129,13 @@ export function createTxSender(ctx: SenderContext): TxSender {
       });
   }
 
+  /** A read before signing: a timeout or a 5xx from the node is tried again; a revert is not. */
+  const retrying = <T>(fn: () => Promise<T>): Promise<T> =>
+    withRetry(fn, {
+      attempts: ctx.settings.readAttempts, baseDelayMs: ctx.settings.readRetryMs,
+      onRetry: (e, attempt) => ctx.log.debug({ err: (e as Error).message, attempt }, "chain read failed; retrying"),
+    });
+
   async function simulate(req: SendRequest): Promise<bigint> {
     const call = { from: address, to: req.to ?? undefined, data: req.data ?? "0x", value: req.value ?? 0n };
     try {
@@ -147,8 +157,8 @@ export function createTxSender(ctx: SenderContext): TxSender {
     if (req.nonce !== undefined && req.nonce !== next) {
       throw new AppError("INTERNAL", `${req.purpose}: nonce ${req.nonce} requested, the operator's next nonce is ${next}`);
     }
-    const estimate = await simulate(req);
-    const { fees, blockGasLimit } = await read("read fees", () => currentFees(ctx.provider));
+    const estimate = await retrying(() => simulate(req));
+    const { fees, blockGasLimit } = await retrying(() => read("read fees", () => currentFees(ctx.provider)));
     const gasLimit = req.gasLimit ?? min((estimate * BigInt(100 + ctx.settings.gasHeadroomPercent)) / 100n, blockGasLimit);
     const nonce = next;
     const fields = { to: req.to ?? null, data: req.data ?? "0x", value: req.value ?? 0n, gasLimit, nonce };
@@ -161,7 +171,7 @@ export function createTxSender(ctx: SenderContext): TxSender {
       if (outcome !== "nonce-used") throw toAppError(outcome.rejected, req.purpose);
       // The key was used elsewhere: the counter follows the chain, and the transaction (never
       // broadcast under a live nonce) is signed again, once.
-      const pending = await read("read nonce", () => ctx.provider.getTransactionCount(address, "pending"));
+      const pending = await retrying(() => read("read nonce", () => ctx.provider.getTransactionCount(address, "pending")));
       ctx.log.warn({ nonce, pending }, "operator nonce already used; resynchronised from the chain");
       next = Math.max(pending, nonce + 1);
       if (retried) throw new AppError("CHAIN_UNAVAILABLE", `${req.purpose}: operator nonce ${nonce} was already used`, { retryable: true });
@@ -178,7 +188,7 @@ export function createTxSender(ctx: SenderContext): TxSender {
     chain: ctx.chain,
     async start() {
       const rows = await unsettledJournal(ctx.store.db, ctx.chain);
-      const pending = await read("read nonce", () => ctx.provider.getTransactionCount(address, "pending"));
+      const pending = await retrying(() => read("read nonce", () => ctx.provider.getTransactionCount(address, "pending")));
       for (const row of rows) {
         const f = flights.get(row.nonce) ?? newFlight(row.nonce, row.purpose, [], true);
         f.rows.push(row);

@@ -73,6 +73,30 @@ test("the loop keeps cycling through exchange failures, and reports its health",
   }
 });
 
+test("a balance read that fails with a 5xx is tried once more within the cycle; two failures skip the vault", async () => {
+  const d = await startTestDaemon({ startOracle: false, clock: fakeClock(Date.now(), { realTime: true }) });
+  try {
+    const ivy = await party(d, { usdc: 5_000 });
+    const tom = await party(d);
+    const vault = await createVault(d, ivy, tom, { initialBalance: "5000" });
+    const observed = async () => (await d.http.get(`/api/vaults/${vault}`, { token: ivy.token })).body.data.vault.lastBalanceUpdate as number;
+    await d.daemon.oracle.cycle(); // the first cycle also reads the fills; later ones only the balance
+    const before = await observed();
+    d.clock.advance(2_000);
+    d.daemon.sim!.faults.next({ kind: "http500", endpoint: "info", count: 1 });
+    await d.daemon.oracle.cycle();
+    assert.is(d.daemon.sim!.faults.pending().length, 0);
+    assert.ok((await observed()) > before, "read on the second try and written");
+    d.clock.advance(2_000);
+    d.daemon.sim!.faults.next({ kind: "http500", endpoint: "info", count: 2 });
+    const failed = await d.daemon.oracle.cycle().then(() => "", (e: Error) => e.message);
+    assert.match(failed, /no active vault could be read/);
+    assert.is(d.daemon.sim!.faults.pending().length, 0, "exactly two tries");
+  } finally {
+    await d.close();
+  }
+});
+
 test("a restart (the embedded chain forgets everything) brings every vault back at its address", async () => {
   const clock = fakeClock(Date.now(), { realTime: true });
   const first = await startTestDaemon({ startOracle: false, clock });
