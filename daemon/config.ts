@@ -1,49 +1,108 @@
 // The daemon's configuration: flags and TRADEVAULT_* environment variables, validated once into a
-// frozen object. Durations are seconds at the edge.
+// frozen object. Each flag is written once, in FLAGS; the command line (cli-entry.ts), the environment
+// names and the zod schema are all derived from that table. Durations are seconds at the edge.
 import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { z } from "zod";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+const EXCHANGES = ["sim", "hyperliquid-testnet", "hyperliquid"] as const;
 
-export const configSchema = z
-  .object({
-    host: z.string().min(1).default("127.0.0.1"),
-    port: z.coerce.number().int().min(0).max(65535).default(8420),
-    publicUrl: z.url({ protocol: /^https?$/ }).optional(),
-    dataDir: z.string().min(1).default("./data"),
-    logLevel: z.enum(LOG_LEVELS).default("info"),
-    corsOrigins: z.array(z.url({ protocol: /^https?$/ }).transform((u) => new URL(u).origin)).default([]),
-    tlsCert: z.string().optional(),
-    tlsKey: z.string().optional(),
-    trustProxy: z.boolean().default(false),
-    exchange: z.enum(["sim", "hyperliquid-testnet", "hyperliquid"]).default("sim"),
-    allowMainnet: z.boolean().default(false),
-    simPort: z.coerce.number().int().min(0).max(65535).default(0),
-    simOnly: z.boolean().default(false),
-    /** An external Hyperliquid-compatible exchange (a `tradevaultd --sim-only` elsewhere), signed as testnet. */
-    exchangeUrl: z.url({ protocol: /^https?$/ }).transform((u) => u.replace(/\/+$/, "")).optional(),
-    /** "random" (seeded random walk), "static", or the path of a CSV of prices to replay. */
-    simFeed: z.string().min(1).default("random"),
-    marketSlippage: z.coerce.number().min(0.01).max(50).default(5),
-    exchangeTimeout: z.coerce.number().min(0.1).max(120).default(10),
-    rpcUrl: z.url({ protocol: /^https?$/ }).optional(),
-    chainId: z.coerce.number().int().positive().optional(),
-    chainPort: z.coerce.number().int().min(0).max(65535).default(0),
-    factoryAddress: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional(),
-    settlementToken: z.string().regex(/^0x[0-9a-fA-F]{40}$/).optional(),
-    operatorKeyFile: z.string().min(1).optional(),
-    oracleInterval: z.coerce.number().min(1).max(3600).default(60),
-    staleAfter: z.coerce.number().min(1).max(86_400).default(120),
-    signInRateLimit: z.coerce.number().int().min(1).default(30),
-    orderRateLimit: z.coerce.number().int().min(1).default(20),
-    sessionMaxAgeDays: z.coerce.number().min(1).max(365).default(30),
-  })
-  .strict();
+export interface FlagSpec<S extends z.ZodType = z.ZodType> {
+  /** Commander's flag text: `--port <port>` takes a value, `--trust-proxy` is a switch. */
+  flag: string;
+  description: string;
+  /** The default as it would be typed on the command line: --help shows it, the schema parses it. */
+  default?: string;
+  /** Repeatable, or comma-separated in one value (and in the environment twin). */
+  list?: true;
+  /** A switch: no value on the command line; its environment twin must say yes or no. */
+  toggle?: true;
+  field: S;
+}
+
+/** A flag that always has a value: the default goes through the same parsing as a given value. */
+function valued<S extends z.ZodType>(flag: string, description: string, schema: S, dflt: string): FlagSpec<z.ZodPrefault<S>> {
+  return { flag, description, default: dflt, field: schema.prefault(dflt as z.input<S>) };
+}
+
+function optional<S extends z.ZodType>(flag: string, description: string, schema: S): FlagSpec<z.ZodOptional<S>> {
+  return { flag, description, field: schema.optional() };
+}
+
+// The environment twin of a switch arrives as text: "TRADEVAULT_ALLOW_MAINNET=false" must not mean yes.
+const yesNo = z.union([z.boolean(), z.stringbool()], { error: "must be true or false (also 1/0, yes/no, on/off)" });
+
+function toggle(flag: string, description: string): FlagSpec<z.ZodDefault<typeof yesNo>> {
+  return { flag, description, toggle: true, field: yesNo.default(false) };
+}
+
+function list<S extends z.ZodType>(flag: string, description: string, item: S): FlagSpec<z.ZodDefault<z.ZodArray<S>>> {
+  return { flag, description, list: true, field: z.array(item).default([]) };
+}
+
+const number = (min: number, max: number, opts: { int?: boolean } = {}) => {
+  const what = `must be ${opts.int ? "an integer" : "a number"} from ${min} to ${max}`;
+  const n = z.coerce.number({ error: what }).min(min, what).max(max, what);
+  return opts.int ? n.int(what) : n;
+};
+const port = () => number(0, 65535, { int: true });
+const httpUrl = () => z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
+const evmAddress = () => z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
+
+export const FLAGS = {
+  host: valued("--host <host>", "address to listen on", z.string().min(1), "127.0.0.1"),
+  port: valued("--port <port>", "port to listen on (0 = any free port)", port(), "8420"),
+  publicUrl: optional("--public-url <url>", "address users reach (sign-in domain and URI)", httpUrl()),
+  dataDir: valued("--data-dir <dir>", "database, keys and chain data", z.string().min(1), "./data"),
+  logLevel: valued("--log-level <level>", LOG_LEVELS.join("|"), z.enum(LOG_LEVELS), "info"),
+  corsOrigins: list("--cors-origin <origin>", "allowed browser origin (repeatable)", httpUrl().transform((u) => new URL(u).origin)),
+  tlsCert: optional("--tls-cert <file>", "PEM certificate: serve HTTPS", z.string()),
+  tlsKey: optional("--tls-key <file>", "PEM private key for --tls-cert", z.string()),
+  trustProxy: toggle("--trust-proxy", "trust X-Forwarded-* from a TLS-terminating proxy"),
+  exchange: valued("--exchange <kind>", EXCHANGES.join(" | "), z.enum(EXCHANGES), "sim"),
+  exchangeUrl: optional(
+    "--exchange-url <url>",
+    "an external Hyperliquid-compatible exchange (e.g. a tradevaultd --sim-only elsewhere), signed as testnet; only with --exchange sim",
+    httpUrl().transform((u) => u.replace(/\/+$/, "")),
+  ),
+  allowMainnet: toggle("--allow-mainnet", "confirm trading on Hyperliquid mainnet"),
+  simPort: valued("--sim-port <port>", "port of the embedded sim exchange (0 = any free port)", port(), "0"),
+  simOnly: toggle("--sim-only", "run the sim exchange alone (for frontends and tools)"),
+  /** "random" (seeded random walk), "static", or the path of a CSV of prices to replay. */
+  simFeed: valued("--sim-feed <feed>", "sim prices: random | static | <csv file>", z.string().min(1), "random"),
+  exchangeTimeout: valued("--exchange-timeout <seconds>", "how long to wait for the exchange before an order is in doubt", number(0.1, 120), "10"),
+  rpcUrl: optional("--rpc-url <url>", "an external EVM chain instead of the embedded one", httpUrl()),
+  chainId: optional("--chain-id <id>", "chain id the --rpc-url must serve (998: HyperEVM testnet)", number(1, Number.MAX_SAFE_INTEGER, { int: true })),
+  chainPort: valued("--chain-port <port>", "port of the embedded chain's JSON-RPC (0 = any free port)", port(), "0"),
+  factoryAddress: optional("--factory-address <address>", "an already deployed VaultFactory on --rpc-url", evmAddress()),
+  settlementToken: optional("--settlement-token <address>", "ERC-20 (6 decimals, EIP-2612) used for settlement on --rpc-url", evmAddress()),
+  operatorKeyFile: optional("--operator-key-file <file>", "operator/oracle key (hex); default: generated in <data-dir>/keys", z.string().min(1)),
+  oracleInterval: valued("--oracle-interval <seconds>", "seconds between oracle cycles", number(1, 3600), "60"),
+  staleAfter: valued("--stale-after <seconds>", "age after which a vault balance is stale for trading", number(1, 86_400), "120"),
+  marketSlippage: valued("--market-slippage <percent>", "price bound of market orders around the mid", number(0.01, 50), "5"),
+  signInRateLimit: valued("--sign-in-rate-limit <n>", "sign-in requests per minute per IP", number(1, Number.MAX_SAFE_INTEGER, { int: true }), "30"),
+  orderRateLimit: valued("--order-rate-limit <n>", "order requests per second per session", number(1, Number.MAX_SAFE_INTEGER, { int: true }), "20"),
+  sessionMaxAgeDays: valued("--session-max-age <days>", "absolute session lifetime", number(1, 365), "30"),
+};
+
+type Flags = typeof FLAGS;
+export type ConfigKey = keyof Flags;
+
+/** `--session-max-age <days>` -> `--session-max-age` */
+export const flagName = (spec: FlagSpec): string => spec.flag.split(" ")[0]!;
+/** `--session-max-age` -> `TRADEVAULT_SESSION_MAX_AGE` */
+export const envName = (spec: FlagSpec): string => `TRADEVAULT_${flagName(spec).slice(2).toUpperCase().replace(/-/g, "_")}`;
+
+const fields = Object.fromEntries(Object.entries(FLAGS).map(([key, spec]) => [key, spec.field])) as {
+  [K in ConfigKey]: Flags[K]["field"];
+};
+export const configSchema = z.object(fields).strict();
 
 export type ConfigInput = z.input<typeof configSchema>;
 export type Config = Readonly<z.output<typeof configSchema>> & { readonly network: Network };
-export type Network = "sim" | "testnet" | "mainnet";
+/** Which database file a daemon's records go to: paper trading never mixes with real trading. */
+export type Network = "sim" | "sim-remote" | "testnet" | "mainnet";
 
 export class ConfigError extends Error {
   override name = "ConfigError";
@@ -55,13 +114,31 @@ export function isLoopback(host: string): boolean {
   return host === "::1";
 }
 
+/** The first problem, named by the flag and its environment twin, as the user wrote them. */
+function describeIssue(issue: z.core.$ZodIssue | undefined): string {
+  const key = issue?.path[0];
+  const spec = typeof key === "string" && key in FLAGS ? (FLAGS[key as ConfigKey] as FlagSpec) : undefined;
+  const where = spec ? `${flagName(spec)} (${envName(spec)})` : issue?.path.join(".") || "?";
+  return `invalid ${where}: ${issue?.message ?? "invalid value"}`;
+}
+
 export function resolveConfig(input: ConfigInput): Config {
   const parsed = configSchema.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new ConfigError(`invalid configuration: ${issue?.path.join(".") || "?"}: ${issue?.message}`);
-  }
+  if (!parsed.success) throw new ConfigError(describeIssue(parsed.error.issues[0]));
   const c = parsed.data;
+  checkCombinations(c);
+  return Object.freeze({ ...c, dataDir: resolve(c.dataDir), corsOrigins: Object.freeze([...c.corsOrigins]) as string[], network: networkOf(c) });
+}
+
+function networkOf(c: z.output<typeof configSchema>): Network {
+  if (c.exchange === "hyperliquid-testnet") return "testnet";
+  if (c.exchange === "hyperliquid") return "mainnet";
+  // A remote sim is shared by several daemons and outlives this one: its records are not the embedded sim's.
+  return c.exchangeUrl === undefined ? "sim" : "sim-remote";
+}
+
+/** Rules that span more than one flag. */
+function checkCombinations(c: z.output<typeof configSchema>): void {
   if ((c.tlsCert === undefined) !== (c.tlsKey === undefined)) {
     throw new ConfigError("--tls-cert and --tls-key go together");
   }
@@ -74,12 +151,16 @@ export function resolveConfig(input: ConfigInput): Config {
   if (c.exchange === "hyperliquid" && !c.allowMainnet) {
     throw new ConfigError("--exchange hyperliquid trades real money: add --allow-mainnet to confirm");
   }
+  if (c.exchangeUrl !== undefined && c.exchange !== "sim") {
+    throw new ConfigError(`--exchange-url goes with --exchange sim only (--exchange ${c.exchange} has its own URL)`);
+  }
+  if (c.exchangeUrl !== undefined && c.simOnly) {
+    throw new ConfigError("--exchange-url and --sim-only do not go together: --sim-only serves a sim exchange, --exchange-url uses one");
+  }
   if (c.rpcUrl !== undefined && c.chainId === undefined) {
     throw new ConfigError("--rpc-url needs --chain-id (the chain the RPC must serve, e.g. 998 for HyperEVM testnet)");
   }
   if (c.staleAfter < c.oracleInterval) {
     throw new ConfigError(`--stale-after (${c.staleAfter} s) must be at least --oracle-interval (${c.oracleInterval} s), or every vault trade would be stale`);
   }
-  const network: Network = c.exchange === "sim" ? "sim" : c.exchange === "hyperliquid-testnet" ? "testnet" : "mainnet";
-  return Object.freeze({ ...c, dataDir: resolve(c.dataDir), corsOrigins: Object.freeze([...c.corsOrigins]) as string[], network });
 }

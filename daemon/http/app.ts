@@ -1,13 +1,13 @@
 // The Koa application. Middleware order is written once, here: request id, access log (outside the
 // envelope, so it logs the final status), error envelope, CORS, origin check, body parser, session,
-// routes.
+// routes, then the 405/OPTIONS answers for paths the routes know.
 import cors from "@koa/cors";
 import Router from "@koa/router";
 import Koa from "koa";
 import type { Logger } from "pino";
 import type { AuthService } from "../auth/auth-service.js";
-import { AppError } from "../errors.js";
 import { accessLog } from "./middleware/access-log.js";
+import { allowedMethods } from "./middleware/allowed-methods.js";
 import { jsonBody } from "./middleware/body.js";
 import { errorEnvelope } from "./middleware/errors.js";
 import { originCheck } from "./middleware/origin.js";
@@ -50,12 +50,6 @@ export function buildApp(deps: AppDeps): { app: Koa; router: Router } {
   for (const mw of jsonBody()) app.use(mw);
   app.use(session(deps.auth));
   app.use(router.routes());
-  app.use(
-    router.allowedMethods({
-      throw: true,
-      methodNotAllowed: () => new AppError("METHOD_NOT_ALLOWED", "this route does not take that method"),
-      notImplemented: () => new AppError("METHOD_NOT_ALLOWED", "this method is not supported"),
-    }),
-  );
+  app.use(allowedMethods());
   return { app, router };
 }

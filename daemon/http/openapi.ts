@@ -1,7 +1,7 @@
 // The OpenAPI 3.1 document, generated from the same route list the router is built from.
 import { z } from "zod";
 import { ERROR_STATUS } from "../errors.js";
-import type { RouteSpec } from "./route.js";
+import { edgeErrors, type RouteSpec } from "./route.js";
 import { envelope, errorBody } from "./schemas.js";
 
 type Json = Record<string, unknown>;
@@ -40,7 +40,7 @@ function operation(route: RouteSpec): Json {
         },
   };
   const errorSchema = toSchema(errorBody, "output");
-  const codes = new Set([...(route.errors ?? []), "INTERNAL" as const]);
+  const codes = new Set([...edgeErrors(route), ...(route.errors ?? []), "INTERNAL" as const]);
   const byStatus = new Map<number, string[]>();
   for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
   for (const [status, names] of [...byStatus].sort((a, b) => a[0] - b[0])) {

@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { AuthUser } from "../auth/auth-service.js";
 import { AppError, type ErrorCode } from "../errors.js";
 import type { RateLimiter } from "./middleware/rate-limit.js";
+import { SIGN_IN_FIRST } from "./middleware/session.js";
 
 export type Method = "get" | "post" | "delete";
 
@@ -77,13 +78,30 @@ function rejectBody(body: unknown): void {
   throw new AppError("INVALID_INPUT", "this route takes no request body", { details: [{ field: "body", message: "must be empty or {}" }] });
 }
 
+/**
+ * The errors the edge raises for a route before (or instead of) its handler, derived from the spec so
+ * the OpenAPI document cannot drift from mountRoutes and the middleware: input schemas (and the empty
+ * body check of body-less writes) give INVALID_INPUT, auth gives UNAUTHENTICATED, a limit
+ * RATE_LIMITED; a write also passes the origin check (FORBIDDEN) and the body parser (PAYLOAD_TOO_LARGE,
+ * UNSUPPORTED_MEDIA_TYPE).
+ */
+export function edgeErrors(route: RouteSpec): ErrorCode[] {
+  const write = route.method !== "get";
+  const out: ErrorCode[] = [];
+  if (route.body || route.query || route.params || write) out.push("INVALID_INPUT");
+  if (route.auth) out.push("UNAUTHENTICATED");
+  if (write) out.push("FORBIDDEN", "PAYLOAD_TOO_LARGE", "UNSUPPORTED_MEDIA_TYPE");
+  if (route.limit) out.push("RATE_LIMITED");
+  return out;
+}
+
 export function mountRoutes(router: Router, routes: RouteSpec[], limiters: Limiters): void {
   for (const route of routes) {
     router[route.method](route.path, async (ctx: Context) => {
       if (route.limit === "signIn") limiters.signIn.take(ctx.ip);
       const user = route.auth ? (ctx.state.user as AuthUser | undefined) : undefined;
       if (route.auth && !user) {
-        throw ctx.state.authError ?? new AppError("UNAUTHENTICATED", "sign in first (tradevault login)");
+        throw ctx.state.authError ?? new AppError("UNAUTHENTICATED", SIGN_IN_FIRST);
       }
       if (route.limit === "orders") limiters.orders.take(String(ctx.state.sessionToken));
       if (!route.body && route.method !== "get") rejectBody(ctx.request.body);

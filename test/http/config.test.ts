@@ -32,6 +32,18 @@ test("mainnet needs --allow-mainnet; bad values are refused", () => {
   assert.equal(resolveConfig({ corsOrigins: ["https://app.example/path"] }).corsOrigins, ["https://app.example"]);
 });
 
+test("--exchange-url: an http(s) URL, only with the sim, not with --sim-only; its records go to sim-remote", () => {
+  const c = resolveConfig({ exchangeUrl: "http://127.0.0.1:9000//" });
+  assert.is(c.exchangeUrl, "http://127.0.0.1:9000");
+  assert.is(c.network, "sim-remote");
+  assert.is(resolveConfig({}).exchangeUrl, undefined);
+  for (const exchange of ["hyperliquid-testnet", "hyperliquid"] as const) {
+    assert.throws(() => resolveConfig({ exchange, allowMainnet: true, exchangeUrl: "http://127.0.0.1:9000" }), /--exchange-url goes with --exchange sim/);
+  }
+  assert.throws(() => resolveConfig({ simOnly: true, exchangeUrl: "http://127.0.0.1:9000" }), /--sim-only/);
+  assert.throws(() => resolveConfig({ exchangeUrl: "127.0.0.1:9000" }), /invalid --exchange-url \(TRADEVAULT_EXCHANGE_URL\)/);
+});
+
 test("isLoopback", () => {
   for (const h of ["127.0.0.1", "127.1.2.3", "::1", "localhost"]) assert.ok(isLoopback(h), h);
   for (const h of ["0.0.0.0", "192.168.1.2", "::", "example.com"]) assert.not.ok(isLoopback(h), h);

@@ -6,6 +6,9 @@ import type { AuthService } from "../../auth/auth-service.js";
 
 export const SESSION_COOKIE = "session";
 
+/** Browsers read this as well as the CLI, so it names the API's sign-in, not a command. */
+export const SIGN_IN_FIRST = "not signed in: POST /api/auth/challenge, sign its message with the wallet, then POST /api/auth/login";
+
 export function readSessionToken(authorization: string, cookie: string | undefined): string | undefined {
   const bearer = /^Bearer\s+(\S+)$/i.exec(authorization);
   if (bearer) return bearer[1];
