@@ -204,3 +204,10 @@ export function simOrders(d: TestDaemon, mark = 0): SimOrderRequest[] {
       held: r.result !== undefined && r.status === undefined && r.fault === "delay",
     }));
 }
+
+/**
+ * True when the sim holds (a `delay` fault, processed but not yet answered) a request logged after
+ * `mark` whose body `matches`: the caller's request is then parked inside that exchange call.
+ */
+export const simHolds = (d: TestDaemon, mark: number, matches: (body: any) => boolean): boolean =>
+  d.daemon.sim!.requests.some((r) => r.id > mark && r.fault === "delay" && r.result !== undefined && r.status === undefined && matches(r.body));
