@@ -40,6 +40,7 @@ t("close: stranger 404; the investor closes; the result is the contract's split"
   const c = await vaultCase(d);
   const eve = await stranger(d);
   assert.is((await vaultPost(c, "close", eve)).status, 404);
+  assert.is((await listedVault(c, c.tom)).status, "ACTIVE", "read (and cached) before the close");
   const closed = await closeWithProfit(c);
   assert.equal(Object.keys(closed).sort(), ["address", "finalBalance", "investorShare", "profit", "status", "traderShare"]);
   assert.is(closed.status, "CLOSED");

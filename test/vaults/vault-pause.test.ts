@@ -25,6 +25,8 @@ const onChainPaused = async (d: TestDaemon, vault: string) => (await readVaultSt
 
 t("a breach of the daily limit pauses the vault on-chain, in its detail and in both parties' lists", async ({ d }) => {
   const c = await vaultCase(d);
+  // Both lists are read (and cached) before the breach, so they must follow it.
+  for (const who of [c.ivy, c.tom]) assert.is((await listedVault(c, who)).paused, false);
   await breach(c);
   const v = await vaultDetail(c);
   assert.is(v.paused, true);
@@ -82,6 +84,7 @@ t("unpause: investor 403, stranger 404, the trader refused (409 NOT_RECOVERED) u
 t("unpause by the trader after recovery: the detail, the list and the chain follow", async ({ d }) => {
   const c = await vaultCase(d);
   await breach(c);
+  assert.is((await listedVault(c, c.ivy)).paused, true, "read (and cached) while paused");
   setPrice(d, "BTC", "66000");
   const ok = await vaultPost(c, "unpause", c.tom);
   assert.is(ok.status, 200, JSON.stringify(ok.body));
