@@ -1,6 +1,8 @@
 // Arrangements for vault tests: each test builds its own parties and vault on a shared daemon, so a
 // broken rule fails the one test that checks it instead of every test after it. Only the HTTP API,
 // the sim's controls and the daemon's oracle trigger are used, so the daemon's internals may move.
+import { readFileSync } from "node:fs";
+import { Contract } from "ethers";
 import * as assert from "uvu/assert";
 import { createVault, fakeClock, party, startTestDaemon, type FakeClock, type Party, type TestDaemon } from "./daemon.js";
 import type { ConfigInput } from "../../daemon/config.js";
@@ -94,4 +96,24 @@ export async function closeWithProfit(c: VaultCase) {
   const r = await vaultPost(c, "close", c.ivy);
   assert.is(r.status, 200, JSON.stringify(r.body));
   return r.body.data.vault;
+}
+
+/**
+ * The vault contract's own view of itself (`state()`), read with the built artifact's ABI rather than
+ * through the daemon's chain modules: what the chain says, whatever the daemon's code looks like.
+ */
+export async function chainVaultState(c: VaultCase) {
+  const artifact = new URL("../../artifacts/contracts/TradingVault.sol/TradingVault.json", import.meta.url);
+  const abi = JSON.parse(readFileSync(artifact, "utf8")).abi;
+  const st = await new Contract(c.vault, abi, c.d.daemon.chain.provider).getFunction("state")();
+  return {
+    paused: st.paused as boolean, closed: st.closed as boolean, finalBalance: st.finalBalance as bigint,
+    profit: st.profit as bigint, traderShare: st.traderShare as bigint, investorShare: st.investorShare as bigint,
+  };
+}
+
+/** The settlement token (test USDC, 6 decimals) held by `account`, in base units. */
+export async function tokenBalance(c: VaultCase, account: string): Promise<bigint> {
+  const token = new Contract(c.d.daemon.chain.addresses.token, ["function balanceOf(address) view returns (uint256)"], c.d.daemon.chain.provider);
+  return token.getFunction("balanceOf")(account);
 }

@@ -3,12 +3,10 @@
 // Each test builds and closes its own vault.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { readVaultState } from "../../daemon/chain/contracts.js";
-import { readTokenBalance } from "../../daemon/chain/deploy.js";
 import { signTyped, simHolds, simMark, simOrders, type TestDaemon } from "../helpers/daemon.js";
 import { waitUntil } from "../helpers/util.js";
 import {
-  assertEvents, closeWithProfit, listedVault, longBtc, startVaultDaemon, stranger, vaultCase, vaultDetail, vaultEventTypes, vaultPost, vaultTrade,
+  assertEvents, chainVaultState, closeWithProfit, listedVault, longBtc, startVaultDaemon, stranger, tokenBalance, vaultCase, vaultDetail, vaultEventTypes, vaultPost, vaultTrade,
   type VaultCase,
 } from "../helpers/vaults.js";
 
@@ -24,9 +22,6 @@ t.after(async (ctx) => {
 });
 
 const usdc = (x: bigint) => Number(x) / 1e6;
-const chainState = (c: VaultCase) => readVaultState(c.d.daemon.chain.provider, { vault: c.vault });
-const tokenBalance = (c: VaultCase, account: string) =>
-  readTokenBalance(c.d.daemon.chain.provider, { token: c.d.daemon.chain.addresses.token, account });
 
 /** The investor funds the vault's escrow with a permit for `amount` (decimal USDC). */
 async function fund(c: VaultCase, amount: string) {
@@ -45,7 +40,7 @@ t("close: stranger 404; the investor closes; the result is the contract's split"
   assert.equal(Object.keys(closed).sort(), ["address", "finalBalance", "investorShare", "profit", "status", "traderShare"]);
   assert.is(closed.status, "CLOSED");
   assert.is((await listedVault(c, c.tom)).status, "CLOSED");
-  const s = await chainState(c);
+  const s = await chainVaultState(c);
   assert.ok(s.closed);
   assert.is(closed.finalBalance, usdc(s.finalBalance).toString());
   assert.is(closed.profit, usdc(s.profit));
@@ -81,7 +76,7 @@ t("both parties close at once: closed once; the loser gets 409 VAULT_CLOSED and 
   assert.is(won.length, 1, JSON.stringify(replies.map((r) => [r.status, r.body])));
   assert.is(lost[0]!.status, 409, JSON.stringify(lost[0]!.body));
   assert.is(lost[0]!.body.error.code, "VAULT_CLOSED");
-  assert.is(won[0]!.body.data.vault.finalBalance, usdc((await chainState(c)).finalBalance).toString());
+  assert.is(won[0]!.body.data.vault.finalBalance, usdc((await chainVaultState(c)).finalBalance).toString());
   assert.is((await vaultEventTypes(c)).filter((x) => x === "Closed").length, 1);
   assert.is(simOrders(d, mark).length, 1, "one order flattened the position; the loser sent none");
 });
@@ -111,7 +106,7 @@ t("withdraw: nothing before funding; then each party to its own address, strange
   assert.is((await vaultPost(c, "withdraw", c.tom)).body.error.code, "NOTHING_TO_WITHDRAW");
   const ivyBefore = await tokenBalance(c, c.ivy.address);
   assert.is((await fund(c, "500")).status, 200);
-  const s = await chainState(c);
+  const s = await chainVaultState(c);
   assert.is((await vaultPost(c, "withdraw", eve)).status, 404);
   const tw = await vaultPost(c, "withdraw", c.tom);
   assert.is(tw.status, 200, JSON.stringify(tw.body));

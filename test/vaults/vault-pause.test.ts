@@ -3,11 +3,10 @@
 // unpauses, once the balance has recovered. Each test builds and breaches its own vault.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { readVaultState } from "../../daemon/chain/contracts.js";
 import type { TestDaemon } from "../helpers/daemon.js";
 import { openSse, type SseReader } from "../helpers/sse.js";
 import { waitUntil } from "../helpers/util.js";
-import { assertEvents, breach, listedVault, setPrice, startVaultDaemon, stranger, vaultCase, vaultDetail, vaultPost, vaultTrade } from "../helpers/vaults.js";
+import { assertEvents, breach, chainVaultState, listedVault, setPrice, startVaultDaemon, stranger, vaultCase, vaultDetail, vaultPost, vaultTrade, type VaultCase } from "../helpers/vaults.js";
 
 const t = suite<{ d: TestDaemon; streams: SseReader[] }>("vault pause");
 t.before(async (ctx) => {
@@ -21,7 +20,7 @@ t.after(async (ctx) => {
   await ctx.d.close();
 });
 
-const onChainPaused = async (d: TestDaemon, vault: string) => (await readVaultState(d.daemon.chain.provider, { vault })).paused;
+const onChainPaused = async (c: VaultCase) => (await chainVaultState(c)).paused;
 
 t("a breach of the daily limit pauses the vault on-chain, in its detail and in both parties' lists", async ({ d }) => {
   const c = await vaultCase(d);
@@ -37,7 +36,7 @@ t("a breach of the daily limit pauses the vault on-chain, in its detail and in b
     assert.is(row.paused, true, "the list follows the pause at once");
     assert.is(row.currentBalance, v.currentBalance);
   }
-  assert.is(await onChainPaused(d, c.vault), true);
+  assert.is(await onChainPaused(c), true);
   await assertEvents(c, ["Paused"]);
 });
 
@@ -78,7 +77,7 @@ t("unpause: investor 403, stranger 404, the trader refused (409 NOT_RECOVERED) u
   const early = await vaultPost(c, "unpause", c.tom);
   assert.is(early.status, 409);
   assert.is(early.body.error.code, "NOT_RECOVERED");
-  assert.is(await onChainPaused(d, c.vault), true);
+  assert.is(await onChainPaused(c), true);
 });
 
 t("unpause by the trader after recovery: the detail, the list and the chain follow", async ({ d }) => {
@@ -90,7 +89,7 @@ t("unpause by the trader after recovery: the detail, the list and the chain foll
   assert.is(ok.status, 200, JSON.stringify(ok.body));
   assert.is(ok.body.data.vault.paused, false);
   assert.is((await listedVault(c, c.ivy)).paused, false);
-  assert.is(await onChainPaused(d, c.vault), false);
+  assert.is(await onChainPaused(c), false);
   await assertEvents(c, ["Unpaused"]);
 });
 
