@@ -179,3 +179,35 @@ export async function createVault(d: TestDaemon, investor: Party, trader: Party,
   if (!done.body.data?.proposal?.vaultAddress) throw new Error(`vault not deployed: ${JSON.stringify(done.body)}`);
   return done.body.data.proposal.vaultAddress as string;
 }
+
+/** An order request the sim received (POST /exchange with an "order" action). */
+export interface SimOrderRequest {
+  id: number;
+  cloids: string[];
+  /** True once the sim processed it (placed or rejected it), even if its answer is still held or was lost. */
+  processed: boolean;
+  /** True while the answer has not been sent (a `delay` fault holds it). */
+  held: boolean;
+}
+
+/** The sim's request log id to count from: requests logged later have larger ids. */
+export const simMark = (d: TestDaemon): number => d.daemon.sim!.requests.at(-1)?.id ?? 0;
+
+/** Order requests the sim received after `mark` (see simMark), oldest first. */
+export function simOrders(d: TestDaemon, mark = 0): SimOrderRequest[] {
+  return d.daemon.sim!.requests
+    .filter((r) => r.id > mark && r.path === "/exchange" && (r.body as any)?.action?.type === "order")
+    .map((r) => ({
+      id: r.id,
+      cloids: ((r.body as any).action.orders as Array<{ c?: string }>).map((o) => o.c ?? ""),
+      processed: r.result !== undefined,
+      held: r.result !== undefined && r.status === undefined && r.fault === "delay",
+    }));
+}
+
+/**
+ * True when the sim holds (a `delay` fault, processed but not yet answered) a request logged after
+ * `mark` whose body `matches`: the caller's request is then parked inside that exchange call.
+ */
+export const simHolds = (d: TestDaemon, mark: number, matches: (body: any) => boolean): boolean =>
+  d.daemon.sim!.requests.some((r) => r.id > mark && r.fault === "delay" && r.result !== undefined && r.status === undefined && matches(r.body));

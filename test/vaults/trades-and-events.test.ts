@@ -6,7 +6,7 @@ import { appendFills } from "../../daemon/db/vault-trades-repo.js";
 import { appendDaemonEvent } from "../../daemon/vaults/vault-events.js";
 import { createVault, fakeClock, party, startTestDaemon, type Party, type TestDaemon } from "../helpers/daemon.js";
 import { openSse } from "../helpers/sse.js";
-import { waitUntil } from "../helpers/util.js";
+import { waitUntil, within } from "../helpers/util.js";
 
 const t = suite<{ d: TestDaemon; ivy: Party; tom: Party; vault: string }>("trades and events");
 const DAY = 86_400_000;
@@ -98,11 +98,19 @@ t("a backlog longer than one page arrives whole, in order", async (ctx) => {
   s.close();
 });
 
-t("shutdown ends open streams", async (ctx) => {
+t("shutdown ends open streams, after delivering the events that came before it", async (ctx) => {
   const s = await openSse(`${ctx.d.url}/api/events`, ctx.tom.token);
-  await ctx.d.daemon.stop();
-  await s.ended;
-  assert.ok(true);
+  try {
+    await ctx.d.daemon.oracle.cycle();
+    await waitUntil(() => s.events.some((e) => e.event === "BalanceUpdated"), { what: "a live BalanceUpdated" });
+    // Not awaited first: stop() itself cuts every connection after 10 s, which would end the stream anyway.
+    const stopping = ctx.d.daemon.stop();
+    await within(s.ended, 5_000, "the stream's end at shutdown");
+    await stopping;
+    assert.ok(s.events.length > 0 && s.events.every((e) => e.data.vault === ctx.vault), JSON.stringify(s.events));
+  } finally {
+    s.close();
+  }
 });
 
 t.run();
