@@ -20,7 +20,13 @@ export type TypedData = z.infer<typeof typedData>;
 export const warning = z.object({ code: z.string(), message: z.string() });
 export type Warning = z.infer<typeof warning>;
 
-// ---- account and agent ----
+// ---- sign-in, account and agent ----
+
+export const challenge = z.object({ message: z.string(), nonce: z.string() });
+export type Challenge = z.infer<typeof challenge>;
+
+export const login = z.object({ user: z.object({ address: z.string(), sessionToken: z.string() }) });
+export type Login = z.infer<typeof login>;
 
 export const account = z.object({
   address: z.string(),
