@@ -9,8 +9,9 @@ export class CliError extends Error {
     readonly exitCode: number = EXIT.FAILURE,
     readonly suggestion?: string,
     readonly details?: unknown,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     this.name = "CliError";
   }
 }

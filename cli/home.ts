@@ -3,6 +3,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
+import { CliError } from "./errors.js";
 
 export function cliHome(env: NodeJS.ProcessEnv = process.env): string {
   return env.TRADEVAULT_HOME || join(env.XDG_CONFIG_HOME || join(homedir(), ".config"), "tradevault");
@@ -24,5 +25,9 @@ export function writePrivateFile(path: string, content: string, opts: { exclusiv
 
 export function readJsonFile<T>(path: string, fallback: T): T {
   if (!existsSync(path)) return fallback;
-  return JSON.parse(readFileSync(path, "utf8")) as T;
+  try {
+    return JSON.parse(readFileSync(path, "utf8")) as T;
+  } catch (err) {
+    throw new CliError("BAD_FILE", `cannot read ${path}: ${(err as Error).message}`, 1, "repair or remove the file", undefined, { cause: err });
+  }
 }

@@ -5,6 +5,8 @@ import { readJsonFile, writePrivateFile } from "./home.js";
 export interface SavedSession {
   token: string;
   address: string;
+  /** The keystore wallet that signed in: later commands sign with it unless told otherwise. */
+  wallet?: string;
   savedAt: number;
 }
 

@@ -1,17 +1,12 @@
 // tradevault agent status | approve: the daemon's trading key for your account. Approval is signed
 // here, with your wallet; the daemon only relays it.
 import { Command } from "commander";
+import type { AgentStatus } from "../../daemon/http/responses.js";
 import { contextFor } from "../context.js";
 import { keyValues, printResult, type Io } from "../output.js";
-import { askPassword } from "../prompt.js";
-import { pickWallet } from "./session.js";
+import { withProgress } from "../progress.js";
+import { unlockWallet } from "./session.js";
 
-interface AgentStatus {
-  agentAddress: string;
-  approved: boolean;
-  validUntil: number | null;
-  approval?: { nonce: number; typedData: { domain: Record<string, unknown>; types: Record<string, Array<{ name: string; type: string }>>; primaryType: string; message: Record<string, unknown> } };
-}
 
 const show = (s: AgentStatus) =>
   keyValues([
@@ -45,11 +40,12 @@ export function agentCommand(io: Io): Command {
         printResult(io, ctx.json, s, () => `Already approved.\n${show(s)}`);
         return;
       }
-      const name = pickWallet(ctx, o.wallet);
-      const wallet = await ctx.keystore.unlock(name, await askPassword(io, ctx.json, `Password of wallet "${name}"`));
-      const { EIP712Domain: _domain, ...types } = s.approval.typedData.types;
-      const signature = await wallet.signTypedData(s.approval.typedData.domain, types, s.approval.typedData.message);
-      const r = await api.request<AgentStatus>("POST", "/api/agent/approve", { nonce: s.approval.nonce, signature });
+      const { nonce, typedData } = s.approval;
+      const { wallet } = await unlockWallet(ctx, o.wallet);
+      const { EIP712Domain: _domain, ...types } = typedData.types;
+      const signature = await wallet.signTypedData(typedData.domain, types, typedData.message);
+      const r = await withProgress(io, ctx.json, "Approving the agent on the exchange", () =>
+        api.request<AgentStatus>("POST", "/api/agent/approve", { nonce, signature }));
       printResult(io, ctx.json, r, () => `Agent approved.\n${show(r)}`);
     });
 

@@ -10,8 +10,24 @@ import { Wallet, type HDNodeWallet } from "ethers";
 import { createApiClient, type ApiClient } from "../api-client.js";
 import { CliError } from "../errors.js";
 import type { Io } from "../output.js";
+import type {
+  AgentStatus, Challenge, FundPrepare, FundResult, Login, ProposalAction, ProposalResponse, TradeResult, TypedData,
+  VaultClose, VaultDetailResponse, VaultEvents, VaultUnpause, Withdrawal,
+} from "../../daemon/http/responses.js";
 
-type Obj = Record<string, any>;
+/** What the demo reads of /healthz: where the sim exchange and the chain are. */
+interface Health {
+  exchange: { kind: string; url: string };
+  chain?: { chainId?: number };
+}
+
+export interface DemoSummary {
+  url: string;
+  vault?: string;
+  close?: VaultClose["vault"];
+  withdrawals?: { trader: string; investor: string };
+  events?: string[];
+}
 
 function daemonBin(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
@@ -29,7 +45,7 @@ function startDaemon(dataDir: string, oracleSeconds: number): Promise<{ url: str
     let out = "";
     const timer = setTimeout(() => {
       child.kill(); // or its open pipes keep the CLI alive
-      reject(new CliError("INTERNAL", `the demo daemon did not start:\n${out.slice(-2000)}`));
+      reject(new CliError("INTERNAL", "the demo daemon did not start", 1, "its log is in the details (--json or --debug)", { log: out.slice(-2000) }));
     }, 90_000);
     child.stdout!.on("data", (d) => {
       out += d;
@@ -42,19 +58,19 @@ function startDaemon(dataDir: string, oracleSeconds: number): Promise<{ url: str
     child.stderr!.on("data", (d) => (out += d));
     child.on("exit", (code) => {
       clearTimeout(timer);
-      reject(new CliError("INTERNAL", `the demo daemon exited (${code}):\n${out.slice(-2000)}`));
+      reject(new CliError("INTERNAL", `the demo daemon exited (${code})`, 1, "its log is in the details (--json or --debug)", { log: out.slice(-2000) }));
     });
   });
 }
 
 async function signIn(url: string, wallet: HDNodeWallet): Promise<ApiClient> {
   const api = createApiClient(url);
-  const c = await api.request<Obj>("POST", "/api/auth/challenge", { address: wallet.address });
-  const login = await api.request<Obj>("POST", "/api/auth/login", { address: wallet.address, signature: await wallet.signMessage(c.message), nonce: c.nonce });
+  const c = await api.request<Challenge>("POST", "/api/auth/challenge", { address: wallet.address });
+  const login = await api.request<Login>("POST", "/api/auth/login", { address: wallet.address, signature: await wallet.signMessage(c.message), nonce: c.nonce });
   return createApiClient(url, login.user.sessionToken);
 }
 
-const signTyped = (wallet: HDNodeWallet, td: Obj) => {
+const signTyped = (wallet: HDNodeWallet, td: TypedData) => {
   const { EIP712Domain: _d, ...types } = td.types;
   return wallet.signTypedData(td.domain, types, td.message);
 };
@@ -69,17 +85,17 @@ async function until<T>(what: string, fn: () => Promise<T | undefined | false>, 
   }
 }
 
-export async function runDemo(io: Io, say: (line: string) => void): Promise<Obj> {
+export async function runDemo(io: Io, say: (line: string) => void): Promise<DemoSummary> {
   const dataDir = mkdtempSync(join(tmpdir(), "tradevault-demo-"));
   say(`Starting a fresh tradevaultd (data in ${dataDir}, oracle every 2 s)...`);
   const { url, child } = await startDaemon(dataDir, 2).catch((err: unknown) => {
     rmSync(dataDir, { recursive: true, force: true });
     throw err;
   });
-  const summary: Obj = { url };
+  const summary: DemoSummary = { url };
   try {
-    const health = await createApiClient(url).request<Obj>("GET", "/healthz");
-    const sim = health.exchange.url as string;
+    const health = await createApiClient(url).request<Health>("GET", "/healthz");
+    const sim = health.exchange.url;
     const investorWallet = Wallet.createRandom();
     const traderWallet = Wallet.createRandom();
     say(`Daemon at ${url}; sim exchange at ${sim}; chain ${health.chain?.chainId ?? "?"}.`);
@@ -92,31 +108,33 @@ export async function runDemo(io: Io, say: (line: string) => void): Promise<Obj>
     await faucet(investorWallet.address, "10000");
     say("Faucet: Ivy gets 10000 test USDC on the sim exchange (and 10000 tUSDC on the chain, for the escrow).");
 
-    const agent = await ivy.request<Obj>("GET", "/api/agent");
-    await ivy.request("POST", "/api/agent/approve", { nonce: agent.approval.nonce, signature: await signTyped(investorWallet, agent.approval.typedData) });
+    const agent = await ivy.request<AgentStatus>("GET", "/api/agent");
+    const approval = agent.approval;
+    if (!approval) throw new CliError("DEMO_FAILED", "the fresh agent is already approved");
+    await ivy.request("POST", "/api/agent/approve", { nonce: approval.nonce, signature: await signTyped(investorWallet, approval.typedData) });
     say(`Ivy's wallet approves the daemon's agent ${agent.agentAddress}: it may trade her account, never withdraw.`);
 
     const deadline = Math.floor(Date.now() / 1000) + 30 * 86_400;
-    const { proposal } = await tom.request<Obj>("POST", "/api/proposals", {
+    const { proposal } = await tom.request<ProposalResponse>("POST", "/api/proposals", {
       investor: investorWallet.address, trader: traderWallet.address, initialBalance: "10000",
       maxDrawdown: 10, dailyDrawdown: 5, dealDeadline: deadline, profitShare: { trader: 20, investor: 80 },
     });
     say(`Tom proposes: 10000 USDC, max drawdown 10%, daily 5%, 30 days, 20% of the profit to him (proposal ${proposal.id}).`);
     await tom.request("POST", `/api/proposals/${proposal.id}/accept`, { signature: await signTyped(traderWallet, proposal.typedData) });
-    const accepted = await ivy.request<Obj>("POST", `/api/proposals/${proposal.id}/accept`, { signature: await signTyped(investorWallet, proposal.typedData) });
-    const vault = accepted.proposal.vaultAddress as string;
+    const accepted = await ivy.request<ProposalAction>("POST", `/api/proposals/${proposal.id}/accept`, { signature: await signTyped(investorWallet, proposal.typedData) });
+    const vault = accepted.proposal.vaultAddress;
     if (!vault) throw new CliError("DEMO_FAILED", `the vault was not deployed: ${accepted.proposal.relayError}`);
     summary.vault = vault;
     say(`Both sign the EIP-712 terms; the daemon relays createVault: vault ${vault}.`);
 
-    await until("the first oracle reading", async () => (await tom.request<Obj>("GET", `/api/vaults/${vault}`)).vault.lastBalanceUpdate);
-    const buy = await tom.request<Obj>("POST", "/api/trade", { symbol: "BTC", side: "buy", size: 0.1, vaultAddress: vault });
+    await until("the first oracle reading", async () => (await tom.request<VaultDetailResponse>("GET", `/api/vaults/${vault}`)).vault.lastBalanceUpdate);
+    const buy = await tom.request<TradeResult>("POST", "/api/trade", { symbol: "BTC", side: "buy", size: 0.1, vaultAddress: vault });
     say(`Tom buys 0.1 BTC at market for the vault (order ${buy.orderId}).`);
 
     await fetch(`${sim}/sim/price`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ symbol: "BTC", price: "53000" }) });
     say("Price shock: BTC falls to 53000. The vault is down about 7% today, past its 5% daily limit...");
     const paused = await until("the automatic pause", async () => {
-      const v = (await tom.request<Obj>("GET", `/api/vaults/${vault}`)).vault;
+      const v = (await tom.request<VaultDetailResponse>("GET", `/api/vaults/${vault}`)).vault;
       return v.paused ? v : undefined;
     });
     say(`The oracle wrote the balance (${paused.currentBalance}); the contract paused the vault (${paused.pauseReason}, daily drawdown ${paused.currentDailyDrawdown}%).`);
@@ -133,25 +151,26 @@ export async function runDemo(io: Io, say: (line: string) => void): Promise<Obj>
 
     await fetch(`${sim}/sim/price`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ symbol: "BTC", price: "66000" }) });
     say("BTC recovers to 66000.");
-    const unpaused = await tom.request<Obj>("POST", `/api/vaults/${vault}/unpause`);
+    const unpaused = await tom.request<VaultUnpause>("POST", `/api/vaults/${vault}/unpause`);
     say(`Tom unpauses: the daemon writes a fresh balance, the contract checks the limits: paused = ${unpaused.vault.paused}.`);
 
-    const closed = (await ivy.request<Obj>("POST", `/api/vaults/${vault}/close`)).vault;
+    const closed = (await ivy.request<VaultClose>("POST", `/api/vaults/${vault}/close`)).vault;
     summary.close = closed;
     say(`Ivy closes the vault: positions flattened, final balance ${closed.finalBalance}, profit ${closed.profit}, Tom's share ${closed.traderShare}, Ivy's ${closed.investorShare}.`);
 
-    const prep = await ivy.request<Obj>("POST", `/api/vaults/${vault}/fund/prepare`, { amount: "500" });
-    const funded = await ivy.request<Obj>("POST", `/api/vaults/${vault}/fund`, { amount: "500", deadline: prep.deadline, signature: await signTyped(investorWallet, prep.typedData) });
+    const prep = await ivy.request<FundPrepare>("POST", `/api/vaults/${vault}/fund/prepare`, { amount: "500" });
+    const funded = await ivy.request<FundResult>("POST", `/api/vaults/${vault}/fund`, { amount: "500", deadline: prep.deadline, signature: await signTyped(investorWallet, prep.typedData) });
     say(`Ivy funds the settlement escrow with 500 tUSDC by signing a permit (no gas): tx ${funded.txHash}.`);
-    const tw = await tom.request<Obj>("POST", `/api/vaults/${vault}/withdraw`);
+    const tw = await tom.request<Withdrawal>("POST", `/api/vaults/${vault}/withdraw`);
     say(`Tom withdraws his share: ${tw.amount} to ${tw.recipient}.`);
-    const iw = await ivy.request<Obj>("POST", `/api/vaults/${vault}/withdraw`);
+    const iw = await ivy.request<Withdrawal>("POST", `/api/vaults/${vault}/withdraw`);
     say(`Ivy withdraws the rest of the escrow: ${iw.amount} to ${iw.recipient}.`);
     summary.withdrawals = { trader: tw.amount, investor: iw.amount };
 
-    const events = await ivy.request<Obj>("GET", `/api/vaults/${vault}/events?limit=100`);
-    summary.events = events.events.map((e: Obj) => e.type).reverse();
-    say(`The vault's audit trail: ${summary.events.join(", ")}.`);
+    const events = await ivy.request<VaultEvents>("GET", `/api/vaults/${vault}/events?limit=100`);
+    const trail = events.events.map((e) => e.type).reverse();
+    summary.events = trail;
+    say(`The vault's audit trail: ${trail.join(", ")}.`);
     return summary;
   } finally {
     child.kill("SIGTERM");

@@ -3,6 +3,8 @@ import { Command } from "commander";
 import { contextFor } from "../context.js";
 import { CliError, EXIT } from "../errors.js";
 import type { Io } from "../output.js";
+import { readSse } from "../sse.js";
+import { integerArg } from "../args.js";
 
 export function eventsCommand(io: Io): Command {
   return new Command("events")
@@ -10,6 +12,8 @@ export function eventsCommand(io: Io): Command {
     .option("--since <id>", "resume after this event id")
     .option("--limit <n>", "stop after this many events")
     .action(async (o: { since?: string; limit?: string }, c: Command) => {
+      const limit = o.limit === undefined ? Infinity : integerArg("--limit", o.limit, 1);
+      if (o.since !== undefined) integerArg("--since", o.since);
       const ctx = contextFor(c, io);
       const saved = ctx.sessions.get(ctx.url);
       if (!saved) throw new CliError("NOT_SIGNED_IN", `not signed in to ${ctx.url}`, EXIT.NOT_SIGNED_IN, "run: tradevault login");
@@ -26,25 +30,15 @@ export function eventsCommand(io: Io): Command {
       }
       if (res.status === 401) throw new CliError("UNAUTHENTICATED", "the session has ended", EXIT.NOT_SIGNED_IN, "run: tradevault login");
       if (!res.ok || !res.body) throw new CliError(`HTTP_${res.status}`, `the event stream failed (HTTP ${res.status})`);
-      const limit = o.limit ? Number(o.limit) : Infinity;
       let seen = 0;
-      let buffer = "";
-      const decoder = new TextDecoder();
       try {
-        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-          buffer += decoder.decode(chunk, { stream: true });
-          let cut: number;
-          while ((cut = buffer.indexOf("\n\n")) >= 0) {
-            const block = buffer.slice(0, cut);
-            buffer = buffer.slice(cut + 2);
-            const data = block.split("\n").filter((l) => l.startsWith("data: ")).map((l) => l.slice(6)).join("\n");
-            if (!data) continue;
-            const e = JSON.parse(data) as Record<string, unknown>;
-            io.stdout.write(ctx.json ? `${JSON.stringify(e)}\n` : `${new Date(Number(e.time) * 1000).toISOString()}  #${e.id}  ${e.type}  ${e.vault}\n`);
-            if (++seen >= limit) {
-              controller.abort();
-              return;
-            }
+        for await (const m of readSse(res.body as unknown as AsyncIterable<Uint8Array>)) {
+          const e = JSON.parse(m.data) as Record<string, unknown>;
+          // --json is NDJSON here: one compact object per line, flushed as each event arrives.
+          io.stdout.write(ctx.json ? `${JSON.stringify(e)}\n` : `${new Date(Number(e.time) * 1000).toISOString()}  #${e.id}  ${e.type}  ${e.vault}\n`);
+          if (++seen >= limit) {
+            controller.abort();
+            return;
           }
         }
       } catch (err) {

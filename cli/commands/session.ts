@@ -1,26 +1,44 @@
 // tradevault login | logout | whoami | account.
 import { Command } from "commander";
+import type { Account, Challenge, Login } from "../../daemon/http/responses.js";
 import { contextFor, type CliContext } from "../context.js";
 import { CliError, usageError } from "../errors.js";
 import { keyValues, printResult, type Io } from "../output.js";
+import type { WalletInfo } from "../keystore.js";
+import { withProgress } from "../progress.js";
 import { askPassword } from "../prompt.js";
 
-interface AccountData {
-  address: string;
-  session: { expiresAt: number };
-  [more: string]: unknown;
-}
 
-/** --wallet, else TRADEVAULT_WALLET, else the only wallet there is. */
+/** --wallet, else TRADEVAULT_WALLET, else the wallet signed in to this daemon, else the only wallet. */
 export function pickWallet(ctx: CliContext, given?: string): string {
   const name = given || ctx.io.env.TRADEVAULT_WALLET;
   if (name) return name;
   const all = ctx.keystore.list();
+  const signedIn = sessionWallet(ctx, all);
+  if (signedIn) return signedIn;
   if (all.length === 1) return all[0]!.name;
   throw usageError(
     all.length === 0 ? "there is no wallet yet" : "more than one wallet: say which",
-    all.length === 0 ? "create one with: tradevault wallet create <name>" : "pass --wallet <name> or set TRADEVAULT_WALLET",
+    all.length === 0 ? "create one with: tradevault wallet create <name>" : "pass --wallet <name>, set TRADEVAULT_WALLET, or sign in with: tradevault login --wallet <name>",
   );
+}
+
+/** The wallet of the saved session, if it is still in the keystore with the address that signed in. */
+function sessionWallet(ctx: CliContext, all: WalletInfo[]): string | undefined {
+  const saved = ctx.sessions.get(ctx.url);
+  if (!saved) return undefined;
+  const same = all.filter((w) => w.address.toLowerCase() === saved.address.toLowerCase());
+  // Sessions saved before the name was kept are matched by address, when that is unambiguous.
+  return (same.find((w) => w.name === saved.wallet) ?? (same.length === 1 ? same[0] : undefined))?.name;
+}
+
+/** Picks the wallet, asks its password and unlocks it (scrypt: about a second) under a spinner. */
+export async function unlockWallet(ctx: CliContext, given?: string) {
+  const name = pickWallet(ctx, given);
+  ctx.keystore.info(name); // an unknown name fails before the password is asked
+  const password = await askPassword(ctx.io, ctx.json, `Password of wallet "${name}"`);
+  const wallet = await withProgress(ctx.io, ctx.json, `Unlocking wallet "${name}"`, () => ctx.keystore.unlock(name, password));
+  return { name, wallet };
 }
 
 const when = (seconds: number) => new Date(seconds * 1000).toISOString();
@@ -31,19 +49,18 @@ export function sessionCommands(io: Io): Command[] {
     .option("-w, --wallet <name>", "wallet to sign with")
     .action(async (o: { wallet?: string }, cmd: Command) => {
       const ctx = contextFor(cmd, io);
-      const name = pickWallet(ctx, o.wallet);
-      const address = ctx.keystore.info(name).address; // fails fast on an unknown name
+      const { name, wallet } = await unlockWallet(ctx, o.wallet);
       const api = ctx.api();
-      const password = await askPassword(io, ctx.json, `Password of wallet "${name}"`);
-      const wallet = await ctx.keystore.unlock(name, password);
-      const challenge = await api.request<{ message: string; nonce: string }>("POST", "/api/auth/challenge", { address });
-      const signature = await wallet.signMessage(challenge.message);
-      const { user } = await api.request<{ user: { address: string; sessionToken: string } }>("POST", "/api/auth/login", {
-        address,
-        signature,
-        nonce: challenge.nonce,
+      const { user } = await withProgress(io, ctx.json, `Signing in to ${api.url}`, async () => {
+        const challenge = await api.request<Challenge>("POST", "/api/auth/challenge", { address: wallet.address });
+        const signature = await wallet.signMessage(challenge.message);
+        return api.request<Login>("POST", "/api/auth/login", {
+          address: wallet.address,
+          signature,
+          nonce: challenge.nonce,
+        });
       });
-      ctx.sessions.set(ctx.url, { token: user.sessionToken, address: user.address, savedAt: Date.now() });
+      ctx.sessions.set(ctx.url, { token: user.sessionToken, address: user.address, wallet: name, savedAt: Date.now() });
       const data = { address: user.address, url: api.url, wallet: name };
       printResult(io, ctx.json, data, () => `Signed in to ${api.url} as ${user.address} (wallet ${name}).`);
     });
@@ -70,7 +87,7 @@ export function sessionCommands(io: Io): Command[] {
     .description("show who you are signed in as")
     .action(async (_o, cmd: Command) => {
       const ctx = contextFor(cmd, io);
-      const account = await ctx.authedApi().request<AccountData>("GET", "/api/account");
+      const account = await ctx.authedApi().request<Account>("GET", "/api/account");
       const data = { address: account.address, url: ctx.url, sessionExpiresAt: account.session.expiresAt };
       printResult(io, ctx.json, data, () => `${account.address} on ${ctx.url} (session until ${when(account.session.expiresAt)})`);
     });
@@ -79,9 +96,8 @@ export function sessionCommands(io: Io): Command[] {
     .description("show your account on the daemon")
     .action(async (_o, cmd: Command) => {
       const ctx = contextFor(cmd, io);
-      const data = await ctx.authedApi().request<AccountData>("GET", "/api/account");
-      const ex = data.exchange as { kind: string; available: boolean; accountValue?: string; withdrawable?: string; marginUsed?: string; error?: string } | undefined;
-      const agent = data.agent as { address: string; approved: boolean } | null | undefined;
+      const data = await ctx.authedApi().request<Account>("GET", "/api/account");
+      const { exchange: ex, agent } = data;
       printResult(io, ctx.json, data, () =>
         keyValues([
           ["address", data.address],

@@ -2,7 +2,8 @@
 // The CLI finds the sim through the daemon's /healthz and talks to it on loopback.
 import { Command } from "commander";
 import { contextFor, type CliContext } from "../context.js";
-import { CliError, usageError } from "../errors.js";
+import { addressArg, decimalArg } from "../args.js";
+import { CliError } from "../errors.js";
 import { printResult, type Io } from "../output.js";
 import { pickWallet } from "./session.js";
 
@@ -28,11 +29,12 @@ export function simCommand(io: Io): Command {
     .command("faucet")
     .description("credit test USDC to a wallet's sim account")
     .argument("<amount>", "USDC, e.g. 10000")
-    .option("-w, --wallet <name>", "wallet to credit (default: the only one, or TRADEVAULT_WALLET)")
+    .option("-w, --wallet <name>", "wallet to credit (default: TRADEVAULT_WALLET, the signed-in wallet, or the only one)")
     .option("--address <address>", "credit this address instead of a local wallet")
     .action(async (amount: string, o: { wallet?: string; address?: string }, cmd: Command) => {
+      decimalArg("the amount", amount);
+      if (o.address !== undefined) addressArg("--address", o.address);
       const ctx = contextFor(cmd, io);
-      if (!/^\d+(\.\d+)?$/.test(amount)) throw usageError(`amount must be a decimal number, got "${amount}"`);
       const user = o.address ?? ctx.keystore.info(pickWallet(ctx, o.wallet)).address;
       const r = await control<Record<string, unknown>>(await simUrl(ctx), "/sim/faucet", { user, amount });
       printResult(io, ctx.json, r, () => `Credited ${amount} USDC to ${user} on the sim.`);
@@ -44,8 +46,8 @@ export function simCommand(io: Io): Command {
     .argument("<symbol>")
     .argument("<price>")
     .action(async (symbol: string, price: string, _o, cmd: Command) => {
+      decimalArg("the price", price);
       const ctx = contextFor(cmd, io);
-      if (!/^\d+(\.\d+)?$/.test(price)) throw usageError(`price must be a decimal number, got "${price}"`);
       const r = await control<Record<string, unknown>>(await simUrl(ctx), "/sim/price", { symbol: symbol.toUpperCase(), price });
       printResult(io, ctx.json, r, () => `${symbol.toUpperCase()} mark set to ${price} on the sim.`);
     });

@@ -1,17 +1,20 @@
 // tradevault vaults list | show | trades | events | close | unpause | fund | withdraw.
 import { Command } from "commander";
+import type {
+  FundPrepare, FundResult, VaultClose, VaultDetail, VaultDetailResponse, VaultEvents, VaultList, VaultTrades, VaultUnpause, Withdrawal,
+} from "../../daemon/http/responses.js";
+import { addressArg, dateArg, decimalArg, integerArg } from "../args.js";
 import { contextFor } from "../context.js";
-import { usageError } from "../errors.js";
 import { keyValues, printResult, table, type Io } from "../output.js";
 import { withProgress } from "../progress.js";
-import { askPassword } from "../prompt.js";
-import { pickWallet } from "./session.js";
+import { unlockWallet } from "./session.js";
 
-type Obj = Record<string, any>;
 const iso = (s: number | null) => (s ? new Date(s * 1000).toISOString() : "-");
-const path = (address: string, rest = "") => `/api/vaults/${encodeURIComponent(address)}${rest}`;
+/** The vault argument, checked before anything goes over the network. */
+const path = (address: string, rest = "") => `/api/vaults/${addressArg("the vault address", address)}${rest}`;
 
-function showVault(v: Obj): string {
+function showVault(v: VaultDetail): string {
+  const s = v.settlement;
   return keyValues([
     ["vault", v.address], ["status", `${v.status}${v.paused ? ` (paused: ${v.pauseReason})` : ""}`],
     ["investor", v.investor], ["trader", v.trader], ["exchange account", v.exchangeAccount],
@@ -19,78 +22,95 @@ function showVault(v: Obj): string {
     ["drawdown", `${v.currentDrawdown}% of max ${v.maxDrawdown}%`], ["daily drawdown", `${v.currentDailyDrawdown}% of max ${v.dailyDrawdown}%`],
     ["deal deadline", iso(v.dealDeadline)], ["last balance update", iso(v.lastBalanceUpdate)],
     ["profit share", `trader ${v.profitShare.trader}% / investor ${v.profitShare.investor}%`],
-    ...(v.closed ? [["final balance", v.settlement.finalBalance], ["profit", v.settlement.profit], ["trader share", v.settlement.traderShare], ["investor share", v.settlement.investorShare]] as Array<[string, unknown]> : []),
-    ["escrow funded", v.settlement.funded],
+    ...(v.closed ? [["final balance", s.finalBalance], ["profit", s.profit], ["trader share", s.traderShare], ["investor share", s.investorShare]] as Array<[string, unknown]> : []),
+    ["escrow funded", s.funded],
   ]);
 }
 
-export function vaultsCommand(io: Io): Command {
-  const cmd = new Command("vaults").description("vaults where you are the investor or the trader");
-
+function readCommands(cmd: Command, io: Io): void {
   cmd.command("list").action(async (_o, c: Command) => {
     const ctx = contextFor(c, io);
-    const r = await ctx.authedApi().request<{ vaults: Obj[] }>("GET", "/api/vaults");
+    const r = await ctx.authedApi().request<VaultList>("GET", "/api/vaults");
     printResult(io, ctx.json, r, () => table(["VAULT", "STATUS", "PAUSED", "INITIAL", "CURRENT", "DEADLINE"],
       r.vaults.map((v) => [v.address, v.status, v.paused ? "yes" : "no", v.initialBalance, v.currentBalance, iso(v.dealDeadline)])));
   });
 
   cmd.command("show <address>").action(async (address: string, _o, c: Command) => {
+    const where = path(address);
     const ctx = contextFor(c, io);
-    const r = await ctx.authedApi().request<{ vault: Obj }>("GET", path(address));
+    const r = await ctx.authedApi().request<VaultDetailResponse>("GET", where);
     printResult(io, ctx.json, r, () => `${showVault(r.vault)}\n\nPositions:\n${table(["SYMBOL", "SIZE", "ENTRY", "MARK", "UNREALIZED PNL"],
-      r.vault.positions.map((p: Obj) => [p.symbol, p.size, p.entryPrice, p.markPrice, p.unrealizedPnl]))}`);
+      r.vault.positions.map((p) => [p.symbol, p.size, p.entryPrice, p.markPrice, p.unrealizedPnl]))}`);
   });
 
   cmd.command("trades <address>").description("the vault's trades, newest first")
     .option("--from <date>", "ISO date/date-time or Unix seconds").option("--to <date>", "ISO date/date-time or Unix seconds")
     .option("--limit <n>", "1-1000", "100").option("--offset <n>", "", "0")
     .action(async (address: string, o, c: Command) => {
+      const q = new URLSearchParams({
+        limit: String(integerArg("--limit", o.limit, 1, 1000)), offset: String(integerArg("--offset", o.offset)),
+        ...(o.from ? { startDate: dateArg("--from", o.from) } : {}), ...(o.to ? { endDate: dateArg("--to", o.to) } : {}),
+      });
+      const where = path(address, `/trades?${q}`);
       const ctx = contextFor(c, io);
-      const q = new URLSearchParams({ limit: o.limit, offset: o.offset, ...(o.from ? { startDate: o.from } : {}), ...(o.to ? { endDate: o.to } : {}) });
-      const r = await ctx.authedApi().request<{ trades: Obj[]; total: number; hasMore: boolean }>("GET", path(address, `/trades?${q}`));
+      const r = await ctx.authedApi().request<VaultTrades>("GET", where);
       printResult(io, ctx.json, r, () => `${table(["ID", "TIME", "SYMBOL", "SIDE", "SIZE", "PRICE", "PNL"],
         r.trades.map((t) => [t.id, iso(t.timestamp), t.symbol, t.side, t.size, t.price, t.pnl]))}\n${r.trades.length} of ${r.total}${r.hasMore ? " (more: --offset)" : ""}`);
     });
 
-  cmd.command("events <address>").description("the vault's recorded events").option("--limit <n>", "", "100")
+  cmd.command("events <address>").description("the vault's recorded events").option("--limit <n>", "1-1000", "100")
     .action(async (address: string, o, c: Command) => {
+      const where = path(address, `/events?limit=${integerArg("--limit", o.limit, 1, 1000)}`);
       const ctx = contextFor(c, io);
-      const r = await ctx.authedApi().request<{ events: Obj[] }>("GET", path(address, `/events?limit=${encodeURIComponent(o.limit)}`));
+      const r = await ctx.authedApi().request<VaultEvents>("GET", where);
       printResult(io, ctx.json, r, () => table(["ID", "TIME", "EVENT", "TX"], r.events.map((e) => [e.id, iso(e.time), e.type, e.txHash])));
     });
+}
 
-  for (const [name, description] of [["close", "close the vault (investor or trader): flatten, settle the split on-chain"], ["unpause", "unpause after recovery (trader only)"]] as const) {
-    cmd.command(`${name} <address>`).description(description).action(async (address: string, _o, c: Command) => {
+function actionCommands(cmd: Command, io: Io): void {
+  cmd.command("close <address>").description("close the vault (investor or trader): flatten, settle the split on-chain")
+    .action(async (address: string, _o, c: Command) => {
+      const where = path(address, "/close");
       const ctx = contextFor(c, io);
-      const r = await withProgress(io, ctx.json, `${name === "close" ? "Closing" : "Unpausing"} the vault`, () =>
-        ctx.authedApi().request<{ vault: Obj }>("POST", path(address, `/${name}`)));
-      printResult(io, ctx.json, r, () => name === "close"
-        ? keyValues([["vault", r.vault.address], ["status", r.vault.status], ["final balance", r.vault.finalBalance], ["profit", r.vault.profit], ["trader share", r.vault.traderShare], ["investor share", r.vault.investorShare]])
-        : `Vault ${r.vault.address} is trading again.`);
+      const r = await withProgress(io, ctx.json, "Closing the vault", () => ctx.authedApi().request<VaultClose>("POST", where));
+      printResult(io, ctx.json, r, () => keyValues([["vault", r.vault.address], ["status", r.vault.status], ["final balance", r.vault.finalBalance],
+        ["profit", r.vault.profit], ["trader share", r.vault.traderShare], ["investor share", r.vault.investorShare]]));
     });
-  }
+
+  cmd.command("unpause <address>").description("unpause after recovery (trader only)")
+    .action(async (address: string, _o, c: Command) => {
+      const where = path(address, "/unpause");
+      const ctx = contextFor(c, io);
+      const r = await withProgress(io, ctx.json, "Unpausing the vault", () => ctx.authedApi().request<VaultUnpause>("POST", where));
+      printResult(io, ctx.json, r, () => `Vault ${r.vault.address} is trading again.`);
+    });
 
   cmd.command("fund <address> <amount>").description("fund the vault's settlement escrow with a permit your wallet signs (investor)")
     .option("-w, --wallet <name>").action(async (address: string, amount: string, o: { wallet?: string }, c: Command) => {
+      decimalArg("the amount", amount);
+      const where = path(address);
       const ctx = contextFor(c, io);
-      if (!/^\d+(\.\d+)?$/.test(amount)) throw usageError(`amount must be a decimal number, got "${amount}"`);
       const api = ctx.authedApi();
-      const prep = await api.request<{ typedData: Obj; amount: string; deadline: number }>("POST", path(address, "/fund/prepare"), { amount });
-      const name = pickWallet(ctx, o.wallet);
-      const wallet = await ctx.keystore.unlock(name, await askPassword(io, ctx.json, `Password of wallet "${name}"`));
+      const prep = await api.request<FundPrepare>("POST", `${where}/fund/prepare`, { amount });
+      const { wallet } = await unlockWallet(ctx, o.wallet);
       const { EIP712Domain: _d, ...types } = prep.typedData.types;
       const signature = await wallet.signTypedData(prep.typedData.domain, types, prep.typedData.message);
       const r = await withProgress(io, ctx.json, "Funding the escrow", () =>
-        api.request<{ txHash: string; amount: string }>("POST", path(address, "/fund"), { amount, deadline: prep.deadline, signature }));
+        api.request<FundResult>("POST", `${where}/fund`, { amount, deadline: prep.deadline, signature }));
       printResult(io, ctx.json, r, () => `Funded ${r.amount} USDC (tx ${r.txHash}).`);
     });
 
   cmd.command("withdraw <address>").description("withdraw your entitlement from a closed vault").action(async (address: string, _o, c: Command) => {
+    const where = path(address, "/withdraw");
     const ctx = contextFor(c, io);
-    const r = await withProgress(io, ctx.json, "Withdrawing", () =>
-      ctx.authedApi().request<{ txHash: string; amount: string; recipient: string }>("POST", path(address, "/withdraw")));
+    const r = await withProgress(io, ctx.json, "Withdrawing", () => ctx.authedApi().request<Withdrawal>("POST", where));
     printResult(io, ctx.json, r, () => `Withdrew ${r.amount} USDC to ${r.recipient} (tx ${r.txHash}).`);
   });
+}
 
+export function vaultsCommand(io: Io): Command {
+  const cmd = new Command("vaults").description("vaults where you are the investor or the trader");
+  readCommands(cmd, io);
+  actionCommands(cmd, io);
   return cmd;
 }

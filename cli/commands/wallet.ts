@@ -10,6 +10,17 @@ import type { WalletInfo } from "../keystore.js";
 
 const show = (w: WalletInfo) => keyValues([["wallet", w.name], ["address", w.address], ["keystore", w.path]]);
 
+const REASONS: Record<string, string> = { ENOENT: "no such file", EACCES: "permission denied", EISDIR: "it is a folder" };
+
+function readKeyFile(path: string): string {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? "";
+    throw usageError(`cannot read --private-key-file ${path}: ${REASONS[code] ?? code ?? "unreadable"}`);
+  }
+}
+
 function readPrivateKey(raw: string): Wallet {
   const key = raw.trim();
   const hex = key.startsWith("0x") ? key : `0x${key}`;
@@ -37,7 +48,7 @@ export function walletCommand(io: Io): Command {
     .action(async (name: string, o: { privateKeyFile?: string }, cmd: Command) => {
       const ctx = contextFor(cmd, io);
       const raw = o.privateKeyFile
-        ? readFileSync(o.privateKeyFile, "utf8")
+        ? readKeyFile(o.privateKeyFile)
         : await askSecret(io, ctx.json, "TRADEVAULT_PRIVATE_KEY", "Private key (hex)");
       const key = readPrivateKey(raw);
       const password = await askPassword(io, ctx.json, "Password to encrypt it with", { confirm: true });

@@ -101,8 +101,9 @@ t("wrong password exits 1; a daemon that is down exits 3; bad usage exits 2", as
   assert.match(down.stderr, /cannot reach tradevaultd/);
   assert.is((await cli(ctx, ["frobnicate"])).code, 2);
   assert.is((await cli(ctx, ["login", "--bogus-flag"])).code, 2);
+  assert.is((await cli(ctx, ["logout"])).code, 0);
   const ambiguous = await cli(ctx, ["login"]);
-  assert.is(ambiguous.code, 2, "two wallets and none named");
+  assert.is(ambiguous.code, 2, "two wallets, none named, and no session to take one from");
 });
 
 t("the installed bin runs from any directory and exits non-zero with one stderr line", async (ctx) => {

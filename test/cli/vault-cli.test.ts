@@ -5,6 +5,7 @@ import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../../daemon/lib/package-root.js";
+import * as responses from "../../daemon/http/responses.js";
 import { runCli } from "../helpers/cli.js";
 import { fakeClock, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { tempDir } from "../helpers/util.js";
@@ -41,6 +42,7 @@ t("two people create, trade, close, fund and settle a vault from the command lin
   assert.is((await tom("proposals", "accept", id)).code, 0);
   const accepted = await ivy("proposals", "accept", id, "--json");
   assert.is(accepted.code, 0, accepted.stderr);
+  responses.proposalAction.parse(accepted.json.data);
   const vault = accepted.json.data.proposal.vaultAddress;
   assert.match(vault, /^0x[0-9a-fA-F]{40}$/);
 
@@ -50,6 +52,10 @@ t("two people create, trade, close, fund and settle a vault from the command lin
   await ctx.d.daemon.oracle.cycle();
   const trades = await ivy("vaults", "trades", vault, "--from", "2026-01-01", "--json");
   assert.is(trades.json.data.total, 1);
+  responses.vaultTrades.parse(trades.json.data);
+  responses.vaultList.parse((await tom("vaults", "list", "--json")).json.data);
+  responses.vaultDetailResponse.parse((await ivy("vaults", "show", vault, "--json")).json.data);
+  responses.vaultEvents.parse((await ivy("vaults", "events", vault, "--json")).json.data);
   const show = await ivy("vaults", "show", vault);
   assert.match(show.stdout, /ETH\s+1\s/);
 
@@ -62,11 +68,15 @@ t("two people create, trade, close, fund and settle a vault from the command lin
   const closed = await ivy("vaults", "close", vault, "--json");
   assert.is(closed.code, 0, closed.stderr);
   assert.is(closed.json.data.vault.status, "CLOSED");
+  responses.vaultClose.parse(closed.json.data);
+  responses.vaultDetailResponse.parse((await ivy("vaults", "show", vault, "--json")).json.data);
   const funded = await ivy("vaults", "fund", vault, "100", "--json");
   assert.is(funded.code, 0, funded.stderr);
+  responses.fundResult.parse(funded.json.data);
   const tw = await tom("vaults", "withdraw", vault, "--json");
   const iw = await ivy("vaults", "withdraw", vault, "--json");
   assert.is(iw.code, 0, iw.stdout + iw.stderr);
+  responses.withdrawal.parse(iw.json.data);
   assert.is(Number(tw.json?.data?.amount ?? 0) + Number(iw.json.data.amount), 100);
   assert.is((await ivy("vaults", "withdraw", vault, "--json")).json.error.code, "NOTHING_TO_WITHDRAW");
 });

@@ -1,6 +1,7 @@
 // Runs the CLI in-process (the same main() bin/tradevault calls) with captured output.
 import { Writable } from "node:stream";
 import { main } from "../../cli/main.js";
+import type { Check, Prompts } from "../../cli/prompt.js";
 
 export interface CliRun {
   code: number;
@@ -9,21 +10,33 @@ export interface CliRun {
   json: any;
 }
 
-export async function runCli(args: string[], env: Record<string, string>): Promise<CliRun> {
+export interface CliOptions {
+  /** Make stderr look like a terminal (for spinners). */
+  stderrIsTTY?: boolean;
+  /** Make stdin look like a terminal; questions are then answered by `prompts`. */
+  stdinIsTTY?: boolean;
+  prompts?: Prompts;
+}
+
+export async function runCli(args: string[], env: Record<string, string>, opts: CliOptions = {}): Promise<CliRun> {
   let stdout = "";
   let stderr = "";
-  const sink = (fn: (s: string) => void) =>
-    new Writable({
-      write(chunk, _enc, cb) {
-        fn(String(chunk));
-        cb();
-      },
-    });
+  const sink = (fn: (s: string) => void, tty = false) =>
+    Object.assign(
+      new Writable({
+        write(chunk, _enc, cb) {
+          fn(String(chunk));
+          cb();
+        },
+      }),
+      tty ? { isTTY: true } : {},
+    );
   const code = await main(["node", "tradevault", ...args], {
     stdout: sink((s) => (stdout += s)),
-    stderr: sink((s) => (stderr += s)),
-    stdinIsTTY: false,
+    stderr: sink((s) => (stderr += s), opts.stderrIsTTY),
+    stdinIsTTY: opts.stdinIsTTY ?? false,
     env,
+    ...(opts.prompts ? { prompts: opts.prompts } : {}),
   });
   let json: unknown;
   try {
@@ -32,4 +45,27 @@ export async function runCli(args: string[], env: Record<string, string>): Promi
     json = undefined;
   }
   return { code, stdout, stderr, json };
+}
+
+/**
+ * A terminal user who types the given answers in order. Like a real prompt, an answer the
+ * question's validate refuses is not returned: the next answer is taken instead.
+ */
+export function scriptedPrompts(answers: string[]) {
+  const asked: Array<{ message: string; answer: string; refused?: string }> = [];
+  const next = (message: string, validate?: Check): string => {
+    for (;;) {
+      const answer = answers.shift();
+      if (answer === undefined) throw new Error(`no scripted answer left for "${message}"`);
+      const verdict = validate ? validate(answer) : true;
+      asked.push({ message, answer, ...(verdict === true ? {} : { refused: verdict }) });
+      if (verdict === true) return answer;
+    }
+  };
+  const prompts: Prompts = {
+    input: async (o) => next(o.message, o.validate),
+    password: async (o) => next(o.message, o.validate),
+    confirm: async (o) => next(o.message) === "y",
+  };
+  return { prompts, asked };
 }

@@ -1,4 +1,6 @@
-// A minimal Server-Sent Events reader for tests: collects events until stopped.
+// Collects a daemon's Server-Sent Events for tests, with the CLI's own reader (cli/sse.ts).
+import { readSse } from "../../cli/sse.js";
+
 export interface SseReader {
   events: Array<{ id: number; event: string; data: any }>;
   status: number;
@@ -21,19 +23,9 @@ export async function openSse(url: string, token: string, lastEventId?: number):
   const reader: SseReader = { events: [], status: res.status, ended: Promise.resolve(), close: () => controller.abort() };
   if (!res.body) return reader;
   reader.ended = (async () => {
-    const decoder = new TextDecoder();
-    let buffer = "";
     try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let cut: number;
-        while ((cut = buffer.indexOf("\n\n")) >= 0) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          const field = (name: string) => block.split("\n").find((l) => l.startsWith(`${name}: `))?.slice(name.length + 2);
-          const data = field("data");
-          if (data) reader.events.push({ id: Number(field("id")), event: field("event") ?? "message", data: JSON.parse(data) });
-        }
+      for await (const m of readSse(res.body as unknown as AsyncIterable<Uint8Array>)) {
+        reader.events.push({ id: Number(m.id), event: m.event, data: JSON.parse(m.data) });
       }
     } catch (err) {
       if ((err as Error).name !== "AbortError") throw err;

@@ -1,0 +1,192 @@
+// The `data` of each success response, as zod schemas (for the routes' `response:` and the OpenAPI
+// document) and as types (for clients: the CLI imports these with `import type` only, so it never
+// loads daemon code at run time). Shapes follow the routes and their render helpers as they answer
+// today; a test parses live answers with them, so a drift shows up as a failing test.
+import { z } from "zod";
+
+const unixSeconds = z.number().int().meta({ description: "Unix seconds" });
+const usdcText = z.string().meta({ description: "USDC, decimal text" });
+
+/** EIP-712 typed data ready for eth_signTypedData_v4 (types include EIP712Domain). */
+export const typedData = z.object({
+  domain: z.record(z.string(), z.unknown()),
+  types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }))),
+  primaryType: z.string(),
+  message: z.record(z.string(), z.unknown()),
+});
+export type TypedData = z.infer<typeof typedData>;
+
+/** Advisory notes the daemon adds to proposal answers (e.g. a balance the account does not hold). */
+export const warning = z.object({ code: z.string(), message: z.string() });
+export type Warning = z.infer<typeof warning>;
+
+// ---- sign-in, account and agent ----
+
+export const challenge = z.object({ message: z.string(), nonce: z.string() });
+export type Challenge = z.infer<typeof challenge>;
+
+export const login = z.object({ user: z.object({ address: z.string(), sessionToken: z.string() }) });
+export type Login = z.infer<typeof login>;
+
+export const account = z.object({
+  address: z.string(),
+  session: z.object({ expiresAt: unixSeconds }),
+  exchange: z.object({
+    kind: z.string(),
+    available: z.boolean(),
+    accountValue: usdcText.optional(),
+    withdrawable: usdcText.optional(),
+    marginUsed: usdcText.optional(),
+    openPositions: z.number().int().optional(),
+    error: z.string().optional(),
+  }),
+  agent: z.object({ address: z.string(), approved: z.boolean(), validUntil: unixSeconds.nullable() }).nullable(),
+});
+export type Account = z.infer<typeof account>;
+
+export const agentStatus = z.object({
+  agentAddress: z.string(),
+  approved: z.boolean(),
+  validUntil: unixSeconds.nullable(),
+  approval: z.object({ nonce: z.number().int(), typedData }).optional(),
+});
+export type AgentStatus = z.infer<typeof agentStatus>;
+
+// ---- trading ----
+
+/** SPEC 2.5; the answer of POST /api/trade and POST /api/positions/close. */
+export const tradeResult = z.object({
+  orderId: z.number().int(),
+  status: z.literal("submitted"),
+  timestamp: z.number().int().meta({ description: "Unix milliseconds" }),
+});
+export type TradeResult = z.infer<typeof tradeResult>;
+
+export const openOrder = z.object({
+  orderId: z.number().int(), symbol: z.string(), side: z.enum(["buy", "sell"]), size: z.number(), price: z.number(), status: z.literal("resting"),
+});
+export const openOrders = z.object({ orders: z.array(openOrder) });
+export type OpenOrders = z.infer<typeof openOrders>;
+
+export const orderFill = z.object({
+  price: z.number(), size: z.number(), fee: z.number(), closedPnl: z.number(),
+  time: z.number().int().meta({ description: "Unix milliseconds" }), tradeId: z.number().int(),
+});
+export type OrderFill = z.infer<typeof orderFill>;
+
+export const orderStatus = z.enum(["pending", "resting", "filled", "canceled", "rejected", "unknown"]);
+
+export const oneOrder = z.object({
+  order: z.object({
+    orderId: z.number().int(), symbol: z.string(), side: z.enum(["buy", "sell"]),
+    size: z.number(), remaining: z.number(), price: z.number(),
+    status: orderStatus, exchangeStatus: z.string(), cloid: z.string().nullable(),
+    timestamp: z.number().int().meta({ description: "Unix milliseconds" }), statusTimestamp: z.number().int(),
+    fills: z.array(orderFill),
+  }),
+});
+export type OneOrder = z.infer<typeof oneOrder>;
+
+export const cancelResult = z.object({ orderId: z.number().int(), status: z.literal("canceled") });
+export type CancelResult = z.infer<typeof cancelResult>;
+
+export const position = z.object({
+  symbol: z.string(), size: z.number(), entryPrice: z.number(), markPrice: z.number(),
+  unrealizedPnl: z.number(), liquidationPrice: z.number().nullable(),
+});
+export type Position = z.infer<typeof position>;
+export const positions = z.object({ positions: z.array(position) });
+export type Positions = z.infer<typeof positions>;
+
+// ---- vaults ----
+
+const profitShare = z.object({ trader: z.number(), investor: z.number() });
+
+export const vaultSummary = z.object({
+  address: z.string(), investor: z.string(), trader: z.string(),
+  initialBalance: usdcText, currentBalance: usdcText,
+  status: z.enum(["ACTIVE", "CLOSED"]), paused: z.boolean(), dealDeadline: unixSeconds, profitShare,
+});
+export type VaultSummary = z.infer<typeof vaultSummary>;
+export const vaultList = z.object({ vaults: z.array(vaultSummary) });
+export type VaultList = z.infer<typeof vaultList>;
+
+export const vaultTrade = z.object({
+  id: z.string(), symbol: z.string(), side: z.string(), size: z.number(), price: z.number(), pnl: z.number(), fee: z.number(),
+  timestamp: unixSeconds,
+});
+export type VaultTrade = z.infer<typeof vaultTrade>;
+
+const settlement = z.object({
+  funded: usdcText,
+  finalBalance: usdcText.optional(), profit: z.number().optional(), traderShare: z.number().optional(), investorShare: z.number().optional(),
+  paidTrader: usdcText.optional(), paidInvestor: usdcText.optional(),
+});
+
+export const vaultDetail = vaultSummary.extend({
+  exchangeAccount: z.string(), peakBalance: usdcText, dayStartBalance: usdcText, closed: z.boolean(),
+  maxDrawdown: z.number(), dailyDrawdown: z.number(), currentDrawdown: z.number(), currentDailyDrawdown: z.number(),
+  lastBalanceUpdate: unixSeconds.nullable(),
+  pauseReason: z.enum(["maxDrawdown", "dailyDrawdown", "both"]).nullable(),
+  settlement, trades: z.array(vaultTrade), positions: z.array(position),
+});
+export type VaultDetail = z.infer<typeof vaultDetail>;
+export const vaultDetailResponse = z.object({ vault: vaultDetail });
+export type VaultDetailResponse = z.infer<typeof vaultDetailResponse>;
+
+export const vaultTrades = z.object({ trades: z.array(vaultTrade), total: z.number().int(), hasMore: z.boolean() });
+export type VaultTrades = z.infer<typeof vaultTrades>;
+
+export const vaultEvent = z.object({
+  id: z.number().int(), type: z.string(), time: unixSeconds, txHash: z.string().nullable(), blockNumber: z.number().int().nullable(),
+  data: z.record(z.string(), z.unknown()),
+});
+export type VaultEvent = z.infer<typeof vaultEvent>;
+export const vaultEvents = z.object({ events: z.array(vaultEvent), total: z.number().int(), hasMore: z.boolean() });
+export type VaultEvents = z.infer<typeof vaultEvents>;
+
+/** SPEC 2.13. */
+export const vaultClose = z.object({
+  vault: z.object({
+    address: z.string(), status: z.literal("CLOSED"), finalBalance: usdcText,
+    profit: z.number(), traderShare: z.number(), investorShare: z.number(),
+  }),
+});
+export type VaultClose = z.infer<typeof vaultClose>;
+
+export const vaultUnpause = z.object({ vault: vaultSummary });
+export type VaultUnpause = z.infer<typeof vaultUnpause>;
+
+/** SPEC 2.14. */
+export const withdrawal = z.object({ txHash: z.string(), amount: usdcText, recipient: z.string() });
+export type Withdrawal = z.infer<typeof withdrawal>;
+
+export const fundPrepare = z.object({ typedData, amount: usdcText, deadline: unixSeconds, spender: z.string() });
+export type FundPrepare = z.infer<typeof fundPrepare>;
+
+export const fundResult = z.object({ txHash: z.string(), amount: usdcText });
+export type FundResult = z.infer<typeof fundResult>;
+
+// ---- proposals ----
+
+export const proposal = z.object({
+  id: z.number().int(), status: z.enum(["PENDING", "ACCEPTED", "REJECTED", "EXPIRED"]),
+  investor: z.string(), trader: z.string(), exchangeAccount: z.string(), initialBalance: usdcText,
+  maxDrawdown: z.number(), dailyDrawdown: z.number(), dealDeadline: unixSeconds, profitShare, validUntil: unixSeconds,
+  signedBy: z.object({ investor: z.boolean(), trader: z.boolean() }),
+  vaultAddress: z.string().nullable(), createTx: z.string().nullable(), relayError: z.string().nullable(),
+  rejectedBy: z.string().nullable(), createdBy: z.string(), createdAt: unixSeconds,
+  typedData,
+});
+export type Proposal = z.infer<typeof proposal>;
+
+/** POST /api/proposals, GET /api/proposals/:id: the proposal, and warnings once the daemon adds them. */
+export const proposalResponse = z.object({ proposal, warnings: z.array(warning).optional() });
+export type ProposalResponse = z.infer<typeof proposalResponse>;
+
+/** POST /api/proposals/:id/accept and /reject. */
+export const proposalAction = z.object({ proposal });
+export type ProposalAction = z.infer<typeof proposalAction>;
+
+export const proposalList = z.object({ proposals: z.array(proposal), total: z.number().int(), hasMore: z.boolean() });
+export type ProposalList = z.infer<typeof proposalList>;

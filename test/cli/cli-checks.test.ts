@@ -1,0 +1,179 @@
+// What the CLI decides on its own, with no daemon: argument checks before any network call, one
+// line per failure (stack traces only with --debug), --version, and the small pure helpers.
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { runCli, scriptedPrompts } from "../helpers/cli.js";
+import { freePort, tempDir } from "../helpers/util.js";
+import { packageRoot } from "../../daemon/lib/package-root.js";
+import { averagePrice, describeFill, summarizeFill } from "../../cli/fill.js";
+import { printWarnings, type Io } from "../../cli/output.js";
+import { withProgress } from "../../cli/progress.js";
+import { askPassword } from "../../cli/prompt.js";
+import { readSse } from "../../cli/sse.js";
+import { isAddress, isAmount, isDays, isLimit, isShare } from "../../cli/terms.js";
+
+const t = suite<{ home: ReturnType<typeof tempDir>; url: string }>("cli checks");
+t.before(async (ctx) => {
+  ctx.home = tempDir("tradevault-checks-");
+  // Nothing listens here: a command that went to the network would exit 3, not 2.
+  ctx.url = `http://127.0.0.1:${await freePort()}`;
+});
+t.after((ctx) => ctx.home.remove());
+
+const cli = (ctx: { home: { path: string }; url: string }, args: string[], env: Record<string, string> = {}) =>
+  runCli(args, { TRADEVAULT_HOME: ctx.home.path, TRADEVAULT_URL: ctx.url, TRADEVAULT_PASSWORD: "correct horse", ...env });
+
+const ADDR = "0x14791697260E4c9A71f18484C9f997B308e59325";
+
+t("arguments the CLI can check exit 2 in its own words, before any network call", async (ctx) => {
+  const cases: Array<[string[], RegExp]> = [
+    [["cancel", "abc"], /order id must be a whole number/],
+    [["order", "0"], /order id must be a whole number/],
+    [["buy", "BTC", "0.1", "--vault", "notanaddress"], /--vault must be an address/],
+    [["orders", "--vault", "0x12"], /--vault must be an address/],
+    [["vaults", "trades", ADDR, "--from", "yesterday"], /--from must be a date/],
+    [["vaults", "trades", ADDR, "--to", "2026-13-45"], /--to must be a date/],
+    [["vaults", "trades", "X", "--from", "2026-01-01"], /vault address must be an address/],
+    [["vaults", "trades", ADDR, "--limit", "5000"], /--limit must be a whole number from 1 to 1000/],
+    [["vaults", "show", "X"], /vault address must be an address/],
+    [["proposals", "accept", "first"], /proposal id must be a whole number/],
+    [["proposals", "create", "--investor", "bob"], /--investor must be an address/],
+    [["proposals", "create", "--max-drawdown", "150"], /--max-drawdown must be a percentage/],
+    [["sim", "faucet", "100", "--address", "nope"], /--address must be an address/],
+  ];
+  for (const [args, message] of cases) {
+    const r = await cli(ctx, args);
+    assert.is(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
+    assert.match(r.stderr, message, args.join(" "));
+    assert.not.match(r.stderr, /startDate|vaultAddress|orderId|params\./, "the daemon's field names");
+    assert.is(r.stderr.trim().split("\n").length, 1, `${args.join(" ")}: one line`);
+  }
+  const good = await cli(ctx, ["vaults", "trades", ADDR, "--from", "2026-01-01T10:00:00Z", "--to", "1767225600"]);
+  assert.is(good.code, 4, "valid arguments get as far as the session check");
+});
+
+t("a missing key file is one line; no failure prints a stack trace unless --debug", async (ctx) => {
+  const r = await cli(ctx, ["wallet", "import", "x", "--private-key-file", "/missing/key"]);
+  assert.is(r.code, 2);
+  assert.equal(r.stderr.trim().split("\n"), ["tradevault: cannot read --private-key-file /missing/key: no such file"]);
+  // An error nobody foresaw (a damaged sessions file) still gives one line and a hint.
+  writeFileSync(join(ctx.home.path, "sessions.json"), "{ not json");
+  const plain = await cli(ctx, ["whoami"]);
+  assert.is(plain.code, 1);
+  assert.is(plain.stderr.trim().split("\n").length, 1, plain.stderr);
+  assert.not.match(plain.stderr, /\n\s+at /);
+  const debug = await cli(ctx, ["whoami", "--debug"]);
+  assert.is(debug.code, 1);
+  assert.match(debug.stderr, /\n\s+at /, "--debug shows the stack");
+  writeFileSync(join(ctx.home.path, "sessions.json"), "{}");
+});
+
+t("commander's own errors are one line too, and exit 2", async (ctx) => {
+  for (const args of [["frobnicate"], ["login", "--bogus-flag"], ["login", "--walet", "ivy"], ["--jsn"], ["vaults", "show"]]) {
+    const r = await cli(ctx, args);
+    assert.is(r.code, 2, args.join(" "));
+    assert.match(r.stderr, /^tradevault: error: [^\n]+\n$/, `${args.join(" ")}: one line on our stderr, got ${JSON.stringify(r.stderr)}`);
+  }
+});
+
+t("--version prints the package version", async (ctx) => {
+  const version = JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")).version;
+  const r = await cli(ctx, ["--version"]);
+  assert.is(r.code, 0);
+  assert.is(r.stdout.trim(), version);
+});
+
+t("the CLI loads no daemon code at run time: daemon imports are `import type` only", () => {
+  const files = (dir: string): string[] => readdirSync(dir).flatMap((f) => {
+    const p = join(dir, f);
+    return statSync(p).isDirectory() ? files(p) : p.endsWith(".ts") ? [p] : [];
+  });
+  const statements = /\b(import|export)(\s+type)?\b[^;]*?\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']/gs;
+  const offenders = files(join(packageRoot(), "cli")).flatMap((f) =>
+    [...readFileSync(f, "utf8").matchAll(statements)]
+      .filter((m) => /(^|\/)daemon\//.test(m[3] ?? m[4] ?? "") && !m[2])
+      .map((m) => `${f}: ${m[0].replace(/\s+/g, " ")}`));
+  assert.equal(offenders, []);
+});
+
+const ttyIo = (tty: boolean) => {
+  let err = "";
+  const stderr = Object.assign(new Writable({ write(c, _e, cb) { err += String(c); cb(); } }), tty ? { isTTY: true } : {});
+  const io: Io = { stdout: new Writable({ write(_c, _e, cb) { cb(); } }), stderr, stdinIsTTY: false, env: {} };
+  return { io, err: () => err };
+};
+
+t("the spinner shows on a terminal only, never with --json or when stderr is not a TTY", async () => {
+  const tty = ttyIo(true);
+  assert.is(await withProgress(tty.io, false, "Unlocking", async () => 7), 7);
+  assert.match(tty.err(), /Unlocking/);
+  assert.ok(tty.err().endsWith("\r\x1b[2K"), "the line is cleared afterwards");
+  const json = ttyIo(true);
+  await withProgress(json.io, true, "Unlocking", async () => 7);
+  assert.is(json.err(), "");
+  const pipe = ttyIo(false);
+  await withProgress(pipe.io, false, "Unlocking", async () => 7);
+  assert.is(pipe.err(), "");
+});
+
+t("warnings print one stderr line each, and nothing when there are none", () => {
+  const a = ttyIo(false);
+  printWarnings(a.io, [{ code: "BALANCE_ABOVE_ACCOUNT", message: "initialBalance 10000 is more than the account holds (500)" }]);
+  assert.is(a.err(), "warning: initialBalance 10000 is more than the account holds (500) (BALANCE_ABOVE_ACCOUNT)\n");
+  printWarnings(a.io, undefined);
+  printWarnings(a.io, []);
+  assert.is(a.err().split("\n").length, 2);
+});
+
+t("fills: exact average price, grouped digits, partial fills", () => {
+  assert.is(averagePrice([{ size: 0.01, price: 59210 }]), "59210");
+  // (0.1 * 100.5 + 0.3 * 101) / 0.4 = 100.875, half-up to the prices' one decimal.
+  assert.is(averagePrice([{ size: 0.1, price: 100.5 }, { size: 0.3, price: 101 }]), "100.9");
+  assert.is(averagePrice([{ size: 1e-7, price: 3 }]), "3");
+  const order = { orderId: 1, symbol: "BTC", side: "buy" as const, size: 0.01, remaining: 0, price: 59300, status: "filled" as const,
+    exchangeStatus: "filled", cloid: null, timestamp: 0, statusTimestamp: 0,
+    fills: [{ price: 59210, size: 0.1, fee: 0.1, closedPnl: 0, time: 0, tradeId: 1 }, { price: 59210, size: 0.2, fee: 0.1, closedPnl: 0, time: 0, tradeId: 2 }] };
+  const fill = summarizeFill(order)!;
+  assert.is(fill.size, 0.3, "0.1 + 0.2 is exactly 0.3 here, not 0.30000000000000004");
+  assert.is(describeFill(fill, "0.3"), "filled 0.3 @ 59,210");
+  assert.is(describeFill(fill, "0.50"), "filled 0.3 of 0.50 @ 59,210");
+  assert.is(summarizeFill({ ...order, fills: [] }), undefined);
+});
+
+t("proposal terms and new passwords are checked the same on a flag and at a prompt", async () => {
+  assert.is(isAddress(ADDR), true);
+  assert.type(isAddress("0x1234"), "string");
+  assert.is(isAmount("10000"), true);
+  assert.type(isAmount("0"), "string");
+  assert.type(isAmount("1.1234567"), "string");
+  assert.is(isLimit("10"), true);
+  assert.type(isLimit("0"), "string");
+  assert.type(isLimit("100.01"), "string");
+  assert.is(isShare("0"), true);
+  assert.is(isDays("30"), true);
+  assert.type(isDays("-1"), "string");
+  // On a terminal a too-short new password, then a mismatch, are asked again instead of exiting.
+  const { prompts, asked } = scriptedPrompts(["short", "long enough", "typo here", "long enough", "long enough"]);
+  const io: Io = { ...ttyIo(false).io, stdinIsTTY: true, env: {}, prompts };
+  assert.is(await askPassword(io, false, "New password", { confirm: true }), "long enough");
+  assert.match(asked[0]!.refused ?? "", /at least 8/);
+  assert.is(asked.length, 5);
+});
+
+const stream = async function* (chunks: string[]) {
+  for (const c of chunks) yield new TextEncoder().encode(c);
+};
+
+t("the SSE reader: split chunks, CRLF, comments, multi-line data, events without data", async () => {
+  const got = [];
+  for await (const m of readSse(stream([": keep-alive\n\n", "id: 7\nevent: Bal", "anceUpdated\r\ndata: {\"a\":", "1}\r\n\r", "\n", "data:x\ndata: y\n\n", "id: 9\n\n"]))) got.push(m);
+  assert.equal(got, [
+    { id: "7", event: "BalanceUpdated", data: "{\"a\":1}" },
+    { id: undefined, event: "message", data: "x\ny" },
+  ]);
+});
+
+t.run();
