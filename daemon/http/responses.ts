@@ -138,7 +138,7 @@ export const vaultTrades = z.object({ trades: z.array(vaultTrade), total: z.numb
 export type VaultTrades = z.infer<typeof vaultTrades>;
 
 export const vaultEvent = z.object({
-  id: z.number().int(), type: z.string(), time: unixSeconds, txHash: z.string().nullable(), blockNumber: z.number().int().nullable(),
+  id: z.number().int(), vault: z.string(), type: z.string(), time: unixSeconds, txHash: z.string().nullable(), blockNumber: z.number().int().nullable(),
   data: z.record(z.string(), z.unknown()),
 });
 export type VaultEvent = z.infer<typeof vaultEvent>;
@@ -170,7 +170,7 @@ export type FundResult = z.infer<typeof fundResult>;
 // ---- proposals ----
 
 export const proposal = z.object({
-  id: z.number().int(), status: z.enum(["PENDING", "ACCEPTED", "REJECTED", "EXPIRED"]),
+  id: z.number().int(), status: z.enum(["PENDING", "ACCEPTED", "REJECTED", "EXPIRED", "FAILED"]),
   investor: z.string(), trader: z.string(), exchangeAccount: z.string(), initialBalance: usdcText,
   maxDrawdown: z.number(), dailyDrawdown: z.number(), dealDeadline: unixSeconds, profitShare, validUntil: unixSeconds,
   signedBy: z.object({ investor: z.boolean(), trader: z.boolean() }),
@@ -180,8 +180,8 @@ export const proposal = z.object({
 });
 export type Proposal = z.infer<typeof proposal>;
 
-/** POST /api/proposals, GET /api/proposals/:id: the proposal, and warnings once the daemon adds them. */
-export const proposalResponse = z.object({ proposal, warnings: z.array(warning).optional() });
+/** POST /api/proposals, GET /api/proposals/:id: the proposal, and what both parties should know before signing. */
+export const proposalResponse = z.object({ proposal, warnings: z.array(warning) });
 export type ProposalResponse = z.infer<typeof proposalResponse>;
 
 /** POST /api/proposals/:id/accept and /reject. */

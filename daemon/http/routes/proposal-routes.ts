@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { percentToBps } from "../../vaults/units.js";
 import { rowToProposal, type ProposalService } from "../../vaults/proposal-service.js";
+import * as R from "../responses.js";
 import { defineRoute } from "../route.js";
 import { address, pagination, signature, usdcAmount as usdc } from "../schemas.js";
 
@@ -42,6 +43,7 @@ export function proposalRoutes(proposals: ProposalService) {
           .refine((s) => s.trader + s.investor === 10_000, { message: "trader and investor shares must add up to 100" }),
         validUntil: unixSeconds.optional(),
       }).strict(),
+      response: R.proposalResponse,
       errors: [...errors],
       handler: async ({ body, user }) => {
         const row = await proposals.create(user.address, {
@@ -55,6 +57,7 @@ export function proposalRoutes(proposals: ProposalService) {
     defineRoute({
       method: "get", path: "/api/proposals", tag: "proposals", auth: true, query: pagination,
       summary: "Proposals where you are investor or trader, newest first",
+      response: R.proposalList,
       errors: [...errors],
       handler: async ({ query, user }) => {
         const { rows, total } = await proposals.list(user.address, query.limit, query.offset);
@@ -64,6 +67,7 @@ export function proposalRoutes(proposals: ProposalService) {
     defineRoute({
       method: "get", path: "/api/proposals/:id", tag: "proposals", auth: true, params: idParams,
       summary: "One proposal with its typed data and who has signed",
+      response: R.proposalResponse,
       errors: [...errors],
       handler: async ({ params, user }) => {
         const row = await proposals.load(user.address, params.id);
@@ -74,12 +78,14 @@ export function proposalRoutes(proposals: ProposalService) {
       method: "post", path: "/api/proposals/:id/accept", tag: "proposals", auth: true, params: idParams,
       summary: "Sign the terms (EIP-712 signature of typedData); when both parties have, the vault is deployed",
       body: z.object({ signature }).strict(),
+      response: R.proposalAction,
       errors: [...errors, "CONFLICT"],
       handler: async ({ params, body, user }) => ({ proposal: rowToProposal(await proposals.accept(user.address, params.id, body.signature)) }),
     }),
     defineRoute({
       method: "post", path: "/api/proposals/:id/reject", tag: "proposals", auth: true, params: idParams,
       summary: "Turn a pending proposal down",
+      response: R.proposalAction,
       errors: [...errors, "CONFLICT"],
       handler: async ({ params, user }) => ({ proposal: rowToProposal(await proposals.reject(user.address, params.id)) }),
     }),

@@ -7,6 +7,7 @@ import type { AgentService, AgentStatus } from "../../trading/agent-service.js";
 import type { TradeResult } from "../../trading/trading-service.js";
 import type { OrderDesk } from "../../vaults/order-desk.js";
 import { num, numOrNull, seconds } from "../render.js";
+import * as R from "../responses.js";
 import { defineRoute } from "../route.js";
 import { address, signature } from "../schemas.js";
 
@@ -71,6 +72,7 @@ export function tradingRoutes(deps: { desk: OrderDesk; agents: AgentService }) {
     defineRoute({
       method: "get", path: "/api/orders/:orderId", tag: "trading", auth: true, params: orderIdParams, query: vaultQuery,
       summary: "One order with its status and fills",
+      response: R.oneOrder,
       errors: ["INVALID_INPUT", "UNAUTHENTICATED", "NOT_FOUND", "EXCHANGE_UNAVAILABLE"],
       handler: async ({ params, query, user }) => {
         const o = await desk.order(user.address, params.orderId, query.vaultAddress);
@@ -114,6 +116,7 @@ export function tradingRoutes(deps: { desk: OrderDesk; agents: AgentService }) {
       method: "get", path: "/api/agent", tag: "agent", auth: true,
       query: z.object({ signatureChainId: z.string().regex(/^0x[0-9a-fA-F]{1,16}$/).optional() }).strict(),
       summary: "Your agent key: address, approval on the exchange, and the approveAgent typed data to sign while it is not approved",
+      response: R.agentStatus,
       errors: ["UNAUTHENTICATED", "EXCHANGE_UNAVAILABLE"],
       handler: async ({ query, user }) => agentView(await agents.status(user.address, { signatureChainId: query.signatureChainId })),
     }),
@@ -125,6 +128,7 @@ export function tradingRoutes(deps: { desk: OrderDesk; agents: AgentService }) {
         signature,
         signatureChainId: z.string().regex(/^0x[0-9a-fA-F]{1,16}$/).optional(),
       }).strict(),
+      response: R.agentStatus,
       errors: ["INVALID_INPUT", "UNAUTHENTICATED", "FORBIDDEN", "ORDER_REJECTED", "EXCHANGE_UNAVAILABLE"],
       handler: async ({ body, user }) => agentView(await agents.approve(user.address, body)),
     }),

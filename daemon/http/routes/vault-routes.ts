@@ -4,6 +4,7 @@ import { z } from "zod";
 import { baseUnitsToUsdc, usdcToBaseUnits } from "../../vaults/units.js";
 import type { VaultService } from "../../vaults/vault-service.js";
 import type { VaultSummary } from "../../vaults/vault-views.js";
+import * as R from "../responses.js";
 import { defineRoute, Prerendered } from "../route.js";
 import { address, pagination, signature, usdcAmount as usdc } from "../schemas.js";
 import { renderCloseResult, renderDetail, renderTrade } from "./vault-render.js";
@@ -39,6 +40,7 @@ export function vaultRoutes(deps: { vaults: VaultService }) {
     defineRoute({
       method: "get", path: "/api/vaults", tag: "vaults", auth: true,
       summary: "Vaults where you are the investor or the trader",
+      response: R.vaultList,
       errors: ["UNAUTHENTICATED"],
       handler: async ({ user }) => {
         const list = await vaults.list(user.address);
@@ -53,6 +55,7 @@ export function vaultRoutes(deps: { vaults: VaultService }) {
     defineRoute({
       method: "get", path: "/api/vaults/:address", tag: "vaults", auth: true, params: vaultParams,
       summary: "One vault: balances, limits, drawdowns, latest trades and positions",
+      response: R.vaultDetailResponse,
       errors: [...common],
       handler: async ({ params, user }) => ({ vault: renderDetail(await vaults.detail(user.address, params.address)) }),
     }),
@@ -60,6 +63,7 @@ export function vaultRoutes(deps: { vaults: VaultService }) {
       method: "get", path: "/api/vaults/:address/trades", tag: "vaults", auth: true, params: vaultParams,
       query: pagination.extend({ startDate: dateBound(false).optional(), endDate: dateBound(true).optional() }).strict(),
       summary: "The vault's trades, newest first (limit 1-1000, default 100; dates as ISO 8601 or Unix seconds)",
+      response: R.vaultTrades,
       errors: [...common],
       handler: async ({ params, query, user }) => {
         const page = await vaults.trades(user.address, params.address, {
@@ -71,6 +75,7 @@ export function vaultRoutes(deps: { vaults: VaultService }) {
     defineRoute({
       method: "get", path: "/api/vaults/:address/events", tag: "vaults", auth: true, params: vaultParams, query: pagination,
       summary: "The vault's critical events (VaultEvent records), newest first",
+      response: R.vaultEvents,
       errors: [...common],
       handler: async ({ params, query, user }) => {
         const page = await vaults.events(user.address, params.address, query);
@@ -80,18 +85,21 @@ export function vaultRoutes(deps: { vaults: VaultService }) {
     defineRoute({
       method: "post", path: "/api/vaults/:address/close", tag: "vaults", auth: true, params: vaultParams,
       summary: "Close the vault (investor or trader): cancel orders, flatten positions, final balance, split on-chain",
+      response: R.vaultClose,
       errors: [...common, "VAULT_CLOSED", "AGENT_NOT_APPROVED", "EXCHANGE_UNAVAILABLE", "CHAIN_UNAVAILABLE"],
       handler: async ({ params, user }) => ({ vault: renderCloseResult(await vaults.close(user.address, params.address)) }),
     }),
     defineRoute({
       method: "post", path: "/api/vaults/:address/unpause", tag: "vaults", auth: true, params: vaultParams,
       summary: "Unpause after recovery (trader only); the daemon writes a fresh balance first and the contract checks",
+      response: R.vaultUnpause,
       errors: [...common, "FORBIDDEN", "VAULT_CLOSED", "NOT_RECOVERED", "CONFLICT", "EXCHANGE_UNAVAILABLE", "CHAIN_UNAVAILABLE"],
       handler: async ({ params, user }) => ({ vault: await vaults.unpause(user.address, params.address) }),
     }),
     defineRoute({
       method: "post", path: "/api/vaults/:address/withdraw", tag: "vaults", auth: true, params: vaultParams,
       summary: "Withdraw your entitlement from a closed vault's escrow, to your own address",
+      response: R.withdrawal,
       errors: [...common, "VAULT_NOT_CLOSED", "NOTHING_TO_WITHDRAW", "CHAIN_UNAVAILABLE"],
       handler: async ({ params, user }) => {
         const r = await vaults.withdraw(user.address, params.address);
@@ -102,6 +110,7 @@ export function vaultRoutes(deps: { vaults: VaultService }) {
       method: "post", path: "/api/vaults/:address/fund/prepare", tag: "vaults", auth: true, params: vaultParams,
       summary: "EIP-2612 permit typed data for funding the vault's settlement escrow (investor only)",
       body: z.object({ amount: usdc }).strict(),
+      response: R.fundPrepare,
       errors: [...common, "FORBIDDEN", "CHAIN_UNAVAILABLE"],
       handler: async ({ params, body, user }) => {
         const r = await vaults.fundPrepare(user.address, params.address, body.amount);
@@ -112,6 +121,7 @@ export function vaultRoutes(deps: { vaults: VaultService }) {
       method: "post", path: "/api/vaults/:address/fund", tag: "vaults", auth: true, params: vaultParams,
       summary: "Relay the investor's signed permit: the escrow pulls the amount (the investor pays no gas)",
       body: z.object({ amount: usdc, deadline: z.number().int().positive(), signature }).strict(),
+      response: R.fundResult,
       errors: [...common, "FORBIDDEN", "CHAIN_UNAVAILABLE"],
       handler: async ({ params, body, user }) => {
         const r = await vaults.fund(user.address, params.address, body);
