@@ -1,5 +1,6 @@
 // The one place exact values become JSON numbers (DESIGN section 4): SPEC's numbers (size, price,
 // pnl, profit, shares) are kept as decimal strings inside and rendered here, at the edge.
+import type { PositionView } from "../trading/account-views.js";
 /** A decimal string as a JSON number (the nearest double: display only, never arithmetic). */
 export const num = (decimal: string): number => Number(decimal);
 
@@ -14,3 +15,9 @@ export function withNumbers<T extends object, K extends keyof T>(value: T, keys:
   for (const k of keys) out[k as string] = num(value[k] as unknown as string);
   return out as Omit<T, K> & Record<K, number>;
 }
+
+/** SPEC 2.8: a position with its numbers rendered (liquidationPrice null when there is none). */
+export const renderPosition = (p: PositionView) => ({
+  ...withNumbers(p, ["size", "entryPrice", "markPrice", "unrealizedPnl"] as const),
+  liquidationPrice: numOrNull(p.liquidationPrice),
+});

@@ -14,16 +14,17 @@ test("with --exchange-url, /healthz follows that exchange and turns 503 within t
   const simDir = tempDir();
   const sim = createSim(resolveConfig({ dataDir: simDir.path, simPort: await freePort(), simFeed: "static", simOnly: true }), Date.now);
   await sim.start();
+  const simUrl = sim.url;
   const d = await startTestDaemon({
     clock: fakeClock(Date.now(), { realTime: true }),
-    config: { exchangeUrl: `${sim.url}/`, oracleInterval: 1, staleAfter: 2 },
+    config: { exchangeUrl: `${simUrl}/`, oracleInterval: 1, staleAfter: 2 },
   });
   try {
     const ok = await waitUntil(async () => {
       const r = await d.http.get("/healthz");
       return r.status === 200 && r.body.data.oracle.lastSuccessAt !== null ? r : undefined;
     }, { what: "a first successful cycle", timeoutMs: 20_000 });
-    assert.is(ok!.body.data.exchange.url, sim.url, "the external exchange, trailing slash dropped");
+    assert.is(ok!.body.data.exchange.url, simUrl, "the external exchange, trailing slash dropped");
     assert.is(ok!.body.data.exchange.kind, "sim");
     assert.is(ok!.body.data.database.network, "sim-remote");
     assert.is(ok!.body.data.oracle.status, "ok");
@@ -39,7 +40,7 @@ test("with --exchange-url, /healthz follows that exchange and turns 503 within t
     assert.match(down!.body.error.message, /oracle/);
     assert.is(down!.body.data.oracle.status, "down");
     assert.ok(down!.body.data.oracle.ageSeconds > 3, "more than three 1-second intervals without a success");
-    assert.is(down!.body.data.exchange.url, sim.url, "the keys the CLI reads are still there");
+    assert.is(down!.body.data.exchange.url, simUrl, "the keys the CLI reads are still there");
   } finally {
     await d.close();
     await sim.stop().catch(() => undefined);

@@ -6,7 +6,7 @@ import { toDecimalString } from "../../lib/decimal.js";
 import type { AgentService, AgentStatus } from "../../trading/agent-service.js";
 import type { TradeResult } from "../../trading/trading-service.js";
 import type { OrderDesk } from "../../vaults/order-desk.js";
-import { num, numOrNull, seconds } from "../render.js";
+import { num, renderPosition, seconds } from "../render.js";
 import * as R from "../responses.js";
 import { defineRoute } from "../route.js";
 import { address, signature } from "../schemas.js";
@@ -97,10 +97,7 @@ export function tradingRoutes(deps: { desk: OrderDesk; agents: AgentService }) {
       response: z.object({ positions: z.array(z.object({ symbol: z.string(), size: z.number(), entryPrice: z.number(), markPrice: z.number(), unrealizedPnl: z.number(), liquidationPrice: z.number().nullable() })) }),
       errors: ["UNAUTHENTICATED", "NOT_FOUND", "EXCHANGE_UNAVAILABLE"],
       handler: async ({ query, user }) => ({
-        positions: (await desk.positions(user.address, query.vaultAddress)).map((p) => ({
-          symbol: p.symbol, size: num(p.size), entryPrice: num(p.entryPrice), markPrice: num(p.markPrice),
-          unrealizedPnl: num(p.unrealizedPnl), liquidationPrice: numOrNull(p.liquidationPrice),
-        })),
+        positions: (await desk.positions(user.address, query.vaultAddress)).map(renderPosition),
       }),
     }),
     defineRoute({

@@ -2,14 +2,9 @@
 // service keeps them exact, the edge turns them into JSON numbers through render.ts.
 import type { PositionView } from "../../trading/account-views.js";
 import type { VaultDetail, VaultTrade } from "../../vaults/vault-views.js";
-import { num, numOrNull, withNumbers } from "../render.js";
+import { num, renderPosition, withNumbers } from "../render.js";
 
 export const renderTrade = (t: VaultTrade) => withNumbers(t, ["size", "price", "pnl", "fee"] as const);
-
-export const renderPosition = (p: PositionView) => ({
-  ...withNumbers(p, ["size", "entryPrice", "markPrice", "unrealizedPnl"] as const),
-  liquidationPrice: numOrNull(p.liquidationPrice),
-});
 
 export function renderDetail(v: VaultDetail & { trades: VaultTrade[]; positions: PositionView[] }) {
   const s = v.settlement;
