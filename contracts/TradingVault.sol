@@ -109,8 +109,10 @@ contract TradingVault is ReentrancyGuard {
 
     // ---------------------------------------------------------------- factory-only
 
-    /// @notice Stores the terms; peak and day start begin at the initial balance. Range checks were
-    /// done by the factory, which is the only caller.
+    /// @notice Stores the terms; peak and day start begin at the initial balance. The first reading
+    /// then becomes the day start, while the peak never drops below the initial balance: a first
+    /// reading under it counts against the max drawdown, since that is capital the investor committed.
+    /// Range checks were done by the factory, which is the only caller.
     function initialize(VaultTerms calldata t, bytes32 termsHash_) external onlyFactory {
         if (_deal.investor != address(0)) revert AlreadyInitialized();
         uint80 initial = uint80(t.initialBalance);
@@ -138,7 +140,10 @@ contract TradingVault is ReentrancyGuard {
 
         bool riskChanged;
         uint32 today = uint32(block.timestamp / 1 days);
-        if (today != risk.day) {
+        // The first reading (none stored yet: observedAt is still 0) starts its day like the first
+        // reading of any later day. initialBalance is only what the parties signed; measuring day one
+        // from it would let an account that starts above it lose more than the daily limit unpaused.
+        if (today != risk.day || reading.observedAt == 0) {
             risk.day = today;
             risk.dayStart = uint80(balance);
             riskChanged = true;

@@ -112,9 +112,10 @@ contract VaultFactory is EIP712 {
     function _validate(VaultTerms calldata t) private view {
         if (block.timestamp > t.validUntil) revert TermsExpired();
         if (t.dealDeadline <= block.timestamp) revert DealExpired();
-        if (t.investor == address(0) || t.trader == address(0) || t.investor == t.trader) {
-            revert InvalidTerms("parties");
-        }
+        // Field names match the terms (and daemon/chain/terms.ts termsProblems), so a refusal names
+        // the one term to fix.
+        if (t.investor == address(0)) revert InvalidTerms("investor");
+        if (t.trader == address(0) || t.trader == t.investor) revert InvalidTerms("trader");
         if (t.exchangeAccount == address(0)) revert InvalidTerms("exchangeAccount");
         // The vault keeps balances in 80 bits (1.2e18 USDC): far beyond any real deal.
         if (t.initialBalance == 0 || t.initialBalance > type(uint80).max) revert InvalidTerms("initialBalance");

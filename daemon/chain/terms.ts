@@ -1,8 +1,9 @@
 // Vault terms and permits as EIP-712 typed data, their hashes, and vault address prediction. Pure
 // functions: no provider needed, so the daemon can hand typed data to clients and rebuild addresses
 // offline. The type strings must match contracts/VaultTypes.sol and OpenZeppelin's ERC20Permit.
-import { Signature, TypedDataEncoder, concat, getAddress, getCreate2Address, hexlify, keccak256, randomBytes } from "ethers";
+import { Signature, TypedDataEncoder, ZeroAddress, concat, getAddress, getCreate2Address, hexlify, isAddress, keccak256, randomBytes } from "ethers";
 import type { TypedDataField } from "ethers";
+import { formatDecimal } from "../lib/decimal.js";
 
 /** One deal, as both parties sign it. Balances in settlement-token base units (USDC, 6 decimals). */
 export interface VaultTerms {
@@ -181,3 +182,63 @@ export function predictVaultAddress({ factory, implementation, termsHash }: Pred
   ]);
   return getCreate2Address(getAddress(factory), termsHash, keccak256(initCode));
 }
+
+// ---------------------------------------------------------------- bounds
+
+// VaultFactory._validate's own bounds. Terms outside them can never be deployed, so a proposal must be
+// refused up front: once both parties signed, the relay would fail on every retry.
+
+/** 100% in basis points: the most a limit or the trader's share can be. */
+export const MAX_BPS = 10_000;
+/** Limits are 1..MAX_BPS (a 0% limit would pause on any loss); the trader's share is 0..MAX_BPS. */
+export const MIN_LIMIT_BPS = 1;
+export const MIN_TRADER_SHARE_BPS = 0;
+/** USDC base units; the vault stores balances in 80 bits. */
+export const MIN_INITIAL_BALANCE = 1n;
+export const MAX_INITIAL_BALANCE = 2n ** 80n - 1n;
+/** Unix seconds; the vault stores times in 48 bits. */
+export const MAX_TERMS_TIME = 2 ** 48 - 1;
+
+/** Named like the proposal API's body, which gives limits and share in percent. */
+export type TermsField =
+  | "investor" | "trader" | "exchangeAccount" | "initialBalance" | "maxDrawdown" | "dailyDrawdown"
+  | "dealDeadline" | "traderShare" | "validUntil";
+
+export interface TermsProblem {
+  field: TermsField;
+  message: string;
+}
+
+/**
+ * Every term the factory would refuse in a block at `nowSeconds` (TermsExpired, DealExpired,
+ * InvalidTerms); [] when the terms can be deployed then. Signatures and an already used salt are not
+ * checked here.
+ */
+export function termsProblems(terms: Omit<VaultTerms, "salt">, nowSeconds: number): TermsProblem[] {
+  const problems: TermsProblem[] = [];
+  const add = (field: TermsField, message: string) => problems.push({ field, message });
+  const investor = addressProblem(terms.investor);
+  if (investor) add("investor", investor);
+  const trader = addressProblem(terms.trader);
+  if (trader) add("trader", trader);
+  else if (!investor && getAddress(terms.trader) === getAddress(terms.investor)) add("trader", "must differ from the investor");
+  const account = addressProblem(terms.exchangeAccount);
+  if (account) add("exchangeAccount", account);
+  if (terms.initialBalance < MIN_INITIAL_BALANCE || terms.initialBalance > MAX_INITIAL_BALANCE) {
+    add("initialBalance", `must be more than 0 and at most ${formatDecimal(MAX_INITIAL_BALANCE, 6)} USDC`);
+  }
+  if (!inRange(terms.maxDrawdownBps, MIN_LIMIT_BPS, MAX_BPS)) add("maxDrawdown", "must be more than 0 and at most 100 percent");
+  if (!inRange(terms.dailyDrawdownBps, MIN_LIMIT_BPS, MAX_BPS)) add("dailyDrawdown", "must be more than 0 and at most 100 percent");
+  if (!inRange(terms.traderShareBps, MIN_TRADER_SHARE_BPS, MAX_BPS)) add("traderShare", "must be from 0 to 100 percent");
+  if (!inRange(terms.dealDeadline, nowSeconds + 1, MAX_TERMS_TIME)) add("dealDeadline", "must be in the future (unix seconds)");
+  if (!inRange(terms.validUntil, nowSeconds, MAX_TERMS_TIME)) add("validUntil", "must not have passed (unix seconds)");
+  return problems;
+}
+
+function addressProblem(address: string): string | undefined {
+  if (typeof address !== "string" || !isAddress(address)) return "must be an address (0x and 40 hex digits)";
+  if (getAddress(address) === ZeroAddress) return "must not be the zero address";
+  return undefined;
+}
+
+const inRange = (n: number, min: number, max: number) => Number.isSafeInteger(n) && n >= min && n <= max;

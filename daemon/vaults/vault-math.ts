@@ -30,16 +30,22 @@ export function breached(reference: bigint, current: bigint, limitBps: number): 
 }
 
 export interface RiskState {
+  /** Starts at initialBalance; only readings above it raise it. */
   peak: bigint;
   dayStart: bigint;
-  /** UTC day number (seconds / 86400) of the stored day start. */
-  day: number;
+  /**
+   * UTC day number (seconds / 86400) of the stored day start, or null while the vault has no reading
+   * yet (last_observed_at is null): the next reading is then the day's reference whatever the day.
+   */
+  day: number | null;
 }
 
 /** What a reading at `nowSeconds` would do to the state, as the contract would compute it. */
 export function assess(state: RiskState, current: bigint, nowSeconds: number, limits: { maxBps: number; dailyBps: number }) {
   const today = Math.floor(nowSeconds / 86_400);
-  const dayStart = today > state.day ? current : state.dayStart;
+  // `>` rather than the contract's `!=`: block days never go back, but a skewed clock here could, and
+  // a reset on a backward step would hide today's loss.
+  const dayStart = state.day === null || today > state.day ? current : state.dayStart;
   const peak = current > state.peak ? current : state.peak;
   return {
     peak,

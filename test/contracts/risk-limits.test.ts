@@ -25,6 +25,15 @@ async function vaults(n: number, over: Partial<VaultTerms>): Promise<string[]> {
   return out;
 }
 
+/** Vaults that already took their first reading, at the initial balance, early in a fresh UTC day:
+ * the first reading sets the day's reference, and no day boundary falls inside the test. */
+async function started(n: number, over: Partial<VaultTerms>): Promise<string[]> {
+  const list = await vaults(n, over);
+  await setNextTimestamp(chain, (Math.floor((await now(chain)) / DAY) + 1) * DAY + 60);
+  await write(list.map((vault) => ({ vault, balance: over.initialBalance ?? 10_000n * USDC })));
+  return list;
+}
+
 test("max drawdown is breached at the exact limit, not one unit before", async () => {
   const [before, at, past] = await vaults(3, { maxDrawdownBps: 2_000, dailyDrawdownBps: 10_000 });
   const limit = 8_000n * USDC; // 20% below 10,000 USDC
@@ -51,7 +60,7 @@ test("the breach test is exact integer arithmetic, not a rounded percentage", as
 });
 
 test("daily drawdown is breached at the exact limit", async () => {
-  const [before, at, past] = await vaults(3, { maxDrawdownBps: 10_000, dailyDrawdownBps: 500 });
+  const [before, at, past] = await started(3, { maxDrawdownBps: 10_000, dailyDrawdownBps: 500 });
   const limit = 9_500n * USDC;
   const r = await write([
     { vault: before, balance: limit + 1n },
@@ -63,7 +72,7 @@ test("daily drawdown is breached at the exact limit", async () => {
 });
 
 test("both limits at once pause with both reason bits", async () => {
-  const [v] = await vaults(1, { maxDrawdownBps: 1_000, dailyDrawdownBps: 1_000 });
+  const [v] = await started(1, { maxDrawdownBps: 1_000, dailyDrawdownBps: 1_000 });
   const r = await write([{ vault: v, balance: 9_000n * USDC }]);
   assert.equal(r.paused, [{ vault: v, reason: 3 }]);
 });
@@ -122,7 +131,7 @@ test("the peak moves up and the max drawdown trails it", async () => {
 });
 
 test("unpause: only trader or operator, only when paused and recovered", async () => {
-  const [v] = await vaults(1, { maxDrawdownBps: 2_000, dailyDrawdownBps: 500 });
+  const [v] = await started(1, { maxDrawdownBps: 2_000, dailyDrawdownBps: 500 });
   await rejects(unpauseVault(chain.investor, { vault: v }), "NotAuthorized", "FORBIDDEN");
   await rejects(unpauseVault(chain.stranger, { vault: v }), "NotAuthorized", "FORBIDDEN");
   await rejects(unpauseVault(chain.trader, { vault: v }), "NotPaused", "CONFLICT");

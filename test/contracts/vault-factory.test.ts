@@ -135,8 +135,9 @@ test("terms work until validUntil, not after; a passed deadline is refused", asy
 
 test("out-of-range terms are refused with the field named", async () => {
   const cases: [Partial<VaultTerms>, string][] = [
-    [{ trader: chain.investor.address }, "parties"],
-    [{ investor: ZeroAddress }, "parties"],
+    [{ trader: chain.investor.address }, "trader"],
+    [{ trader: ZeroAddress }, "trader"],
+    [{ investor: ZeroAddress }, "investor"],
     [{ exchangeAccount: ZeroAddress }, "exchangeAccount"],
     [{ initialBalance: 0n }, "initialBalance"],
     [{ initialBalance: 2n ** 80n }, "initialBalance"],
