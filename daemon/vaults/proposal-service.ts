@@ -4,7 +4,7 @@
 // before anyone signs; a relay that fails for good (the contract reverts) marks the proposal FAILED.
 import { getAddress, verifyTypedData } from "ethers";
 import type { Logger } from "pino";
-import { buildVaultTermsTypedData, hashVaultTerms, randomSalt, VAULT_TERMS_TYPES, type VaultTerms } from "../chain/terms.js";
+import { buildVaultTermsTypedData, hashVaultTerms, randomSalt, termsProblems, VAULT_TERMS_TYPES, type VaultTerms } from "../chain/terms.js";
 import type { Executor } from "../db/database.js";
 import * as repo from "../db/proposals-repo.js";
 import type { ProposalRow } from "../db/schema.js";
@@ -144,6 +144,20 @@ export function createProposalService(deps: ProposalDeps) {
       const investor = getAddress(t.investor);
       const trader = getAddress(t.trader);
       if (investor === trader) throw invalid("trader", "investor and trader must be different wallets");
+      // What the factory would refuse, refused now: nobody signs terms that can never be deployed.
+      const exchange = getAddress(t.exchangeAccount ?? investor);
+      const problems = termsProblems({
+        investor, trader, exchangeAccount: exchange, initialBalance: t.initialBalance, maxDrawdownBps: t.maxDrawdownBps,
+        dailyDrawdownBps: t.dailyDrawdownBps, dealDeadline: t.dealDeadline, traderShareBps: t.traderShareBps,
+        validUntil: t.validUntil ?? Math.min(t.dealDeadline, nowS() + DEFAULT_PROPOSAL_VALIDITY_S),
+      }, nowS());
+      if (problems.length > 0) {
+        const field = (f: string) => (f === "traderShare" ? "profitShare.trader" : f);
+        const first = problems[0]!;
+        throw new AppError("INVALID_INPUT", `${field(first.field)}: ${first.message}`, {
+          details: problems.map((p) => ({ field: `body.${field(p.field)}`, message: p.message })),
+        });
+      }
       if (user !== investor && user !== trader) throw invalid("investor", "you must be the investor or the trader of your proposal");
       const exchangeAccount = getAddress(t.exchangeAccount ?? investor);
       if (t.dealDeadline <= nowS()) throw invalid("dealDeadline", "must be in the future");

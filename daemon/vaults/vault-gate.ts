@@ -39,6 +39,8 @@ export function createVaultGate(deps: VaultGateDeps) {
       }
       const reading = await balances.read(v);
       const risk = assess(
+        // The stored day is the last reading's (the contract keeps the block's; they differ only within
+        // the contract's clock-skew allowance of midnight).
         { peak: BigInt(v.peak_balance), dayStart: BigInt(v.day_start_balance), day: Math.floor(v.last_observed_at / 86_400) },
         reading.balance, reading.observedAt, { maxBps: v.max_drawdown_bps, dailyBps: v.daily_drawdown_bps },
       );

@@ -64,10 +64,13 @@ test("receipts of the operator's own transactions are in the database the moment
   const t = await chainNow(chain);
   await updateBalances(chain.signer, { factory: chain.addresses.factory, readings: [
     { vault: a.vault, balance: 10_500n * USDC, observedAt: t },
-    { vault: b.vault, balance: 8_900n * USDC, observedAt: t }, // -11%: the daily limit is 10%
+    { vault: b.vault, balance: 10_000n * USDC, observedAt: t }, // b's first reading: the day's reference
+  ] });
+  await updateBalances(chain.signer, { factory: chain.addresses.factory, readings: [
+    { vault: b.vault, balance: 8_900n * USDC, observedAt: t + 1 }, // -11%: the daily limit is 10%
   ] });
   const vb = (await findVault(env.store.db, b.vault))!;
-  assert.equal([vb.paused, vb.pause_reason, vb.current_balance, vb.last_observed_at], [1, 2, (8_900n * USDC).toString(), t]);
+  assert.equal([vb.paused, vb.pause_reason, vb.current_balance, vb.last_observed_at], [1, 2, (8_900n * USDC).toString(), t + 1]);
   const paused = heard.find((e) => e.type === "Paused")!;
   assert.equal(JSON.parse(paused.data), { reason: 2, maxDrawdown: false, dailyDrawdown: true });
 });

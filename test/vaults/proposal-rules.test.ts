@@ -33,6 +33,22 @@ t("an initialBalance beyond any on-chain amount is 400, not 500", async (ctx) =>
   assert.is(r.body.error.details[0].field, "body.initialBalance");
 });
 
+t("terms the factory would refuse are refused up front: a zero address, a balance beyond what the contract stores", async (ctx) => {
+  const zero = "0x0000000000000000000000000000000000000000";
+  const r = await ctx.d.http.post("/api/proposals", { ...base(ctx), investor: zero }, { token: ctx.tom.token });
+  assert.is(r.status, 400, JSON.stringify(r.body));
+  assert.ok(r.body.error.details.some((d: any) => d.field === "body.investor"), JSON.stringify(r.body));
+  const zeroAccount = await ctx.d.http.post("/api/proposals", { ...base(ctx), exchangeAccount: zero }, { token: ctx.tom.token });
+  assert.is(zeroAccount.status, 400);
+  assert.is(zeroAccount.body.error.details[0].field, "body.exchangeAccount");
+  // uint80 holds 2^80 - 1 base units: 1,208,925,819,614,629,174.706175 USDC
+  const atMost = await ctx.d.http.post("/api/proposals", { ...base(ctx), initialBalance: "1208925819614629174.706175" }, { token: ctx.tom.token });
+  assert.is(atMost.status, 200, JSON.stringify(atMost.body));
+  const over = await ctx.d.http.post("/api/proposals", { ...base(ctx), exchangeAccount: ctx.tom.address, initialBalance: "1208925819614629174.706176" }, { token: ctx.tom.token });
+  assert.is(over.status, 400, JSON.stringify(over.body));
+  assert.is(over.body.error.details[0].field, "body.initialBalance");
+});
+
 t("a 65-byte signature that is not valid ECDSA is 400 on every route that takes one", async (ctx) => {
   // r and s in range but s high, and v = 0x1d: the shape passes, the signature cannot be one.
   const bad = `0x${"11".repeat(32)}${"ff".repeat(32)}1d`;
