@@ -1,8 +1,9 @@
 // Counts SQLite commits that wrote something, per database file, in this process: with WAL and
 // synchronous=FULL each such commit is one fsync of the WAL (checkpoints add a few more), so this is
 // what durability costs a request. Commits made with synchronous=NORMAL (the store's `relaxed`) are
-// not synced and are counted apart, under "<file> (no fsync)". It wraps better-sqlite3's Statement methods (statements look them
-// up at call time, so it may be installed and removed at any moment). Measurement only: keep it out of
+// not synced and are counted apart, under "<file> (no fsync)". It wraps better-sqlite3's Statement methods
+// and Database#exec (the store's units of work send BEGIN and COMMIT through exec); both are looked up
+// at call time, so it may be installed and removed at any moment. Measurement only: keep it out of
 // timed runs.
 import BetterSqlite3 from "better-sqlite3";
 import { basename } from "node:path";
@@ -23,6 +24,7 @@ export interface CommitCounter {
 export function installCommitCounter(): CommitCounter {
   const probe = new BetterSqlite3(":memory:");
   const proto = Object.getPrototypeOf(probe.prepare("select 1")) as Record<string, (...a: unknown[]) => unknown>;
+  const dbProto = Object.getPrototypeOf(probe) as Record<string, (...a: unknown[]) => unknown>;
   probe.close();
   const counts = new Map<string, number>();
   const dirty = new Set<BetterSqlite3.Database>();
@@ -52,9 +54,20 @@ export function installCommitCounter(): CommitCounter {
   wrap("run");
   wrap("get");
   wrap("all");
+  const exec = dbProto.exec!;
+  dbProto.exec = function (this: BetterSqlite3.Database, text: unknown) {
+    const wasIn = this.inTransaction;
+    const result = exec.call(this, text);
+    // A COMMIT of a transaction whose statements wrote (exec'd writes outside one are not the store's).
+    if (wasIn && !this.inTransaction && dirty.delete(this) && !/^\s*rollback/i.test(String(text))) bump(this);
+    return result;
+  };
   return {
     snapshot: () => Object.fromEntries(counts),
-    uninstall: () => Object.assign(proto, originals),
+    uninstall: () => {
+      Object.assign(proto, originals);
+      dbProto.exec = exec;
+    },
   };
 }
 
