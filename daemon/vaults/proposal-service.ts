@@ -134,9 +134,13 @@ export function createProposalService(deps: ProposalDeps) {
       const value = await deps.accountValue(row.exchange_account).catch(() => undefined);
       const initial = baseUnitsToUsdc(row.initial_balance);
       if (value === undefined || compareDecimal(value, initial) >= 0) return [];
+      // The peak starts at initialBalance: a first reading this far below it is already a breach.
+      const floor = baseUnitsToUsdc((BigInt(row.initial_balance) * BigInt(10_000 - row.max_drawdown_bps)) / 10_000n);
+      const pauses = compareDecimal(value, floor) <= 0;
       return [{
         code: "BALANCE_ABOVE_ACCOUNT",
-        message: `the initial balance ${initial} USDC is more than the exchange account ${row.exchange_account} holds (${value} USDC); the first reading will record a mismatch`,
+        message: `the initial balance ${initial} USDC is more than the exchange account ${row.exchange_account} holds (${value} USDC); ` +
+          (pauses ? "the vault would pause at its first reading (the max drawdown runs from the initial balance)" : "the first reading will record a mismatch"),
       }];
     },
 

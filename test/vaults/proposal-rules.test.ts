@@ -68,6 +68,7 @@ t("warnings: an initial balance above what the exchange account holds is flagged
   assert.is(thin.status, 200, JSON.stringify(thin.body));
   assert.equal(thin.body.data.warnings.map((w: any) => w.code), ["BALANCE_ABOVE_ACCOUNT"]);
   assert.match(thin.body.data.warnings[0].message, /9000/);
+  assert.match(thin.body.data.warnings[0].message, /would pause at its first reading/, "9000 against an empty account is a breach at once");
   const again = await ctx.d.http.get(`/api/proposals/${thin.body.data.proposal.id}`, { token: ctx.ivy.token });
   assert.equal(again.body.data.warnings.map((w: any) => w.code), ["BALANCE_ABOVE_ACCOUNT"]);
   const rich = await party(ctx.d, { usdc: 2_000 });
