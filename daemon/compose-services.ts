@@ -109,8 +109,9 @@ export function composeServices(deps: ServiceDeps) {
     ...tradingRoutes({ desk, agents }),
     ...proposalRoutes(proposals),
     ...vaultRoutes({ vaults }),
-    eventsRoute({
+    ...eventsRoute({
       hub: live.hub,
+      auth,
       backlog: async (user, afterId) => live.toHub(await vaults.eventsAfter(user, afterId, 1_000)),
     }),
   ];

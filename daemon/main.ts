@@ -140,9 +140,12 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     // The address is known only once the port is open (port 0), so whatever needs it reads it late;
     // the server listens last, with the app in place, so no early request goes unanswered.
     const where = { url: "", publicUrl: "" };
+    // The daemon's own origins join the configured ones once the port is known.
+    let allowed = new Set<string>(config.corsOrigins);
     const auth = createAuthService({
       db: store.db, work: store, clock,
       origin: () => ({ publicUrl: where.publicUrl, chainId: chain.chainId }),
+      allowedOrigins: () => allowed,
       settings: { sessionMaxAgeMs: config.sessionMaxAgeDays * 86_400_000, ...opts.authSettings },
     });
     const box = secretBox(loadSecretKey({ secret: process.env.TRADEVAULT_SECRET, keyFile: join(config.dataDir, "keys", "secret.key") }));
@@ -161,7 +164,6 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       }),
       ...services.routes,
     );
-    let allowed = new Set<string>(config.corsOrigins);
     const { app, router } = buildApp({
       log, auth, routes,
       limiters: {

@@ -6,7 +6,8 @@ import { verifyMessage } from "ethers";
 import type { Executor, UnitOfWork } from "../db/database.js";
 import * as repo from "../db/auth-repo.js";
 import { AppError } from "../errors.js";
-import { buildChallenge, type SignInOrigin } from "./sign-in-message.js";
+import { createEventTickets } from "./event-tickets.js";
+import { buildChallenge, signedOrigin, type SignInOrigin } from "./sign-in-message.js";
 
 export interface AuthSettings {
   nonceTtlMs: number;
@@ -37,10 +38,18 @@ export interface LoginResult {
 }
 
 export interface AuthService {
-  challenge(address: string): Promise<{ message: string; nonce: string; expiresAt: number }>;
+  /**
+   * `requestOrigin`: the browser page asking (its Origin header), when it is one the daemon allows;
+   * the message then names it (EIP-4361: the domain requesting the signature). Otherwise --public-url.
+   */
+  challenge(address: string, requestOrigin?: string): Promise<{ message: string; nonce: string; expiresAt: number }>;
   login(input: { address: string; signature: string; nonce: string }): Promise<LoginResult>;
   authenticate(token: string): Promise<AuthUser>;
   logout(token: string): Promise<void>;
+  /** A single-use, 60-second ticket that opens the event stream as `user` (for EventSource across sites). */
+  issueTicket(user: AuthUser): { ticket: string; expiresAt: number };
+  /** Spends a ticket; the user it was issued to, while that session still lives. */
+  redeemTicket(ticket: string): Promise<AuthUser>;
 }
 
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
@@ -51,6 +60,8 @@ export function createAuthService(deps: {
   db: Executor;
   work: UnitOfWork;
   origin: () => SignInOrigin;
+  /** Origins a sign-in message may name: the daemon's own and the configured CORS origins. */
+  allowedOrigins: () => Set<string>;
   clock: () => number;
   settings?: Partial<AuthSettings>;
 }): AuthService {
@@ -60,11 +71,14 @@ export function createAuthService(deps: {
   // authenticate check expiry themselves, so the sweep only keeps the tables small.
   const SWEEP_EVERY_MS = 60_000;
   let lastSweep = -Infinity;
+  const tickets = createEventTickets(clock);
 
   return {
-    async challenge(address) {
+    async challenge(address, requestOrigin) {
       const now = clock();
-      const c = buildChallenge(deps.origin(), address, now, settings.nonceTtlMs);
+      const own = deps.origin();
+      const origin = requestOrigin && deps.allowedOrigins().has(requestOrigin) ? { ...own, publicUrl: requestOrigin } : own;
+      const c = buildChallenge(origin, address, now, settings.nonceTtlMs);
       // Not synced to disk: a nonce lost to a power cut costs one more challenge, and the fsync was a
       // third of a sign-in's time (bench login). The session a login creates is durable.
       const sweep = now - lastSweep >= SWEEP_EVERY_MS;
@@ -87,6 +101,10 @@ export function createAuthService(deps: {
       const issued = await repo.findNonce(db, nonce);
       if (!issued || issued.expires_at <= now) throw rejected("unknown or expired nonce; request a new challenge");
       if (issued.address !== address) throw rejected("this nonce was issued to another address");
+      // Verified against the origins allowed now, never the request's Host: a message naming a site
+      // the daemon no longer trusts does not sign anyone in.
+      const domain = signedOrigin(issued.message);
+      if (!domain || !deps.allowedOrigins().has(domain)) throw rejected("the sign-in message names a site this daemon does not allow");
       let signer: string;
       try {
         signer = verifyMessage(issued.message, signature);
@@ -134,6 +152,17 @@ export function createAuthService(deps: {
 
     async logout(token) {
       await repo.deleteSession(db, hashToken(token));
+    },
+
+    issueTicket: (user) => tickets.issue(user),
+
+    async redeemTicket(ticket) {
+      const user = tickets.redeem(ticket);
+      const session = await repo.findSession(db, user.sessionKey);
+      if (!session || session.expires_at <= clock() || session.absolute_expires_at <= clock()) {
+        throw rejected("the session that took this ticket has ended; sign in again");
+      }
+      return user;
     },
   };
 }

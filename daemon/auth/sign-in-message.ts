@@ -59,3 +59,14 @@ export function buildChallenge(origin: SignInOrigin, address: string, now: numbe
   });
   return { message: message.prepareMessage(), nonce, issuedAt: now, expiresAt };
 }
+
+/** The origin (scheme://host[:port]) a message's first line names, e.g. "http://127.0.0.1:8420 wants you ...". */
+export function signedOrigin(message: string): string | undefined {
+  const first = /^(\S+) wants you to sign in with your Ethereum account:/.exec(message)?.[1];
+  if (!first) return undefined;
+  try {
+    return new URL(first.includes("://") ? first : `https://${first}`).origin;
+  } catch {
+    return undefined;
+  }
+}

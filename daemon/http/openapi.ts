@@ -53,7 +53,11 @@ function operation(route: RouteSpec): Json {
     operationId: `${route.method}${route.path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string = "") => c.toUpperCase())}`,
     summary: route.summary,
     tags: [route.tag],
-    ...(route.auth ? { security: [{ sessionCookie: [] }, { bearer: [] }] } : { security: [] }),
+    ...(route.auth
+      ? { security: [{ sessionCookie: [] }, { bearer: [] }] }
+      : route.ticket
+        ? { security: [{ sessionCookie: [] }, { bearer: [] }, {}] } // {}: or none, with ?ticket= instead
+        : { security: [] }),
     parameters: parameters(route),
     ...(route.body
       ? { requestBody: { required: true, content: { "application/json": { schema: toSchema(route.body, "input") } } } }

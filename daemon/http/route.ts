@@ -27,6 +27,8 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   summary: string;
   tag: string;
   auth: boolean;
+  /** A route with `auth: false` that checks a credential itself: the session, or a single-use ticket in the query. */
+  ticket?: boolean;
   body?: z.ZodType<B>;
   query?: z.ZodType<Q>;
   params?: z.ZodType<P>;

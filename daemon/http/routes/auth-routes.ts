@@ -33,8 +33,9 @@ export function authRoutes(auth: AuthService, hooks: { onLogout?: (sessionKey: s
       body: z.object({ address }).strict(),
       response: z.object({ message: z.string(), nonce: z.string() }),
       errors: ["INVALID_INPUT", "RATE_LIMITED"],
-      handler: async ({ body }) => {
-        const c = await auth.challenge(body.address);
+      handler: async ({ body, ctx }) => {
+        // An Origin here passed the origin check (it is allowed): the message names that page.
+        const c = await auth.challenge(body.address, ctx.get("Origin") || undefined);
         return { message: c.message, nonce: c.nonce };
       },
     }),

@@ -3,26 +3,50 @@
 // before it reads the backlog, so nothing published in between is lost or sent twice.
 import { PassThrough } from "node:stream";
 import { z } from "zod";
+import type { AuthService, AuthUser } from "../../auth/auth-service.js";
+import { AppError } from "../../errors.js";
 import type { EventHub, HubEvent } from "../../events/event-hub.js";
+import { seconds } from "../render.js";
 import { defineRoute } from "../route.js";
 
 export const KEEPALIVE_MS = 15_000;
 
 export function eventsRoute(deps: {
   hub: EventHub;
+  auth: Pick<AuthService, "issueTicket" | "redeemTicket">;
   /** One page of stored events after `afterId`, oldest first; empty when caught up. */
   backlog: (user: string, afterId: number) => Promise<HubEvent[]>;
 }) {
-  return defineRoute({
-    method: "get", path: "/api/events", tag: "events", auth: true, raw: true,
+  const ticketRoute = defineRoute({
+    method: "post", path: "/api/events/ticket", tag: "events", auth: true,
+    summary: "A single-use ticket (valid 60 s) that opens GET /api/events?ticket=... as you: for EventSource from another site, which can send neither a Bearer header nor the cookie",
+    response: z.object({ ticket: z.string(), expiresAt: z.number().int().meta({ description: "Unix seconds" }) }),
+    errors: ["UNAUTHENTICATED"],
+    handler: ({ user }) => {
+      const t = deps.auth.issueTicket(user);
+      return { ticket: t.ticket, expiresAt: seconds(t.expiresAt)! };
+    },
+  });
+  const streamRoute = defineRoute({
+    // Authenticated by the session (cookie or Bearer) or by a ticket; a ticket is the credential, so
+    // the route itself takes no session (DESIGN section 4) and checks one of the two below.
+    method: "get", path: "/api/events", tag: "events", auth: false, ticket: true, raw: true,
     rawResponse: {
       mediaType: "text/event-stream",
       description: "A stream of `id: <n>`, `event: <type>`, `data: <JSON>` messages (data has id, vault, type, time and the event's fields), with keep-alive comments every 15 s; no envelope",
     },
-    query: z.object({ lastEventId: z.coerce.number().int().min(0).optional() }).strict(),
+    query: z.object({
+      lastEventId: z.coerce.number().int().min(0).optional(),
+      ticket: z.string().min(1).max(100).optional().meta({ description: "from POST /api/events/ticket; single use" }),
+    }).strict(),
     summary: "Server-Sent Events for your vaults (VaultCreated, BalanceUpdated, Paused, Unpaused, Closed, Funded, Withdrawn, Fill, ...); resume with Last-Event-ID",
     errors: ["UNAUTHENTICATED"],
-    handler: async ({ ctx, user, query }) => {
+    handler: async ({ ctx, query }) => {
+      const session = ctx.state.user as AuthUser | undefined;
+      let user: AuthUser;
+      if (query.ticket !== undefined) user = await deps.auth.redeemTicket(query.ticket);
+      else if (session) user = session;
+      else throw (ctx.state.authError as AppError | undefined) ?? new AppError("UNAUTHENTICATED", "not signed in: send the session (cookie or Bearer), or a ticket from POST /api/events/ticket");
       const header = Number.parseInt(ctx.get("Last-Event-ID"), 10);
       let lastSent = Number.isFinite(header) ? header : (query.lastEventId ?? 0);
       const stream = new PassThrough();
@@ -65,4 +89,5 @@ export function eventsRoute(deps: {
       for (const e of pending) write(e);
     },
   });
+  return [ticketRoute, streamRoute];
 }
