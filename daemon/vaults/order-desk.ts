@@ -42,7 +42,8 @@ export function createOrderDesk(deps: OrderDeskDeps) {
     async closePosition(user: string, input: { symbol: string; size?: string; vaultAddress?: string }, idempotencyKey?: string) {
       return afterOrder(await trading.closePosition(user, forTrade(user, input.vaultAddress), input, idempotencyKey), input.vaultAddress);
     },
-    cancel: async (user: string, orderId: number, vault?: string) => trading.cancel(await forTrade(user, vault)(), orderId),
+    cancel: async (user: string, orderId: number, vault?: string) =>
+      trading.cancel(vault === undefined ? own(user) : await gate.forManage(user, vault), orderId),
     openOrders: async (user: string, vault?: string) => views.openOrders(await forRead(user, vault)),
     order: async (user: string, orderId: number, vault?: string) => views.order(await forRead(user, vault), orderId),
     positions: async (user: string, vault?: string) => views.positions(await forRead(user, vault)),

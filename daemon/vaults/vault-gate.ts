@@ -52,6 +52,17 @@ export function createVaultGate(deps: VaultGateDeps) {
       return targetOf(v);
     },
 
+    /**
+     * Managing the vault's resting orders (cancel): its trader, in every state but CLOSED. A paused,
+     * stale or expired vault must still let its trader take risk off the book.
+     */
+    async forManage(user: string, address: string): Promise<Target> {
+      const { vault: v, role } = await vaultFor(db, user, address);
+      if (role !== "trader") throw new AppError("FORBIDDEN", "only the vault's trader may manage its orders");
+      assertOpen(v);
+      return targetOf(v);
+    },
+
     /** Reads (orders, positions) of a vault the caller trades or invests in. */
     async forRead(user: string, address: string): Promise<Target> {
       return targetOf((await vaultFor(db, user, address)).vault);

@@ -88,7 +88,7 @@ export function tradingRoutes(deps: { desk: OrderDesk; agents: AgentService }) {
       method: "delete", path: "/api/orders/:orderId", tag: "trading", auth: true, limit: "orders", params: orderIdParams, query: vaultQuery,
       summary: "Cancel a resting order",
       response: z.object({ orderId: z.number().int(), status: z.literal("canceled") }),
-      errors: ["INVALID_INPUT", "UNAUTHENTICATED", "NOT_FOUND", "ORDER_NOT_OPEN", "AGENT_NOT_APPROVED", "RATE_LIMITED", "EXCHANGE_UNAVAILABLE"],
+      errors: ["INVALID_INPUT", "UNAUTHENTICATED", "FORBIDDEN", "NOT_FOUND", "ORDER_NOT_OPEN", "VAULT_CLOSED", "AGENT_NOT_APPROVED", "RATE_LIMITED", "EXCHANGE_UNAVAILABLE"],
       handler: ({ params, query, user }) => desk.cancel(user.address, params.orderId, query.vaultAddress),
     }),
     defineRoute({
