@@ -29,6 +29,7 @@ import { createVaultBalances } from "./vaults/vault-balances.js";
 import type { VaultChainOps } from "./vaults/vault-chain.js";
 import { createVaultGate } from "./vaults/vault-gate.js";
 import { createVaultService } from "./vaults/vault-service.js";
+import { createVaultWatch } from "./vaults/vault-watch.js";
 import { eventData } from "./vaults/vault-views.js";
 
 export interface ServiceDeps {
@@ -88,6 +89,9 @@ export function composeServices(deps: ServiceDeps) {
   const vaults = createVaultService({ db, changes: store.changes, chain: chainOps, balances, trading, views, clock, log });
   const gate = createVaultGate({ db, balances, refresh: vaults.refresh, clock, staleAfterMs: config.staleAfter * 1000 });
   const desk = createOrderDesk({ db, trading, views, gate, balances, log });
+  const watch = createVaultWatch({
+    db, changes: store.changes, balances, refresh: vaults.refresh, clock, log, marginBps: Math.round(config.breachMargin * 100),
+  });
   const proposals = createProposalService({
     db, clock, log,
     chainId: chainOps.chainId, factory: chainOps.factory, createVault: chainOps.createVault,
@@ -115,5 +119,5 @@ export function composeServices(deps: ServiceDeps) {
       backlog: async (user, afterId) => live.toHub(await vaults.eventsAfter(user, afterId, 1_000)),
     }),
   ];
-  return { hub: live.hub, agents, reconciler, trading, vaults, proposals, oracle, routes };
+  return { hub: live.hub, agents, reconciler, trading, vaults, watch, proposals, oracle, routes };
 }

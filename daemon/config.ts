@@ -80,6 +80,8 @@ export const FLAGS = {
   operatorKeyFile: optional("--operator-key-file <file>", "operator/oracle key (hex); default: generated in <data-dir>/keys", z.string().min(1)),
   oracleInterval: valued("--oracle-interval <seconds>", "seconds between oracle cycles", number(1, 3600), "60"),
   staleAfter: valued("--stale-after <seconds>", "age after which a vault balance is stale for trading", number(1, 86_400), "120"),
+  priceStream: { flag: "--no-price-stream", description: "do not revalue vaults between oracle polls from the exchange's price stream (allMids)", toggle: true, field: yesNo.default(true) },
+  breachMargin: valued("--breach-margin <points>", "percentage points below a drawdown limit at which a vault is read and written at once between polls", number(0, 50), "0.5"),
   marketSlippage: valued("--market-slippage <percent>", "price bound of market orders around the mid", number(0.01, 50), "5"),
   signInRateLimit: valued("--sign-in-rate-limit <n>", "sign-in requests per minute per IP", number(1, Number.MAX_SAFE_INTEGER, { int: true }), "30"),
   orderRateLimit: valued("--order-rate-limit <n>", "order requests per second per session", number(1, Number.MAX_SAFE_INTEGER, { int: true }), "20"),
@@ -92,7 +94,9 @@ export type ConfigKey = keyof Flags;
 /** `--session-max-age <days>` -> `--session-max-age` */
 export const flagName = (spec: FlagSpec): string => spec.flag.split(" ")[0]!;
 /** `--session-max-age` -> `TRADEVAULT_SESSION_MAX_AGE` */
-export const envName = (spec: FlagSpec): string => `TRADEVAULT_${flagName(spec).slice(2).toUpperCase().replace(/-/g, "_")}`;
+// A negated switch (--no-x) has the positive twin TRADEVAULT_X: "TRADEVAULT_X=false" turns it off.
+export const envName = (spec: FlagSpec): string =>
+  `TRADEVAULT_${flagName(spec).slice(2).replace(/^no-/, "").toUpperCase().replace(/-/g, "_")}`;
 
 const fields = Object.fromEntries(Object.entries(FLAGS).map(([key, spec]) => [key, spec.field])) as {
   [K in ConfigKey]: Flags[K]["field"];

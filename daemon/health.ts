@@ -7,7 +7,9 @@ import type { Chain } from "./chain/chain.js";
 import type { Config } from "./config.js";
 import type { Store } from "./db/database.js";
 import type { ExchangeAdapter } from "./exchange/types.js";
+import type { PriceStream } from "./exchange/price-stream.js";
 import type { Oracle } from "./oracle/oracle.js";
+import type { VaultWatch } from "./vaults/vault-watch.js";
 
 /** Missed intervals after which the oracle counts as down. */
 export const ORACLE_DOWN_AFTER_INTERVALS = 3;
@@ -21,6 +23,9 @@ export interface Health {
 
 export function healthCheck(deps: {
   config: Config; version: string; clock: () => number; store: Store; exchange: ExchangeAdapter; chain: Chain; oracle: Oracle;
+  /** Absent with --no-price-stream. */
+  prices?: PriceStream;
+  watch: VaultWatch;
 }): () => Promise<Health> {
   const { config, clock, store, exchange, chain, oracle } = deps;
   const started = clock();
@@ -41,6 +46,12 @@ export function healthCheck(deps: {
       uptimeSeconds: Math.floor((clock() - started) / 1000),
       database: { status: database, network: config.network },
       exchange: { kind: exchange.kind, url: exchange.url, isTestnet: exchange.isTestnet },
+      // Not a readiness condition: while the stream is down the oracle polls as before.
+      priceStream: {
+        ...(deps.prices?.status() ?? { state: "off", lastMessageAgeSeconds: null, connects: 0 }),
+        breachMarginPoints: config.breachMargin,
+        earlyWrites: deps.watch.status().earlyWrites,
+      },
       chain: {
         kind: chain.kind, chainId: chain.chainId, rpcUrl: chain.rpcUrl, factory: chain.addresses.factory,
         settlementToken: chain.addresses.token, operator: chain.operator,

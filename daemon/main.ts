@@ -17,6 +17,7 @@ import { openStore, type Store } from "./db/database.js";
 import { knownVaults } from "./db/vaults-repo.js";
 import type { OrderRow } from "./db/schema.js";
 import { createHyperliquidAdapter, MAINNET_URL, TESTNET_URL } from "./exchange/hyperliquid-adapter.js";
+import { createPriceStream } from "./exchange/price-stream.js";
 import type { ExchangeAdapter } from "./exchange/types.js";
 import { weightLimiter } from "./exchange/weight-limiter.js";
 import { buildApp } from "./http/app.js";
@@ -155,11 +156,17 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       onChainEvents: (listener) => void chain.indexer.onEvents(listener), auth, box, clock, log,
     });
 
+    // Prices between polls: the vault watch revalues at each update (off with --no-price-stream).
+    const prices = config.priceStream
+      ? createPriceStream({ apiUrl: exchange.url, onMids: (mids) => services.watch.onMids(mids), log, clock })
+      : undefined;
+    undo.push(async () => prices?.stop());
+
     const routes: RouteSpec[] = [];
     let openApi: unknown;
     routes.push(
       ...metaRoutes({
-        health: healthCheck({ config, version, clock, store, exchange, chain, oracle: services.oracle }),
+        health: healthCheck({ config, version, clock, store, exchange, chain, oracle: services.oracle, prices, watch: services.watch }),
         openApi: () => (openApi ??= buildOpenApi(routes, { version, serverUrl: where.publicUrl })),
       }),
       ...services.routes,
@@ -189,6 +196,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     allowed = new Set([new URL(publicUrl).origin, new URL(url).origin, ...config.corsOrigins]);
     services.reconciler.start(5_000);
     if (opts.startOracle !== false) services.oracle.start(1_000);
+    prices?.start();
     log.info({ url, publicUrl, dataDir: config.dataDir, network: config.network, chain: chain.rpcUrl, exchange: exchange.url }, `tradevaultd listening on ${url}`);
 
     let stopping: Promise<void> | undefined;
@@ -201,6 +209,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
         const timer = setTimeout(() => server.closeAllConnections(), 10_000);
         await closed;
         clearTimeout(timer);
+        await prices?.stop();
         await services.oracle.stop();
         await services.reconciler.stop();
         await sim?.stop();

@@ -12,7 +12,7 @@
 // filled (a resting order, a liquidation), and `onPositionsChanged` lets the vault balances read the fills
 // at its next cycle instead of at its periodic sweep.
 import type { VaultRow } from "../db/schema-chain.js";
-import type { ExchangeAdapter, ReadOptions } from "../exchange/types.js";
+import type { AccountState, ExchangeAdapter, ReadOptions } from "../exchange/types.js";
 import type { BalanceReading } from "./vault-chain.js";
 import { externalTotal, netBalance } from "./vault-math.js";
 
@@ -25,14 +25,26 @@ export interface BalanceReaderOptions {
   onPositionsChanged?: (vault: string) => void;
 }
 
+/** What the last read of a vault's account saw: the base for revaluing it at newer prices. */
+export interface AccountSnapshot {
+  state: AccountState;
+  /** Net USDC moved in by others since the vault started (base units). */
+  external: bigint;
+  /** Unix ms of the read. */
+  at: number;
+}
+
 export interface BalanceReader {
   read(vault: VaultRow, opts?: ReadOptions & { fresh?: boolean }): Promise<BalanceReading>;
+  /** The last read of the vault's account, if any. */
+  snapshot(vault: string): AccountSnapshot | undefined;
 }
 
 export function createBalanceReader(exchange: ExchangeAdapter, clock: () => number, o: BalanceReaderOptions = {}): BalanceReader {
   const maxAge = o.ledgerMaxAgeMs ?? 5 * 60_000;
   const jumpBps = BigInt(o.jumpBps ?? 50);
   const cache = new Map<string, { external: bigint; at: number; last: bigint; positions: string }>();
+  const snapshots = new Map<string, AccountSnapshot>();
 
   async function ledgerTotal(v: VaultRow, opts: ReadOptions): Promise<bigint> {
     // Block times are whole seconds: a transfer in the vault's creation second counts as capital the
@@ -55,9 +67,11 @@ export function createBalanceReader(exchange: ExchangeAdapter, clock: () => numb
       }
       const balance = netBalance(state.accountValue, c.external);
       cache.set(v.address, { ...c, last: balance, positions });
+      snapshots.set(v.address, { state, external: c.external, at: now });
       // The contract ignores a reading that is not newer than the one it holds: never repeat a second.
       const observedAt = Math.max(Math.floor(now / 1000), (v.last_observed_at ?? 0) + 1);
       return { vault: v.address, balance, observedAt };
     },
+    snapshot: (address) => snapshots.get(address),
   };
 }

@@ -113,6 +113,8 @@ export function createVaultBalances(deps: BalancesDeps) {
     update,
     recordFills,
     recordEvent,
+    /** The last read of the vault's account (what the revaluation between polls starts from). */
+    snapshot: (address: string) => reader.snapshot(address),
     /** The pre-trade check's read: the vault's balance now, without writing it. */
     read: (v: VaultRow) => reader.read(v, { priority: "trading" }),
     /** A vault the trade path sends orders for: its fills are read at the next cycle. */

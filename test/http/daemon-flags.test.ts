@@ -12,7 +12,7 @@ const ROOT = new URL("../../", import.meta.url);
 const BIN = new URL("bin/tradevaultd", ROOT).pathname;
 
 /** A value other than the default for each flag, and what it needs beside it to be a valid config. */
-const SAMPLES: Record<ConfigKey, { value?: string; with?: string[] }> = {
+const SAMPLES: Record<ConfigKey, { value?: string; with?: string[]; env?: string }> = {
   host: { value: "localhost" },
   port: { value: "9123" },
   publicUrl: { value: "https://vault.example" },
@@ -37,6 +37,9 @@ const SAMPLES: Record<ConfigKey, { value?: string; with?: string[] }> = {
   operatorKeyFile: { value: "/tmp/op.key" },
   oracleInterval: { value: "30" },
   staleAfter: { value: "600" },
+  // A negated switch: --no-price-stream, and its twin says it positively (TRADEVAULT_PRICE_STREAM=false).
+  priceStream: { env: "false" },
+  breachMargin: { value: "1.25" },
   marketSlippage: { value: "1.5" },
   signInRateLimit: { value: "5" },
   orderRateLimit: { value: "7" },
@@ -84,14 +87,15 @@ test("every flag has a sample here, and its twin is TRADEVAULT_ and the flag in 
   assert.is(envName(FLAGS.dataDir), "TRADEVAULT_DATA_DIR");
   assert.is(envName(FLAGS.sessionMaxAgeDays), "TRADEVAULT_SESSION_MAX_AGE");
   assert.is(envName(FLAGS.corsOrigins), "TRADEVAULT_CORS_ORIGIN");
+  assert.is(envName(FLAGS.priceStream), "TRADEVAULT_PRICE_STREAM", "a negated switch's twin is the positive name");
 });
 
 test("each flag and its TRADEVAULT_* twin give the same config, and not the default one", () => {
   const defaults = withEnv({}, () => readConfig(argv()));
   for (const [key, spec] of specs()) {
-    const { value, with: beside = [] } = SAMPLES[key];
+    const { value, with: beside = [], env } = SAMPLES[key];
     const byFlag = withEnv({}, () => readConfig(argv(...beside, flagName(spec), ...(value === undefined ? [] : [value]))));
-    const byEnv = withEnv({ [envName(spec)]: value ?? "true" }, () => readConfig(argv(...beside)));
+    const byEnv = withEnv({ [envName(spec)]: env ?? value ?? "true" }, () => readConfig(argv(...beside)));
     assert.equal(byEnv, byFlag, `${flagName(spec)} vs ${envName(spec)}`);
     assert.not.equal(byFlag[key], defaults[key], `${flagName(spec)} was read`);
   }

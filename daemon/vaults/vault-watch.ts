@@ -1,0 +1,101 @@
+// Risk between oracle polls (issue 11): at each price update from the exchange's stream, every active
+// vault is revalued from its last polled account state; one whose estimated drawdown reaches a limit,
+// or comes within the breach margin of it, is read fresh and written on-chain at once (the vault
+// service's refresh: the contract decides, and a pause cancels the vault's orders as after a poll).
+// A vault is written early at most once per `minGapMs`, and those reads spend the oracle's budget.
+import type { Logger } from "pino";
+import type { Executor } from "../db/database.js";
+import type { VaultRow } from "../db/schema-chain.js";
+import * as vaultsRepo from "../db/vaults-repo.js";
+import type { VaultBalances } from "./vault-balances.js";
+import { assess, netBalance } from "./vault-math.js";
+import { revalue } from "./revaluation.js";
+import { baseUnitsToUsdc } from "./units.js";
+
+export interface VaultWatchDeps {
+  db: Executor;
+  /** Rows written so far: the active-vault list is re-read only when it moves. */
+  changes(): number;
+  balances: VaultBalances;
+  /** Fresh read, on-chain write, reaction to a pause (the vault service's refresh). */
+  refresh(address: string): Promise<VaultRow>;
+  clock: () => number;
+  log: Logger;
+  /** How close to a limit (basis points of drawdown) counts as reaching it. */
+  marginBps: number;
+  /** Least time between two early writes of one vault. */
+  minGapMs?: number;
+}
+
+export interface VaultWatchStatus {
+  /** Early writes made since start. */
+  earlyWrites: number;
+  /** Unix ms of the last price update evaluated; null before the first. */
+  lastEvaluatedAt: number | null;
+}
+
+export function createVaultWatch(deps: VaultWatchDeps) {
+  const { balances, clock, log } = deps;
+  const minGapMs = deps.minGapMs ?? 3_000;
+  const mids: Record<string, string> = {};
+  const lastEarly = new Map<string, number>();
+  let active: { changes: number; rows: VaultRow[] } | undefined;
+  let running: Promise<void> | undefined;
+  let again = false;
+  const status: VaultWatchStatus = { earlyWrites: 0, lastEvaluatedAt: null };
+
+  async function activeVaults(): Promise<VaultRow[]> {
+    const changes = deps.changes();
+    if (!active || active.changes !== changes) active = { changes, rows: await vaultsRepo.activeVaults(deps.db) };
+    return active.rows;
+  }
+
+  /** Whether the vault's estimated balance now is at a limit or within the margin of it. */
+  function nearLimit(v: VaultRow): boolean {
+    const snap = balances.snapshot(v.address);
+    if (!snap || v.last_observed_at === null) return false;
+    const estimate = netBalance(baseUnitsToUsdc(revalue(snap.state, mids)), snap.external);
+    const risk = assess(
+      { peak: BigInt(v.peak_balance), dayStart: BigInt(v.day_start_balance), day: Math.floor(v.last_observed_at / 86_400) },
+      estimate, Math.floor(clock() / 1000), { maxBps: v.max_drawdown_bps, dailyBps: v.daily_drawdown_bps },
+    );
+    return risk.breach || risk.drawdownBps >= v.max_drawdown_bps - deps.marginBps || risk.dailyDrawdownBps >= v.daily_drawdown_bps - deps.marginBps;
+  }
+
+  async function evaluate(): Promise<void> {
+    do {
+      again = false;
+      status.lastEvaluatedAt = clock();
+      for (const v of await activeVaults()) {
+        if (v.paused || !nearLimit(v)) continue;
+        const last = lastEarly.get(v.address) ?? -Infinity;
+        if (clock() - last < minGapMs) continue;
+        lastEarly.set(v.address, clock());
+        status.earlyWrites += 1;
+        log.info({ vault: v.address }, "estimated drawdown at the limit between polls: reading and writing the balance now");
+        await deps.refresh(v.address).catch((err) => log.warn({ vault: v.address, err: (err as Error).message }, "early balance write failed; the oracle's poll follows"));
+      }
+    } while (again);
+  }
+
+  return {
+    /** A price update from the stream: newer mids replace older ones, coin by coin. */
+    onMids(update: Record<string, string>): void {
+      Object.assign(mids, update);
+      if (running) {
+        again = true; // evaluated once more with the newest prices when the current pass ends
+        return;
+      }
+      running = evaluate()
+        .catch((err) => log.error({ err: (err as Error).message }, "revaluing vaults failed"))
+        .finally(() => (running = undefined));
+    },
+    status: (): VaultWatchStatus => ({ ...status }),
+    /** Waits for a pass in progress (tests, shutdown). */
+    idle: async () => {
+      while (running) await running;
+    },
+  };
+}
+
+export type VaultWatch = ReturnType<typeof createVaultWatch>;
