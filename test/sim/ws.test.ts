@@ -10,6 +10,9 @@ import { postJson, startSim, type SimHarness } from "./_support.js";
 
 const ALL_MIDS = { type: "allMids" };
 
+// ws's first constructor overload (address: null) does not match the SDK's DOM-style type; it works the same.
+type SdkWebSocket = NonNullable<NonNullable<ConstructorParameters<typeof WebSocketTransport>[0]>["reconnect"]>["WebSocket"];
+
 /** A raw client that keeps every message it got, in order. */
 class Probe {
   readonly messages: any[] = [];
@@ -49,8 +52,9 @@ class Probe {
     return this.messages.slice(before, this.messages.findLastIndex((m) => m.channel === "pong"));
   }
 
-  closed(): Promise<number> {
-    return waitUntil(() => this.closeCode, { what: "the socket closing" });
+  async closed(): Promise<number> {
+    await waitUntil(() => this.closeCode !== undefined, { what: "the socket closing" });
+    return this.closeCode!;
   }
 
   close(): void {
@@ -168,12 +172,13 @@ test("per-IP limits: a connection past the limit gets an error and is closed; su
     a.socket.close();
     await a.closed();
     // Closed sockets give their places back.
-    const d = await waitUntil(async () => {
+    const d = await waitUntil(async (): Promise<Probe | undefined> => {
       const probe = await Probe.open(h);
       probe.send({ method: "ping" });
       if ((await probe.nth(1)).channel === "pong") return probe;
       probe.close();
-    }, { what: "a connection accepted again" });
+      return undefined;
+    }, { what: "a connection accepted again" }) as Probe;
     d.send({ method: "subscribe", subscription: ALL_MIDS });
     assert.equal(await d.nth(2), ack("subscribe", ALL_MIDS));
     b.close();
@@ -208,7 +213,7 @@ test("stop() with open sockets finishes and closes them with 1001 (going away)",
 test("the SDK's WebSocketTransport + SubscriptionClient.allMids receive the sim's mids", async () => {
   const h = await startSim();
   const transport = new WebSocketTransport({
-    url: `ws://127.0.0.1:${h.sim.port}/ws`, isTestnet: true, timeout: 5_000, reconnect: { WebSocket },
+    url: `ws://127.0.0.1:${h.sim.port}/ws`, isTestnet: true, timeout: 5_000, reconnect: { WebSocket: WebSocket as unknown as SdkWebSocket },
   });
   try {
     const got: Record<string, string>[] = [];
