@@ -80,6 +80,11 @@ function assetCtxs(ctx: EngineCtx) {
   });
 }
 
+/** coin -> mid as allMids answers it (the sim's mid is the mark); the WebSocket's allMids sends the same. */
+export function allMids(ctx: EngineCtx): Record<string, string> {
+  return Object.fromEntries(ctx.markets.all.map((m) => [m.name, exact(markOf(ctx, m))]));
+}
+
 function answer(ctx: EngineCtx, req: InfoRequest): unknown {
   const now = ctx.now();
   switch (req.type) {
@@ -88,7 +93,7 @@ function answer(ctx: EngineCtx, req: InfoRequest): unknown {
     case "metaAndAssetCtxs":
       return [ctx.markets.meta(), assetCtxs(ctx)];
     case "allMids":
-      return Object.fromEntries(ctx.markets.all.map((m) => [m.name, exact(markOf(ctx, m))]));
+      return allMids(ctx);
     case "clearinghouseState":
       return renderClearinghouse(accountView(ctx.repo, ctx.markets, req.user, ctx.cfg.defaultLeverage), now);
     case "openOrders":

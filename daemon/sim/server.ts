@@ -1,8 +1,10 @@
 // The sim's HTTP transport: routes POST /info and /exchange (Hyperliquid's API) and the loopback-only
 // test controls under /sim/, records every request, and applies injected faults. Handlers only
-// delegate; error bodies mimic the real server (axum): 400/415/422 text/plain.
+// delegate; error bodies mimic the real server (axum): 400/415/422 text/plain. WebSocket upgrades go
+// to the `upgrade` dependency (ws.ts).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import type { Duplex } from "node:stream";
 import type { ActiveFault, FaultKind, FaultQueue } from "./faults.js";
 import type { SimLogger } from "./types.js";
 import { WireError } from "./wire.js";
@@ -36,6 +38,8 @@ export interface ServerDeps {
   logger: SimLogger;
   now(): number;
   requestLogLimit: number;
+  /** Takes HTTP upgrade requests (the WebSocket); without it they are refused. */
+  upgrade?(req: IncomingMessage, socket: Duplex, head: Buffer): void;
 }
 
 const MAX_BODY = 1024 * 1024;
@@ -89,6 +93,10 @@ export class SimHttpServer {
     this.server.on("connection", (s) => {
       this.sockets.add(s);
       s.on("close", () => this.sockets.delete(s));
+    });
+    this.server.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (this.deps.upgrade) this.deps.upgrade(req, socket, head);
+      else socket.destroy();
     });
   }
 

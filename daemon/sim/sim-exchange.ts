@@ -1,6 +1,7 @@
 // The sim exchange as one object: options in, { url, start, stop, faucet, setPrice, tick, faults,
 // requests } out. start() opens the SQLite file (state survives a restart with the same dbPath),
-// seeds missing marks, listens (127.0.0.1 by default) and starts the price feed timer.
+// seeds missing marks, listens (127.0.0.1 by default; HTTP and the WebSocket at /ws on one port) and
+// starts the price feed timer. Price moves reach WebSocket subscribers after their transaction commits.
 import { isAddress } from "ethers";
 import { numberToDecimalString, parseDecimal, toDecimalString } from "../lib/decimal.js";
 import { DEFAULT_AGENT_POLICY, type AgentPolicy } from "./agents.js";
@@ -18,6 +19,8 @@ import { DEFAULT_MARKETS, MarketList } from "./markets.js";
 import { DEFAULT_NONCE_POLICY, type NoncePolicy } from "./nonces.js";
 import { F, exact, usd } from "./num.js";
 import { SimHttpServer, type RequestLogEntry } from "./server.js";
+import { DEFAULT_WS_LIMITS, SimWsServer, type WsLimits } from "./ws.js";
+import { MidsPublisher, simChannels } from "./ws-channels.js";
 import { openDb, type Db } from "./store/db.js";
 import { SimRepo } from "./store/repo.js";
 import { silentLogger, type Market, type MarketSpec, type Network, type SimLogger } from "./types.js";
@@ -44,6 +47,8 @@ export interface SimExchangeOptions {
   /** Largest single faucet credit in USDC (decimal text; default 1 000 000). */
   maxFaucetUsd?: string;
   requestLogLimit?: number;
+  /** WebSocket limits per remote address (default: the venue's 10 connections, 1000 subscriptions). */
+  ws?: Partial<WsLimits>;
 }
 
 export interface FaucetResult {
@@ -76,6 +81,8 @@ interface Running {
   ctx: EngineCtx;
   feed: PriceFeed;
   server: SimHttpServer;
+  ws: SimWsServer;
+  mids: MidsPublisher;
   port: number;
   timer?: NodeJS.Timeout;
 }
@@ -152,10 +159,11 @@ class SimExchangeImpl implements SimExchange {
     }, this.now);
     const feed = createFeed(this.options.priceFeed ?? { kind: "random-walk", seed: 1 }, this.list, ctx.repo);
     this.seedMarks(ctx, feed);
-    const server = this.createServer(ctx);
+    const ws = new SimWsServer(simChannels(ctx), { ...DEFAULT_WS_LIMITS, ...this.options.ws }, this.logger);
+    const server = this.createServer(ctx, ws);
     this.log = server.requests;
     const port = await server.listen(this.options.host ?? "127.0.0.1", this.options.port ?? 0);
-    return { db, ctx, feed, server, port };
+    return { db, ctx, feed, server, ws, mids: new MidsPublisher(ctx, ws), port };
   }
 
   async stop(): Promise<void> {
@@ -163,11 +171,12 @@ class SimExchangeImpl implements SimExchange {
     if (!r) return;
     this.running = undefined;
     if (r.timer) clearInterval(r.timer);
+    await r.ws.close();
     await r.server.close();
     r.db.close();
   }
 
-  private createServer(ctx: EngineCtx): SimHttpServer {
+  private createServer(ctx: EngineCtx, ws: SimWsServer): SimHttpServer {
     const deps = { ctx, network: this.network, nonces: this.nonces, agents: this.agents };
     const target = {
       faucet: (user: string, amount: string | number) => this.faucet(user, amount),
@@ -181,6 +190,7 @@ class SimExchangeImpl implements SimExchange {
       logger: this.logger,
       now: this.now,
       requestLogLimit: this.options.requestLogLimit ?? 1000,
+      upgrade: (req, socket, head) => ws.handleUpgrade(req, socket, head),
     });
   }
 
@@ -196,12 +206,17 @@ class SimExchangeImpl implements SimExchange {
   }
 
   tick(steps = 1): MarkMoveResult {
-    const { ctx, feed } = this.live();
+    const { ctx, feed, mids } = this.live();
     const out: MarkMoveResult = { filledOids: [], liquidated: [] };
-    for (let i = 0; i < steps; i++) {
-      const r = ctx.repo.tx(() => moveMarks(ctx, feed.next(ctx.repo.allMarks())));
-      out.filledOids.push(...r.filledOids);
-      out.liquidated.push(...r.liquidated);
+    try {
+      for (let i = 0; i < steps; i++) {
+        const r = ctx.repo.tx(() => moveMarks(ctx, feed.next(ctx.repo.allMarks())));
+        out.filledOids.push(...r.filledOids);
+        out.liquidated.push(...r.liquidated);
+      }
+    } finally {
+      // Steps committed before a failing one still moved prices; subscribers hear of them once.
+      mids.publish();
     }
     return out;
   }
@@ -215,7 +230,7 @@ class SimExchangeImpl implements SimExchange {
   }
 
   setPrice(symbol: string, price: string | number): MarkMoveResult {
-    const { ctx } = this.live();
+    const { ctx, mids } = this.live();
     if (!this.list.byCoin(symbol)) throw new ControlInputError(`unknown symbol ${symbol}`);
     let px: bigint;
     try {
@@ -224,7 +239,9 @@ class SimExchangeImpl implements SimExchange {
       throw new ControlInputError(`bad price ${String(price)}`);
     }
     if (px <= 0n) throw new ControlInputError("price must be positive");
-    return ctx.repo.tx(() => moveMarks(ctx, new Map([[symbol, px]])));
+    const result = ctx.repo.tx(() => moveMarks(ctx, new Map([[symbol, px]])));
+    mids.publish();
+    return result;
   }
 
   mark(symbol: string): string {
