@@ -80,7 +80,7 @@ export const FLAGS = {
   operatorKeyFile: optional("--operator-key-file <file>", "operator/oracle key (hex); default: generated in <data-dir>/keys", z.string().min(1)),
   oracleInterval: valued("--oracle-interval <seconds>", "seconds between oracle cycles", number(1, 3600), "60"),
   staleAfter: valued("--stale-after <seconds>", "age after which a vault balance is stale for trading", number(1, 86_400), "120"),
-  priceStream: { flag: "--no-price-stream", description: "do not revalue vaults between oracle polls from the exchange's price stream (allMids)", toggle: true, field: yesNo.default(true) },
+  priceStream: { flag: "--no-price-stream", description: "do not revalue vaults between oracle polls from the exchange's price stream (allMids)", toggle: true as const, field: yesNo.default(true) },
   breachMargin: valued("--breach-margin <points>", "percentage points below a drawdown limit at which a vault is read and written at once between polls", number(0, 50), "0.5"),
   marketSlippage: valued("--market-slippage <percent>", "price bound of market orders around the mid", number(0.01, 50), "5"),
   signInRateLimit: valued("--sign-in-rate-limit <n>", "sign-in requests per minute per IP", number(1, Number.MAX_SAFE_INTEGER, { int: true }), "30"),
