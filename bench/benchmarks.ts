@@ -1,6 +1,7 @@
 // Every benchmark, by name, with its full size (what `npm run bench` runs) and a tiny one (what the
 // smoke test runs to check it starts and finishes).
 import { AUDIT_WRITE_FULL, auditWrite } from "./audit-write.js";
+import { BREACH_FULL, breach } from "./breach.js";
 import { HTTP_READ_FULL, httpRead } from "./http-read.js";
 import type { BenchResult } from "./lib/report.js";
 import { LOGIN_FULL, login } from "./login.js";
@@ -44,5 +45,10 @@ export const BENCHMARKS: Benchmark[] = [
     name: "audit-write",
     full: () => auditWrite(AUDIT_WRITE_FULL),
     tiny: () => auditWrite({ batches: [{ batch: 1, count: 5 }, { batch: 100, count: 200 }], plain: 200, runs: 1 }),
+  },
+  {
+    name: "breach",
+    full: () => breach(BREACH_FULL),
+    tiny: () => breach({ runs: 1, stepMs: 200, oracleIntervalS: 2 }),
   },
 ];

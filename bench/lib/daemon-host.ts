@@ -94,7 +94,10 @@ export interface BulkVaults {
  * createVault goes through the daemon's operator sender, whose receipt write-through puts the vault
  * rows in the database. `parallel` at a time (the sender serializes, but receipts are awaited together).
  */
-export async function createVaults(d: Daemon, trader: AnyWallet, count: number, opts: { usdc?: number; parallel?: number } = {}): Promise<BulkVaults> {
+export async function createVaults(
+  d: Daemon, trader: AnyWallet, count: number,
+  opts: { usdc?: number; parallel?: number; maxDrawdownBps?: number; dailyDrawdownBps?: number } = {},
+): Promise<BulkVaults> {
   const usdc = opts.usdc ?? 10_000;
   const parallel = opts.parallel ?? 25;
   const investors = Array.from({ length: count }, () => new Wallet(hexlify(randomBytes(32))));
@@ -110,7 +113,7 @@ export async function createVaults(d: Daemon, trader: AnyWallet, count: number, 
     addresses.push(...(await Promise.all(investors.slice(i, i + parallel).map(async (investor) => {
       const terms: VaultTerms = {
         investor: investor.address, trader: trader.address, exchangeAccount: investor.address,
-        initialBalance: BigInt(usdc) * 1_000_000n, maxDrawdownBps: 5_000, dailyDrawdownBps: 2_500,
+        initialBalance: BigInt(usdc) * 1_000_000n, maxDrawdownBps: opts.maxDrawdownBps ?? 5_000, dailyDrawdownBps: opts.dailyDrawdownBps ?? 2_500,
         dealDeadline: nowS + 30 * 86_400, traderShareBps: 2_000, validUntil: nowS + 86_400, salt: randomSalt(),
       };
       const args = ethersTypedDataArgs(buildVaultTermsTypedData({ chainId: d.chain.chainId, factory: d.chain.addresses.factory, terms }));

@@ -25,11 +25,15 @@ export function createOrderDesk(deps: OrderDeskDeps) {
   const forTrade = (user: string, vault?: string) => () => (vault === undefined ? Promise.resolve(own(user)) : gate.forTrade(user, vault));
   const forRead = (user: string, vault?: string) => (vault === undefined ? Promise.resolve(own(user)) : gate.forRead(user, vault));
 
-  /** A vault order that filled at once has its fills recorded now, not at the next oracle cycle. */
+  /**
+   * A vault order that filled at once has its fills recorded now, not at the next oracle cycle, and
+   * its account read again: the revaluation between polls starts from the new positions, not from a
+   * poll that did not have them.
+   */
   function afterOrder(result: TradeResult, vault?: string): TradeResult {
     if (vault && result.filled) {
       vaultsRepo.findVault(deps.db, vault)
-        .then((v) => v && deps.balances.recordFills(v))
+        .then((v) => v && Promise.all([deps.balances.recordFills(v), deps.balances.read(v)]))
         .catch((err) => log.warn({ vault, err: (err as Error).message }, "cannot record the order's fills yet; the oracle will"));
     }
     return result;

@@ -38,7 +38,8 @@ export function createVaultWatch(deps: VaultWatchDeps) {
   const { balances, clock, log } = deps;
   const minGapMs = deps.minGapMs ?? 3_000;
   const mids: Record<string, string> = {};
-  const lastEarly = new Map<string, number>();
+  /** Each vault's last early write, and whether its estimate was a breach (not just within the margin). */
+  const lastEarly = new Map<string, { at: number; breach: boolean }>();
   let active: { changes: number; rows: VaultRow[] } | undefined;
   let running: Promise<void> | undefined;
   let again = false;
@@ -50,16 +51,28 @@ export function createVaultWatch(deps: VaultWatchDeps) {
     return active.rows;
   }
 
-  /** Whether the vault's estimated balance now is at a limit or within the margin of it. */
-  function nearLimit(v: VaultRow): boolean {
+  /** Whether the vault's estimated balance now is at a limit ("breach") or within the margin of it ("near"). */
+  function nearLimit(v: VaultRow): "breach" | "near" | undefined {
     const snap = balances.snapshot(v.address);
-    if (!snap || v.last_observed_at === null) return false;
+    if (!snap || v.last_observed_at === null) return undefined;
     const estimate = netBalance(baseUnitsToUsdc(revalue(snap.state, mids)), snap.external);
     const risk = assess(
       { peak: BigInt(v.peak_balance), dayStart: BigInt(v.day_start_balance), day: Math.floor(v.last_observed_at / 86_400) },
       estimate, Math.floor(clock() / 1000), { maxBps: v.max_drawdown_bps, dailyBps: v.daily_drawdown_bps },
     );
-    return risk.breach || risk.drawdownBps >= v.max_drawdown_bps - deps.marginBps || risk.dailyDrawdownBps >= v.daily_drawdown_bps - deps.marginBps;
+    if (risk.breach) return "breach";
+    const near = risk.drawdownBps >= v.max_drawdown_bps - deps.marginBps || risk.dailyDrawdownBps >= v.daily_drawdown_bps - deps.marginBps;
+    return near ? "near" : undefined;
+  }
+
+  /**
+   * At most one write per vault per gap, except that an estimated breach is not held back by a
+   * margin write just before it (the price usually passes the margin a moment before the limit).
+   */
+  function due(address: string, level: "breach" | "near"): boolean {
+    const last = lastEarly.get(address);
+    if (!last || clock() - last.at >= minGapMs) return true;
+    return level === "breach" && !last.breach;
   }
 
   async function evaluate(): Promise<void> {
@@ -67,10 +80,10 @@ export function createVaultWatch(deps: VaultWatchDeps) {
       again = false;
       status.lastEvaluatedAt = clock();
       for (const v of await activeVaults()) {
-        if (v.paused || !nearLimit(v)) continue;
-        const last = lastEarly.get(v.address) ?? -Infinity;
-        if (clock() - last < minGapMs) continue;
-        lastEarly.set(v.address, clock());
+        if (v.paused) continue;
+        const level = nearLimit(v);
+        if (!level || !due(v.address, level)) continue;
+        lastEarly.set(v.address, { at: clock(), breach: level === "breach" });
         status.earlyWrites += 1;
         log.info({ vault: v.address }, "estimated drawdown at the limit between polls: reading and writing the balance now");
         await deps.refresh(v.address).catch((err) => log.warn({ vault: v.address, err: (err as Error).message }, "early balance write failed; the oracle's poll follows"));

@@ -12,9 +12,11 @@ async function leveragedVault(priceStream: boolean) {
   setPrice(d, "BTC", "60000");
   // 10,000 of capital, 5% daily limit; a 0.5 BTC long is 30,000 of exposure (3x): 1% on BTC is 3% on the vault.
   const c = await vaultCase(d, { initialBalance: "10000", maxDrawdown: 10, dailyDrawdown: 5 });
+  await d.daemon.oracle.cycle(); // a poll before the order: it saw no position
   const buy = await vaultTrade(c, c.tom, { size: 0.5 });
   assert.is(buy.status, 200, JSON.stringify(buy.body));
-  await d.daemon.oracle.cycle(); // the poll the revaluation starts from (the position, its mark)
+  // No poll after it: the order that filled re-read the account, so the revaluation knows the position.
+  await waitUntil(async () => (await vaultDetail(c)).trades.length > 0, { what: "the fill recorded" });
   assert.is((await vaultDetail(c)).paused, false);
   return { d, c };
 }
@@ -67,6 +69,7 @@ test("with --no-price-stream the same move waits for the next poll", async () =>
     setPrice(d, "BTC", "58200");
     await new Promise((r) => setTimeout(r, 2_000));
     assert.is((await vaultDetail(c)).paused, false, "nothing between polls");
+    assert.is((await d.http.get("/healthz")).body.data.priceStream.earlyWrites, 0);
     await d.daemon.oracle.cycle();
     assert.is((await vaultDetail(c)).paused, true, "the poll pauses it");
   } finally {

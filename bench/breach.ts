@@ -1,0 +1,57 @@
+// breach: how soon a vault is paused after its price path crosses a drawdown limit between oracle
+// polls. A 3x BTC long under a 5% daily limit while BTC falls 0.1% every 200 ms (the vault about 0.3
+// points a step, 1.5 a second): time from the step that crossed the limit to the stored Paused event,
+// and the drawdown it paused at beyond the limit, with the price stream (the daemon) and without it
+// (--no-price-stream: the oracle's poll alone, the baseline).
+import { fmt, mib, type BenchResult } from "./lib/report.js";
+import { median, percentile } from "./lib/stats.js";
+import { startWorker } from "./lib/worker-client.js";
+import type { BreachRun } from "./servers/breach-lab.js";
+
+export interface BreachSize {
+  runs: number;
+  stepMs: number;
+  oracleIntervalS: number;
+}
+
+export const BREACH_FULL: BreachSize = { runs: 10, stepMs: 200, oracleIntervalS: 60 };
+
+async function side(priceStream: boolean, size: BreachSize): Promise<{ runs: BreachRun[]; rssKb: number }> {
+  const worker = await startWorker(new URL("./servers/breach-lab.ts", import.meta.url).pathname);
+  const runs: BreachRun[] = [];
+  let rssKb = 0;
+  try {
+    await worker.call("start", { priceStream, oracleIntervalS: size.oracleIntervalS });
+    for (let i = 0; i < size.runs; i++) runs.push(await worker.call<BreachRun>("run", size.stepMs, 3 * size.oracleIntervalS * 1000 + 30_000));
+    await worker.call("close");
+  } finally {
+    rssKb = (await worker.stop()).maxRssKb;
+  }
+  return { runs, rssKb };
+}
+
+export async function breach(size: BreachSize = BREACH_FULL): Promise<BenchResult> {
+  const started = Date.now();
+  const stream = await side(true, size);
+  const poll = await side(false, size);
+  const lat = (r: BreachRun[]) => r.map((x) => x.latencyMs);
+  const over = (r: BreachRun[]) => r.map((x) => x.overshootPoints);
+  const p50 = median(lat(stream.runs));
+  const p99 = percentile(lat(stream.runs), 99);
+  return {
+    name: "breach",
+    setup: `3x BTC long, 5% daily limit, BTC -0.1% every ${size.stepMs} ms, --oracle-interval ${size.oracleIntervalS}; ${size.runs} runs with the price stream, ${size.runs} without`,
+    figures: [
+      { label: "cross to pause, p50", value: p50, unit: "ms", baseline: median(lat(poll.runs)), target: "< 1000 ms", met: p50 < 1_000 },
+      { label: "cross to pause, p99", value: p99, unit: "ms", baseline: percentile(lat(poll.runs), 99), target: "< 3000 ms", met: p99 < 3_000 },
+      { label: "overshoot at pause, p50", value: median(over(stream.runs)), unit: "pts", baseline: median(over(poll.runs)) },
+    ],
+    peakRssMb: mib(Math.max(stream.rssKb, poll.rssKb)),
+    notes: [
+      `Baseline: the same runs with --no-price-stream (the oracle's ${size.oracleIntervalS}-s poll alone).`,
+      `Latency per run with the stream (ms): ${lat(stream.runs).map((x) => fmt(x)).join(", ")}; without: ${lat(poll.runs).map((x) => fmt(x)).join(", ")}.`,
+      "Overshoot: the daily drawdown of the reading the contract paused on, minus the 5-point limit.",
+    ],
+    seconds: (Date.now() - started) / 1000,
+  };
+}
