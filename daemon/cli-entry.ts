@@ -1,14 +1,12 @@
 // `tradevaultd` command line: the flags of config.ts's FLAGS table, each with its TRADEVAULT_*
 // environment twin, then the composition root. Exit codes: 0 ok, 1 failure, 2 usage.
 import { Command, CommanderError, Option } from "commander";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { ConfigError, envName, FLAGS, resolveConfig, type Config, type ConfigInput, type FlagSpec } from "./config.js";
-import { packageRoot } from "./lib/package-root.js";
+import { packageVersion } from "./lib/package-root.js";
 
 const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(",").filter(Boolean)];
 
-const version = (): string => JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")).version as string;
+const version = packageVersion;
 
 const flags = () => Object.entries(FLAGS) as Array<[keyof typeof FLAGS, FlagSpec]>;
 

@@ -26,7 +26,7 @@ import { buildOpenApi } from "./http/openapi.js";
 import type { RouteSpec } from "./http/route.js";
 import { metaRoutes } from "./http/routes/meta-routes.js";
 import { healthCheck } from "./health.js";
-import { packageRoot } from "./lib/package-root.js";
+import { packageVersion } from "./lib/package-root.js";
 import { loadSecretKey, secretBox } from "./lib/secret-box.js";
 import { createLogger } from "./log.js";
 import type { Oracle } from "./oracle/oracle.js";
@@ -61,8 +61,7 @@ export interface Daemon {
   stop(): Promise<void>;
 }
 
-export const packageVersion = (): string =>
-  JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")).version as string;
+export { packageVersion };
 
 function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
   return new Promise((resolve, reject) => {

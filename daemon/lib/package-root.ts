@@ -20,3 +20,7 @@ export function packageRoot(): string {
     dir = parent;
   }
 }
+
+/** The package's version, from its package.json (what --version and /healthz report). */
+export const packageVersion = (): string =>
+  (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
