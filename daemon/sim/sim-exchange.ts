@@ -21,6 +21,7 @@ import { F, exact, usd } from "./num.js";
 import { SimHttpServer, type RequestLogEntry } from "./server.js";
 import { DEFAULT_WS_LIMITS, SimWsServer, type WsLimits } from "./ws.js";
 import { MidsPublisher, simChannels } from "./ws-channels.js";
+import { SimEvents } from "./sim-events.js";
 import { openDb, type Db } from "./store/db.js";
 import { SimRepo } from "./store/repo.js";
 import { silentLogger, type Market, type MarketSpec, type Network, type SimLogger } from "./types.js";
@@ -156,7 +157,7 @@ class SimExchangeImpl implements SimExchange {
       book: { ...DEFAULT_BOOK, ...this.options.book },
       defaultLeverage: this.options.defaultLeverage ?? 20,
       minOrderValueUsd: "10",
-    }, this.now);
+    }, this.now, new SimEvents());
     const feed = createFeed(this.options.priceFeed ?? { kind: "random-walk", seed: 1 }, this.list, ctx.repo);
     this.seedMarks(ctx, feed);
     const ws = new SimWsServer(simChannels(ctx), { ...DEFAULT_WS_LIMITS, ...this.options.ws }, this.logger);

@@ -4,6 +4,7 @@ import { keccak256, toUtf8Bytes } from "ethers";
 import type { MarketList } from "../markets.js";
 import { F } from "../num.js";
 import type { SimRepo } from "../store/repo.js";
+import type { SimEvents } from "../sim-events.js";
 import type { Market } from "../types.js";
 import type { BookConfig } from "./book.js";
 import type { FeeSchedule } from "./fills.js";
@@ -21,6 +22,8 @@ export interface EngineCtx {
   repo: SimRepo;
   markets: MarketList;
   cfg: EngineConfig;
+  /** Published after commit (see sim-events.ts): the WebSocket's user, trade and book channels read it. */
+  events: SimEvents;
   now(): number;
   nextOid(): number;
   nextTid(): number;
@@ -30,11 +33,12 @@ export interface EngineCtx {
 const FIRST_OID = 40_000_000_000;
 const FIRST_TID = 100_000_000_000_000;
 
-export function createEngineCtx(repo: SimRepo, markets: MarketList, cfg: EngineConfig, now: () => number): EngineCtx {
+export function createEngineCtx(repo: SimRepo, markets: MarketList, cfg: EngineConfig, now: () => number, events: SimEvents): EngineCtx {
   return {
     repo,
     markets,
     cfg,
+    events,
     now,
     nextOid: () => repo.nextId("next_oid", FIRST_OID),
     nextTid: () => repo.nextId("next_tid", FIRST_TID),
