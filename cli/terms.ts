@@ -20,6 +20,13 @@ export function percentBps(v: string): number {
   return Number(int) * 100 + Number(frac.padEnd(2, "0").slice(0, 2));
 }
 
+/** The breach policies (a signed term; optional, "pause" when not given), as `show` explains them. */
+export const BREACH_POLICY_TEXT: Record<string, string> = {
+  pause: "pause (every vault order refused until the trader unpauses)",
+  "reduce-only": "reduce-only (paused, but orders that only reduce are allowed)",
+  flatten: "flatten (every position closed at once, then paused)",
+};
+
 export interface Term {
   key: "investor" | "trader" | "balance" | "maxDrawdown" | "dailyDrawdown" | "days" | "traderShare";
   flag: string;

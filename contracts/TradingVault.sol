@@ -26,6 +26,8 @@ contract TradingVault is ReentrancyGuard {
     uint256 private constant MAX_CLOCK_SKEW = 5 minutes;
     uint8 private constant BREACH_MAX = 1;
     uint8 private constant BREACH_DAILY = 2;
+    /// @dev Bits the contract sets itself on a breach; an operator pause may use none of them.
+    uint8 private constant BREACH_BITS = BREACH_MAX | BREACH_DAILY;
 
     address private immutable FACTORY;
     IERC20 private immutable TOKEN;
@@ -53,6 +55,8 @@ contract TradingVault is ReentrancyGuard {
         address investor;
         uint48 dealDeadline;
         uint16 traderShareBps;
+        // Not read by balance updates, so it lives here rather than in Risk (which every update reads).
+        uint8 breachPolicy;
         address trader;
         uint80 initialBalance;
         address exchangeAccount;
@@ -83,7 +87,8 @@ contract TradingVault is ReentrancyGuard {
         uint16 drawdownBps,
         uint16 dailyDrawdownBps
     );
-    /// @param reason bit 1: max drawdown breached, bit 2: daily drawdown breached.
+    /// @param reason bit 1: max drawdown breached, bit 2: daily drawdown breached; 4 and up: the
+    /// operator's (4: the exchange account's mode changed and the daemon cannot value it as before).
     event Paused(uint8 reason);
     event Unpaused(address indexed by);
     event Closed(address indexed by, uint256 finalBalance, int256 profit, uint256 traderShare, int256 investorShare);
@@ -119,7 +124,7 @@ contract TradingVault is ReentrancyGuard {
         _reading = Reading(initial, initial, 0, 0);
         _risk = Risk(initial, uint32(block.timestamp / 1 days), t.maxDrawdownBps, t.dailyDrawdownBps, false, false);
         _deal = Deal(
-            t.investor, uint48(t.dealDeadline), t.traderShareBps,
+            t.investor, uint48(t.dealDeadline), t.traderShareBps, t.breachPolicy,
             t.trader, initial,
             t.exchangeAccount, uint48(t.validUntil)
         );
@@ -164,6 +169,20 @@ contract TradingVault is ReentrancyGuard {
         emit BalanceUpdated(balance, reading.peak, risk.dayStart, observedAt, uint16(drawdownBps), uint16(dailyBps));
         if (pausing) emit Paused(breaches);
         return true;
+    }
+
+    /// @notice Pauses the vault for a reason the contract cannot see (the exchange account changed
+    /// mode, so its balance no longer means what the terms assumed). Operator only. Lifting it takes
+    /// unpause(), whose rule is unchanged: no limit breached at the stored balance. A vault already
+    /// paused stays as it is (no event), so a retried call cannot fail.
+    function pause(uint8 reason) external {
+        if (msg.sender != _operator()) revert NotAuthorized();
+        if (reason == 0 || reason & BREACH_BITS != 0) revert InvalidPauseReason(reason);
+        Risk memory risk = _risk;
+        if (risk.closed) revert VaultClosed();
+        if (risk.paused) return;
+        _risk.paused = true;
+        emit Paused(reason);
     }
 
     // ---------------------------------------------------------------- parties
@@ -255,7 +274,7 @@ contract TradingVault is ReentrancyGuard {
         t = VaultTerms(
             _deal.investor, _deal.trader, _deal.exchangeAccount, _deal.initialBalance,
             _risk.maxDrawdownBps, _risk.dailyDrawdownBps, _deal.dealDeadline, _deal.traderShareBps,
-            _deal.validUntil, _salt
+            _deal.breachPolicy, _deal.validUntil, _salt
         );
     }
 

@@ -13,6 +13,11 @@ import "./VaultTypes.sol";
 /// vault back at its old address, and one set of signed terms can never make two vaults.
 contract VaultFactory is EIP712 {
     uint256 private constant BPS = 10_000;
+    /// @dev pause, reduce-only, flatten (VaultTypes.sol).
+    uint8 private constant MAX_BREACH_POLICY = 2;
+    /// @dev Which VaultTerms this factory signs and stores: 2 added breachPolicy. The daemon refuses a
+    /// factory without it (a chain deployed by an older daemon) rather than sign terms it cannot take.
+    uint8 public constant TERMS_VERSION = 2;
 
     address private immutable IMPLEMENTATION;
     address private immutable TOKEN;
@@ -122,6 +127,7 @@ contract VaultFactory is EIP712 {
         if (t.maxDrawdownBps == 0 || t.maxDrawdownBps > BPS) revert InvalidTerms("maxDrawdownBps");
         if (t.dailyDrawdownBps == 0 || t.dailyDrawdownBps > BPS) revert InvalidTerms("dailyDrawdownBps");
         if (t.traderShareBps > BPS) revert InvalidTerms("traderShareBps");
+        if (t.breachPolicy > MAX_BREACH_POLICY) revert InvalidTerms("breachPolicy");
         // The vault keeps times in 48 bits.
         if (t.dealDeadline > type(uint48).max) revert InvalidTerms("dealDeadline");
         if (t.validUntil > type(uint48).max) revert InvalidTerms("validUntil");

@@ -3,7 +3,9 @@ pragma solidity 0.8.28;
 
 /// @notice The deal both parties sign as EIP-712 typed data (primary type `VaultTerms`). Balances are
 /// settlement-token base units (USDC, 6 decimals); times are unix seconds; shares and limits are
-/// basis points (10000 = 100%).
+/// basis points (10000 = 100%). `breachPolicy` says what a breach does to the trader's exposure (the
+/// daemon enforces it off-chain; the contract stores it so both parties' signatures cover it):
+/// 0 pause, 1 reduce-only, 2 flatten.
 struct VaultTerms {
     address investor;
     address trader;
@@ -13,6 +15,7 @@ struct VaultTerms {
     uint16 dailyDrawdownBps;
     uint64 dealDeadline;
     uint16 traderShareBps;
+    uint8 breachPolicy;
     uint64 validUntil;
     bytes32 salt;
 }
@@ -47,7 +50,7 @@ library VaultTermsHash {
     bytes32 internal constant TYPEHASH = keccak256(
         "VaultTerms(address investor,address trader,address exchangeAccount,uint256 initialBalance,"
         "uint16 maxDrawdownBps,uint16 dailyDrawdownBps,uint64 dealDeadline,uint16 traderShareBps,"
-        "uint64 validUntil,bytes32 salt)"
+        "uint8 breachPolicy,uint64 validUntil,bytes32 salt)"
     );
 
     /// @dev Every member is a static atomic type, so abi.encode lays the struct out exactly as
@@ -96,3 +99,5 @@ error InvalidSettlementToken();
 error ZeroAddress();
 /// @notice initialize() on a vault that already holds terms.
 error AlreadyInitialized();
+/// @notice An operator pause must give a reason of its own (bit 4 or higher), never a breach's bits.
+error InvalidPauseReason(uint8 reason);

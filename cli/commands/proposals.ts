@@ -7,7 +7,7 @@ import { usageError } from "../errors.js";
 import { keyValues, printResult, printWarnings, table, type Io } from "../output.js";
 import { withProgress } from "../progress.js";
 import { canPrompt, promptsOf } from "../prompt.js";
-import { percentBps, TERMS, type Term } from "../terms.js";
+import { BREACH_POLICY_TEXT, percentBps, TERMS, type Term } from "../terms.js";
 import { unlockWallet } from "./session.js";
 
 const iso = (s: number) => new Date(s * 1000).toISOString();
@@ -18,7 +18,8 @@ export const showProposal = (p: Proposal) =>
     ["proposal", p.id], ["status", p.status], ["investor", p.investor], ["trader", p.trader],
     ["exchange account", p.exchangeAccount], ["initial balance", `${p.initialBalance} USDC`],
     ["max drawdown", `${p.maxDrawdown}%`], ["daily drawdown", `${p.dailyDrawdown}%`], ["deal deadline", iso(p.dealDeadline)],
-    ["profit share", `trader ${p.profitShare.trader}% / investor ${p.profitShare.investor}%`], ["valid until", iso(p.validUntil)],
+    ["profit share", `trader ${p.profitShare.trader}% / investor ${p.profitShare.investor}%`],
+    ["on a breach", BREACH_POLICY_TEXT[p.breachPolicy]], ["valid until", iso(p.validUntil)],
     ["signed by", [p.signedBy.investor && "investor", p.signedBy.trader && "trader"].filter(Boolean).join(", ") || "nobody yet"],
     ["vault", p.vaultAddress ?? "-"], ...(p.relayError ? [["relay error", p.relayError] as [string, unknown]] : []),
   ]);
@@ -45,7 +46,7 @@ async function collectTerms(ctx: CliContext, given: Partial<Terms>): Promise<Ter
   return terms as Terms;
 }
 
-function proposalBody(t: Terms, o: { exchangeAccount?: string; validDays?: string }, now: number) {
+function proposalBody(t: Terms, o: { exchangeAccount?: string; validDays?: string; breachPolicy?: string }, now: number) {
   const traderBps = percentBps(t.traderShare);
   return {
     investor: t.investor, trader: t.trader, initialBalance: t.balance,
@@ -54,6 +55,7 @@ function proposalBody(t: Terms, o: { exchangeAccount?: string; validDays?: strin
     profitShare: { trader: traderBps / 100, investor: (10_000 - traderBps) / 100 },
     ...(o.exchangeAccount ? { exchangeAccount: o.exchangeAccount } : {}),
     ...(o.validDays ? { validUntil: now + integerArg("--valid-days", o.validDays, 1) * 86_400 } : {}),
+    ...(o.breachPolicy ? { breachPolicy: o.breachPolicy } : {}),
   };
 }
 
@@ -76,10 +78,14 @@ function createCommand(io: Io): Command {
     .option("--exchange-account <address>", "exchange account the vault trades (default: the investor's)")
     .option("--balance <usdc>", "initial balance in USDC").option("--max-drawdown <percent>").option("--daily-drawdown <percent>")
     .option("--days <n>", "deal length in days").option("--trader-share <percent>", "trader's share of the profit")
-    .option("--valid-days <n>", "days the counterparty has to sign (default 7, at most the deal length)");
+    .option("--valid-days <n>", "days the counterparty has to sign (default 7, at most the deal length)")
+    .option("--breach-policy <policy>", "what a breach does: pause (default), reduce-only or flatten");
   return create.action(async (o, c: Command) => {
     if (o.exchangeAccount !== undefined) addressArg("--exchange-account", o.exchangeAccount);
     if (o.validDays !== undefined) integerArg("--valid-days", o.validDays, 1);
+    if (o.breachPolicy !== undefined && !(o.breachPolicy in BREACH_POLICY_TEXT)) {
+      throw usageError(`--breach-policy must be one of ${Object.keys(BREACH_POLICY_TEXT).join(", ")}, got "${o.breachPolicy}"`);
+    }
     const ctx = contextFor(c, io);
     const terms = await collectTerms(ctx, Object.fromEntries(TERMS.map((t) => [t.key, o[t.key]])) as Partial<Terms>);
     const body = proposalBody(terms, o, Math.floor(Date.now() / 1000));

@@ -7,6 +7,7 @@ import { addressArg, dateArg, decimalArg, integerArg } from "../args.js";
 import { contextFor } from "../context.js";
 import { keyValues, printResult, table, type Io } from "../output.js";
 import { withProgress } from "../progress.js";
+import { BREACH_POLICY_TEXT } from "../terms.js";
 import { unlockWallet } from "./session.js";
 
 const iso = (s: number | null) => (s ? new Date(s * 1000).toISOString() : "-");
@@ -22,6 +23,8 @@ function showVault(v: VaultDetail): string {
     ["drawdown", `${v.currentDrawdown}% of max ${v.maxDrawdown}%`], ["daily drawdown", `${v.currentDailyDrawdown}% of max ${v.dailyDrawdown}%`],
     ["deal deadline", iso(v.dealDeadline)], ["last balance update", iso(v.lastBalanceUpdate)],
     ["profit share", `trader ${v.profitShare.trader}% / investor ${v.profitShare.investor}%`],
+    ["on a breach", BREACH_POLICY_TEXT[v.breachPolicy]],
+    ...(v.accountMode ? [["account mode", v.accountMode]] as Array<[string, unknown]> : []),
     ...(v.closed ? [["final balance", s.finalBalance], ["profit", s.profit], ["trader share", s.traderShare], ["investor share", s.investorShare]] as Array<[string, unknown]> : []),
     ["escrow funded", s.funded],
   ]);

@@ -8,6 +8,7 @@ import { getCursor, minedJournal } from "../db/chain-repo.js";
 import { AppError } from "../errors.js";
 import { alignChainClock, replayJournal } from "./chain-rebuild.js";
 import { ensureEmbeddedDeployment, ensureExternalDeployment } from "./chain-setup.js";
+import { assertTermsVersion } from "./contracts.js";
 import type { ExternalContracts } from "./chain-setup.js";
 import { chainKey, readDeployment } from "./deployments.js";
 import type { DeploymentRecord } from "./deployments.js";
@@ -194,6 +195,7 @@ export async function startChain(opts: StartChainOptions): Promise<Chain> {
     const record = conn.kind === "embedded"
       ? await ensureEmbeddedDeployment(setup, { genesisTime: conn.genesisTime!, rebuilt: conn.rebuilt })
       : await ensureExternalDeployment(setup, opts.external!);
+    await assertTermsVersion(conn.provider, record.factory);
     const indexer = createIndexer({
       store: opts.store, sink: opts.sink, provider: conn.provider, factory: record.factory, startBlock: record.deployBlock,
       name: cursorName(conn.key, record.factory), settings: indexerSettings(conn.kind, opts.indexer), log: opts.log, clock,

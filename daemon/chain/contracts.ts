@@ -8,7 +8,7 @@ import type { Contract, ContractRunner, Signer, TransactionReceipt } from "ether
 import { AppError } from "../errors.js";
 import { logsOf, termsFromResult, vaultStateFromResult } from "./decode.js";
 import type { VaultState } from "./decode.js";
-import { buildPermitTypedData, splitSignature } from "./terms.js";
+import { buildPermitTypedData, splitSignature, TERMS_VERSION } from "./terms.js";
 import type { TypedDataDocument, VaultTerms } from "./terms.js";
 import { contractAt, contractInterface, oneLog, read, send, txResult } from "./tx.js";
 import type { TxResult } from "./tx.js";
@@ -49,6 +49,22 @@ export async function readFactory(runner: ContractRunner, params: { factory: str
     ]);
     return { factory: getAddress(params.factory), implementation, settlementToken, operator, chainId: domain[3] as bigint };
   });
+}
+
+/**
+ * Refuses a factory that signs other terms than this daemon (one deployed before breach policies had
+ * no TERMS_VERSION at all): every proposal would be refused on-chain after both parties signed.
+ */
+export async function assertTermsVersion(runner: ContractRunner, factory: string): Promise<void> {
+  const c = contractAt("VaultFactory", factory, runner);
+  const version = await c.getFunction("TERMS_VERSION")().then(Number, () => undefined);
+  if (version === TERMS_VERSION) return;
+  throw new AppError(
+    "CHAIN_UNAVAILABLE",
+    `the vault factory at ${getAddress(factory)} ${version === undefined ? "predates breach policies (terms version 1)" : `takes terms version ${version}`}; ` +
+      `this tradevaultd signs terms version ${TERMS_VERSION}. Close its vaults with the tradevaultd that created them, ` +
+      "then start this one with a new --data-dir (embedded chain) or point --factory-address at a new factory (or omit it to deploy one) on your chain",
+  );
 }
 
 export interface CreateVaultParams {
@@ -171,6 +187,14 @@ export async function closeVault(signer: Signer, p: { vault: string }): Promise<
 export async function unpauseVault(signer: Signer, p: { vault: string }): Promise<TxResult> {
   const c = contractAt("TradingVault", p.vault, signer);
   return txResult(await send("unpause", () => c.getFunction("unpause")()));
+}
+
+/** Operator-only pause for a reason the contract cannot see (4: the account's mode changed). */
+export const OPERATOR_PAUSE_ACCOUNT_MODE = 4;
+
+export async function pauseVault(signer: Signer, p: { vault: string; reason: number }): Promise<TxResult> {
+  const c = contractAt("TradingVault", p.vault, signer);
+  return txResult(await send("pause", () => c.getFunction("pause")(p.reason)));
 }
 
 export interface WithdrawResult extends TxResult {

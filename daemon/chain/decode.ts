@@ -92,6 +92,7 @@ export function termsFromResult(r: Result): VaultTerms {
     dailyDrawdownBps: Number(r.dailyDrawdownBps),
     dealDeadline: Number(r.dealDeadline),
     traderShareBps: Number(r.traderShareBps),
+    breachPolicy: Number(r.breachPolicy),
     validUntil: Number(r.validUntil),
     salt: r.salt as string,
   };

@@ -56,6 +56,7 @@ function vaultCreatedData(factory: string, p: LogDescription): Record<string, un
     dailyDrawdownBps: n(t.dailyDrawdownBps),
     dealDeadline: n(t.dealDeadline),
     traderShareBps: n(t.traderShareBps),
+    breachPolicy: n(t.breachPolicy),
     validUntil: n(t.validUntil),
     salt: t.salt as string,
     termsHash: p.args.termsHash as string,

@@ -19,6 +19,8 @@ export interface VaultTerms {
   dealDeadline: number;
   /** 0..10000 */
   traderShareBps: number;
+  /** What a breach does to the trader's exposure: 0 pause, 1 reduce-only, 2 flatten (BREACH_POLICIES). */
+  breachPolicy: number;
   /** Unix seconds; the terms cannot create a vault after it. */
   validUntil: number;
   /** 0x + 64 hex; makes otherwise equal terms distinct. */
@@ -60,6 +62,7 @@ export const VAULT_TERMS_TYPES: Record<string, TypedDataField[]> = {
     { name: "dailyDrawdownBps", type: "uint16" },
     { name: "dealDeadline", type: "uint64" },
     { name: "traderShareBps", type: "uint16" },
+    { name: "breachPolicy", type: "uint8" },
     { name: "validUntil", type: "uint64" },
     { name: "salt", type: "bytes32" },
   ],
@@ -94,6 +97,7 @@ export function vaultTermsMessage(terms: VaultTerms): Record<string, string> {
     dailyDrawdownBps: String(terms.dailyDrawdownBps),
     dealDeadline: String(terms.dealDeadline),
     traderShareBps: String(terms.traderShareBps),
+    breachPolicy: String(terms.breachPolicy),
     validUntil: String(terms.validUntil),
     salt: hexlify(terms.salt),
   };
@@ -183,6 +187,24 @@ export function predictVaultAddress({ factory, implementation, termsHash }: Pred
   return getCreate2Address(getAddress(factory), termsHash, keccak256(initCode));
 }
 
+// ---------------------------------------------------------------- breach policy
+
+/** The policies by their on-chain code (VaultTypes.sol): the index is the uint8 both parties sign. */
+export const BREACH_POLICIES = ["pause", "reduce-only", "flatten"] as const;
+export type BreachPolicy = (typeof BREACH_POLICIES)[number];
+
+export function breachPolicyCode(policy: BreachPolicy): number {
+  return BREACH_POLICIES.indexOf(policy);
+}
+
+/** An unknown code reads as "pause", the strictest reading of a term the daemon does not know. */
+export function breachPolicyName(code: number | null | undefined): BreachPolicy {
+  return BREACH_POLICIES[code ?? 0] ?? "pause";
+}
+
+/** VaultFactory.TERMS_VERSION this daemon signs terms for. */
+export const TERMS_VERSION = 2;
+
 // ---------------------------------------------------------------- bounds
 
 // VaultFactory._validate's own bounds. Terms outside them can never be deployed, so a proposal must be
@@ -202,7 +224,7 @@ export const MAX_TERMS_TIME = 2 ** 48 - 1;
 /** Named like the proposal API's body, which gives limits and share in percent. */
 export type TermsField =
   | "investor" | "trader" | "exchangeAccount" | "initialBalance" | "maxDrawdown" | "dailyDrawdown"
-  | "dealDeadline" | "traderShare" | "validUntil";
+  | "dealDeadline" | "traderShare" | "breachPolicy" | "validUntil";
 
 export interface TermsProblem {
   field: TermsField;
@@ -230,6 +252,7 @@ export function termsProblems(terms: Omit<VaultTerms, "salt">, nowSeconds: numbe
   if (!inRange(terms.maxDrawdownBps, MIN_LIMIT_BPS, MAX_BPS)) add("maxDrawdown", "must be more than 0 and at most 100 percent");
   if (!inRange(terms.dailyDrawdownBps, MIN_LIMIT_BPS, MAX_BPS)) add("dailyDrawdown", "must be more than 0 and at most 100 percent");
   if (!inRange(terms.traderShareBps, MIN_TRADER_SHARE_BPS, MAX_BPS)) add("traderShare", "must be from 0 to 100 percent");
+  if (!inRange(terms.breachPolicy, 0, BREACH_POLICIES.length - 1)) add("breachPolicy", `must be one of ${BREACH_POLICIES.join(", ")}`);
   if (!inRange(terms.dealDeadline, nowSeconds + 1, MAX_TERMS_TIME)) add("dealDeadline", "must be in the future (unix seconds)");
   if (!inRange(terms.validUntil, nowSeconds, MAX_TERMS_TIME)) add("validUntil", "must not have passed (unix seconds)");
   return problems;

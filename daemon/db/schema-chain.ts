@@ -48,6 +48,8 @@ export interface VaultsTable {
   daily_drawdown_bps: number;
   deal_deadline: number;
   trader_share_bps: number;
+  /** 0 pause, 1 reduce-only, 2 flatten (chain/terms.ts BREACH_POLICIES). */
+  breach_policy: Generated<number>;
   terms_hash: string;
   salt: string;
   created_block: number;
@@ -59,7 +61,7 @@ export interface VaultsTable {
   /** observedAt of the last applied reading; null until the first one. */
   last_observed_at: number | null;
   paused: Generated<number>;
-  /** Breach bits of the last pause: 1 max drawdown, 2 daily. */
+  /** Bits of the last pause: 1 max drawdown, 2 daily; 4 the operator's (account mode changed). */
   pause_reason: number | null;
   /** Chain position (block * 1e6 + log index) of the last Paused/Unpaused applied, so an older one read late cannot undo a newer one. */
   pause_pos: Generated<number>;
@@ -75,6 +77,10 @@ export interface VaultsTable {
   paid_investor: Generated<string>;
   /** Number of vault_events rows (the last seq). */
   event_count: Generated<number>;
+  /** The exchange account's abstraction mode as the oracle last read it (userAbstraction); null until read. */
+  account_mode: string | null;
+  /** Milliseconds; when account_mode was last read. */
+  account_mode_checked_at: number | null;
   updated_at: number;
 }
 

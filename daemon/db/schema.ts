@@ -78,6 +78,8 @@ export interface ProposalsTable {
   daily_drawdown_bps: number;
   deal_deadline: number;
   trader_share_bps: number;
+  /** 0 pause, 1 reduce-only, 2 flatten. */
+  breach_policy: Generated<number>;
   valid_until: number;
   salt: string;
   chain_id: number;

@@ -101,6 +101,8 @@ export type Positions = z.infer<typeof positions>;
 // ---- vaults ----
 
 const profitShare = z.object({ trader: z.number(), investor: z.number() });
+/** What a breach does to the trader's exposure (a signed term; see README "Breach policies"). */
+export const breachPolicy = z.enum(["pause", "reduce-only", "flatten"]);
 
 export const vaultSummary = z.object({
   address: z.string(), investor: z.string(), trader: z.string(),
@@ -127,7 +129,10 @@ export const vaultDetail = vaultSummary.extend({
   exchangeAccount: z.string(), peakBalance: usdcText, dayStartBalance: usdcText, closed: z.boolean(),
   maxDrawdown: z.number(), dailyDrawdown: z.number(), currentDrawdown: z.number(), currentDailyDrawdown: z.number(),
   lastBalanceUpdate: unixSeconds.nullable(),
-  pauseReason: z.enum(["maxDrawdown", "dailyDrawdown", "both"]).nullable(),
+  pauseReason: z.enum(["maxDrawdown", "dailyDrawdown", "both", "accountMode"]).nullable(),
+  breachPolicy,
+  /** The exchange account's abstraction mode as last read (Hyperliquid userAbstraction); null until read. */
+  accountMode: z.string().nullable(),
   settlement, trades: z.array(vaultTrade), positions: z.array(position),
 });
 export type VaultDetail = z.infer<typeof vaultDetail>;
@@ -172,7 +177,7 @@ export type FundResult = z.infer<typeof fundResult>;
 export const proposal = z.object({
   id: z.number().int(), status: z.enum(["PENDING", "ACCEPTED", "REJECTED", "EXPIRED", "FAILED"]),
   investor: z.string(), trader: z.string(), exchangeAccount: z.string(), initialBalance: usdcText,
-  maxDrawdown: z.number(), dailyDrawdown: z.number(), dealDeadline: unixSeconds, profitShare, validUntil: unixSeconds,
+  maxDrawdown: z.number(), dailyDrawdown: z.number(), dealDeadline: unixSeconds, profitShare, breachPolicy, validUntil: unixSeconds,
   signedBy: z.object({ investor: z.boolean(), trader: z.boolean() }),
   vaultAddress: z.string().nullable(), createTx: z.string().nullable(), relayError: z.string().nullable(),
   rejectedBy: z.string().nullable(), createdBy: z.string(), createdAt: unixSeconds,

@@ -240,11 +240,11 @@ export function createTradingService(deps: TradingDeps) {
   /** Cancels every resting order and closes every position with reduce-only market orders. */
   async function flatten(user: string, target: Target) {
     const canceledOrders = await cancelAll(target);
-    const closedPositions: TradeResult[] = [];
+    const closedPositions: Array<TradeResult & { symbol: string; size: string }> = [];
     for (const p of (await exchange.accountState(target.account)).positions) {
       if (p.size === "0") continue;
       const intent: OrderIntent = { symbol: p.symbol, side: p.size.startsWith("-") ? "buy" : "sell", size: p.size.replace(/^-/, ""), reduceOnly: true };
-      closedPositions.push(await submit(user, target, intent, requestHash(intent)));
+      closedPositions.push({ symbol: p.symbol, size: p.size, ...(await submit(user, target, intent, requestHash(intent))) });
     }
     return { canceledOrders, closedPositions };
   }

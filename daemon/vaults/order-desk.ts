@@ -6,7 +6,7 @@ import type { AccountViews } from "../trading/account-views.js";
 import type { Target } from "../trading/target.js";
 import type { TradeInput, TradeResult, TradingService } from "../trading/trading-service.js";
 import type { VaultBalances } from "./vault-balances.js";
-import type { VaultGate } from "./vault-gate.js";
+import type { TradeIntent, VaultGate } from "./vault-gate.js";
 import * as vaultsRepo from "../db/vaults-repo.js";
 import type { Executor } from "../db/database.js";
 
@@ -22,7 +22,8 @@ export interface OrderDeskDeps {
 export function createOrderDesk(deps: OrderDeskDeps) {
   const { trading, views, gate, log } = deps;
   const own = (user: string): Target => ({ account: user });
-  const forTrade = (user: string, vault?: string) => () => (vault === undefined ? Promise.resolve(own(user)) : gate.forTrade(user, vault));
+  const forTrade = (user: string, vault: string | undefined, intent: TradeIntent) => () =>
+    (vault === undefined ? Promise.resolve(own(user)) : gate.forTrade(user, vault, intent));
   const forRead = (user: string, vault?: string) => (vault === undefined ? Promise.resolve(own(user)) : gate.forRead(user, vault));
 
   /**
@@ -41,10 +42,13 @@ export function createOrderDesk(deps: OrderDeskDeps) {
 
   return {
     async place(user: string, input: TradeInput, idempotencyKey?: string) {
-      return afterOrder(await trading.place(user, forTrade(user, input.vaultAddress), input, idempotencyKey), input.vaultAddress);
+      const intent = { reduceOnly: input.reduceOnly === true };
+      return afterOrder(await trading.place(user, forTrade(user, input.vaultAddress, intent), input, idempotencyKey), input.vaultAddress);
     },
     async closePosition(user: string, input: { symbol: string; size?: string; vaultAddress?: string }, idempotencyKey?: string) {
-      return afterOrder(await trading.closePosition(user, forTrade(user, input.vaultAddress), input, idempotencyKey), input.vaultAddress);
+      // Closing is a reduce-only market order.
+      const intent = { reduceOnly: true };
+      return afterOrder(await trading.closePosition(user, forTrade(user, input.vaultAddress, intent), input, idempotencyKey), input.vaultAddress);
     },
     cancel: async (user: string, orderId: number, vault?: string) =>
       trading.cancel(vault === undefined ? own(user) : await gate.forManage(user, vault), orderId),

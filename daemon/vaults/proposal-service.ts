@@ -4,7 +4,7 @@
 // before anyone signs; a relay that fails for good (the contract reverts) marks the proposal FAILED.
 import { getAddress, verifyTypedData } from "ethers";
 import type { Logger } from "pino";
-import { buildVaultTermsTypedData, hashVaultTerms, randomSalt, termsProblems, VAULT_TERMS_TYPES, type VaultTerms } from "../chain/terms.js";
+import { breachPolicyName, buildVaultTermsTypedData, hashVaultTerms, randomSalt, termsProblems, VAULT_TERMS_TYPES, type VaultTerms } from "../chain/terms.js";
 import type { Executor } from "../db/database.js";
 import * as repo from "../db/proposals-repo.js";
 import type { ProposalRow } from "../db/schema.js";
@@ -12,6 +12,8 @@ import { AppError } from "../errors.js";
 import { compareDecimal } from "../lib/decimal.js";
 import { isRetryable } from "../lib/retry.js";
 import { baseUnitsToUsdc, bpsToPercent } from "./units.js";
+
+export { BREACH_POLICIES, breachPolicyCode } from "../chain/terms.js";
 
 export const DEFAULT_PROPOSAL_VALIDITY_S = 7 * 86_400;
 
@@ -25,6 +27,7 @@ export interface ProposalTerms {
   dailyDrawdownBps: number;
   dealDeadline: number;
   traderShareBps: number;
+  breachPolicy: number;
   validUntil?: number;
 }
 
@@ -57,7 +60,7 @@ export function termsOf(row: ProposalRow): VaultTerms {
     investor: row.investor, trader: row.trader, exchangeAccount: row.exchange_account,
     initialBalance: BigInt(row.initial_balance), maxDrawdownBps: row.max_drawdown_bps,
     dailyDrawdownBps: row.daily_drawdown_bps, dealDeadline: row.deal_deadline,
-    traderShareBps: row.trader_share_bps, validUntil: row.valid_until, salt: row.salt,
+    traderShareBps: row.trader_share_bps, breachPolicy: row.breach_policy, validUntil: row.valid_until, salt: row.salt,
   };
 }
 
@@ -72,6 +75,7 @@ export function rowToProposal(p: ProposalRow) {
     maxDrawdown: bpsToPercent(p.max_drawdown_bps), dailyDrawdown: bpsToPercent(p.daily_drawdown_bps),
     dealDeadline: p.deal_deadline,
     profitShare: { trader: bpsToPercent(p.trader_share_bps), investor: bpsToPercent(10_000 - p.trader_share_bps) },
+    breachPolicy: breachPolicyName(p.breach_policy),
     validUntil: p.valid_until,
     signedBy: { investor: p.investor_signature !== null, trader: p.trader_signature !== null },
     vaultAddress: p.vault_address, createTx: p.create_tx, relayError: p.relay_error, rejectedBy: p.rejected_by,
@@ -153,7 +157,7 @@ export function createProposalService(deps: ProposalDeps) {
       const problems = termsProblems({
         investor, trader, exchangeAccount: exchange, initialBalance: t.initialBalance, maxDrawdownBps: t.maxDrawdownBps,
         dailyDrawdownBps: t.dailyDrawdownBps, dealDeadline: t.dealDeadline, traderShareBps: t.traderShareBps,
-        validUntil: t.validUntil ?? Math.min(t.dealDeadline, nowS() + DEFAULT_PROPOSAL_VALIDITY_S),
+        breachPolicy: t.breachPolicy, validUntil: t.validUntil ?? Math.min(t.dealDeadline, nowS() + DEFAULT_PROPOSAL_VALIDITY_S),
       }, nowS());
       if (problems.length > 0) {
         const field = (f: string) => (f === "traderShare" ? "profitShare.trader" : f);
@@ -172,14 +176,14 @@ export function createProposalService(deps: ProposalDeps) {
       const terms: VaultTerms = {
         investor, trader, exchangeAccount, initialBalance: t.initialBalance, maxDrawdownBps: t.maxDrawdownBps,
         dailyDrawdownBps: t.dailyDrawdownBps, dealDeadline: t.dealDeadline, traderShareBps: t.traderShareBps,
-        validUntil, salt: randomSalt(),
+        breachPolicy: t.breachPolicy, validUntil, salt: randomSalt(),
       };
       const typed = buildVaultTermsTypedData({ chainId: deps.chainId(), factory: deps.factory(), terms });
       const now = clock();
       return repo.insertProposal(db, {
         created_by: user, investor, trader, exchange_account: exchangeAccount, initial_balance: t.initialBalance.toString(),
         max_drawdown_bps: t.maxDrawdownBps, daily_drawdown_bps: t.dailyDrawdownBps, deal_deadline: t.dealDeadline,
-        trader_share_bps: t.traderShareBps, valid_until: validUntil, salt: terms.salt, chain_id: typed.domain.chainId,
+        trader_share_bps: t.traderShareBps, breach_policy: t.breachPolicy, valid_until: validUntil, salt: terms.salt, chain_id: typed.domain.chainId,
         factory: typed.domain.verifyingContract, terms_hash: hashVaultTerms({ chainId: deps.chainId(), factory: deps.factory(), terms }),
         investor_signature: null, trader_signature: null, status: "PENDING", vault_address: null, create_tx: null,
         relay_error: null, rejected_by: null, created_at: now, updated_at: now,

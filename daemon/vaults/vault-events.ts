@@ -29,6 +29,8 @@ function vaultFromCreated(e: ChainEventInput, now: number) {
     exchange_account: str(d.exchangeAccount), initial_balance: initial,
     max_drawdown_bps: num(d.maxDrawdownBps), daily_drawdown_bps: num(d.dailyDrawdownBps),
     deal_deadline: num(d.dealDeadline), trader_share_bps: num(d.traderShareBps),
+    // Journal rows written before the term existed carry no breachPolicy: those vaults pause.
+    breach_policy: d.breachPolicy === undefined ? 0 : num(d.breachPolicy),
     terms_hash: str(d.termsHash), salt: str(d.salt),
     created_block: e.blockNumber, created_tx: e.txHash, created_at: e.time,
     current_balance: initial, peak_balance: initial, day_start_balance: initial, updated_at: now,

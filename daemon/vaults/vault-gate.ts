@@ -2,6 +2,8 @@
 // the vault's trader, it is not closed, not paused, the deadline has not passed, the balance is fresh,
 // and no limit is already breached on the exchange (the gap between oracle cycles: a breach seen
 // here is written on-chain at once, and the order refused with VAULT_PAUSED once the contract paused).
+// A paused vault whose signed breach policy is "reduce-only" still takes reduce-only orders: they can
+// only take risk off, which is what both parties want after a breach.
 import type { Executor } from "../db/database.js";
 import type { VaultRow } from "../db/schema-chain.js";
 import { AppError } from "../errors.js";
@@ -9,6 +11,18 @@ import type { Target } from "../trading/target.js";
 import type { VaultBalances } from "./vault-balances.js";
 import { assertOpen, vaultFor } from "./vault-access.js";
 import { assess } from "./vault-math.js";
+import { breachPolicyName, type BreachPolicy } from "../chain/terms.js";
+
+/** What the order could do to the vault's exposure: reduce-only orders can only take risk off. */
+export interface TradeIntent {
+  reduceOnly: boolean;
+}
+
+const PAUSED_MESSAGE: Record<BreachPolicy, string> = {
+  pause: "the vault was paused by its risk limits",
+  "reduce-only": "the vault was paused by its risk limits; its breach policy allows only reduce-only orders",
+  flatten: "the vault was paused by its risk limits and its positions flattened",
+};
 
 export interface VaultGateDeps {
   db: Executor;
@@ -25,11 +39,17 @@ export function createVaultGate(deps: VaultGateDeps) {
   const targetOf = (v: VaultRow): Target => ({ account: v.exchange_account, vaultAddress: v.address });
 
   return {
-    async forTrade(user: string, address: string): Promise<Target> {
+    async forTrade(user: string, address: string, intent: TradeIntent = { reduceOnly: false }): Promise<Target> {
       const { vault: v, role } = await vaultFor(db, user, address);
       if (role !== "trader") throw new AppError("FORBIDDEN", "only the vault's trader may trade it");
       assertOpen(v);
-      if (v.paused) throw new AppError("VAULT_PAUSED", "the vault was paused by its risk limits");
+      const policy = breachPolicyName(v.breach_policy);
+      // Reducing a paused vault's exposure needs no fresh balance or limit check: it is already paused.
+      const mayReduce = policy === "reduce-only" && intent.reduceOnly;
+      if (v.paused) {
+        if (mayReduce) return targetOf(v);
+        throw new AppError("VAULT_PAUSED", PAUSED_MESSAGE[policy]);
+      }
       if (v.deal_deadline < Math.floor(clock() / 1000)) throw new AppError("DEAL_EXPIRED", "the deal deadline has passed");
       const age = clock() - (v.last_observed_at ?? 0) * 1000;
       if (v.last_observed_at === null || age > deps.staleAfterMs) {
@@ -46,7 +66,7 @@ export function createVaultGate(deps: VaultGateDeps) {
       );
       if (risk.breach) {
         const after = await deps.refresh(v.address);
-        if (after.paused) throw new AppError("VAULT_PAUSED", "the vault's risk limits are breached; it has been paused");
+        if (after.paused && !mayReduce) throw new AppError("VAULT_PAUSED", "the vault's risk limits are breached; it has been paused");
       }
       balances.markActive(v.address);
       return targetOf(v);

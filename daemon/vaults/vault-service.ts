@@ -6,6 +6,7 @@ import type { Executor } from "../db/database.js";
 import type { VaultRow } from "../db/schema-chain.js";
 import * as tradesRepo from "../db/vault-trades-repo.js";
 import * as vaultsRepo from "../db/vaults-repo.js";
+import { breachPolicyName } from "../chain/terms.js";
 import { AppError, isAppError } from "../errors.js";
 import type { AccountViews, PositionView } from "../trading/account-views.js";
 import type { TradingService } from "../trading/trading-service.js";
@@ -44,13 +45,28 @@ export function createVaultService(deps: VaultServiceDeps) {
   /** Closes in progress, per vault: a second close waits for the first and is told the vault is closed. */
   const closing = new Map<string, Promise<VaultRow>>();
 
-  /** A vault the contract just paused: its resting orders go, and the event says how many. */
+  /**
+   * A vault the contract just paused: its resting orders go, and the event says how many. Under the
+   * "flatten" policy its positions go too, at once, with reduce-only market orders; the event says
+   * what was closed and at which prices.
+   */
   async function afterPause(v: VaultRow): Promise<void> {
+    const target = { account: v.exchange_account, vaultAddress: v.address };
     try {
-      const count = await trading.cancelAll({ account: v.exchange_account });
+      if (breachPolicyName(v.breach_policy) === "flatten") {
+        const r = await trading.flatten("oracle", target);
+        const positions = r.closedPositions.map((p) => ({
+          symbol: p.symbol, size: p.size, orderId: p.orderId, filledSize: p.filled?.size ?? null, averagePrice: p.filled?.averagePrice ?? null,
+        }));
+        await balances.recordEvent({ vault: v.address, type: "Flattened", data: { reason: "paused", canceledOrders: r.canceledOrders, positions } });
+        log.warn({ vault: v.address, positions: positions.length }, "vault breached its limits: positions flattened (breach policy)");
+        await balances.recordFills(v).catch((err) => log.warn({ vault: v.address, err: (err as Error).message }, "cannot record the flattening fills yet"));
+        return;
+      }
+      const count = await trading.cancelAll(target);
       await balances.recordEvent({ vault: v.address, type: "OrdersCanceled", data: { reason: "paused", count } });
     } catch (err) {
-      log.error({ vault: v.address, err: (err as Error).message }, "paused vault: cannot cancel its orders");
+      log.error({ vault: v.address, err: (err as Error).message }, "paused vault: cannot cancel its orders or flatten it");
     }
   }
 

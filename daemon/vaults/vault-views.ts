@@ -4,6 +4,7 @@
 import type { VaultTradeRow } from "../db/schema.js";
 import type { VaultEventRow, VaultRow } from "../db/schema-chain.js";
 import type { VaultSummaryRow } from "../db/vaults-repo.js";
+import { breachPolicyName } from "../chain/terms.js";
 import { baseUnitsToUsdc, bpsToPercent } from "./units.js";
 import { drawdownBps } from "./vault-math.js";
 
@@ -32,7 +33,7 @@ export function rowToTrade(t: VaultTradeRow) {
 }
 export type VaultTrade = ReturnType<typeof rowToTrade>;
 
-const PAUSE_REASONS: Record<number, string> = { 1: "maxDrawdown", 2: "dailyDrawdown", 3: "both" };
+const PAUSE_REASONS: Record<number, string> = { 1: "maxDrawdown", 2: "dailyDrawdown", 3: "both", 4: "accountMode" };
 
 export function rowToDetail(v: VaultRow) {
   const current = BigInt(v.current_balance);
@@ -48,6 +49,8 @@ export function rowToDetail(v: VaultRow) {
     currentDailyDrawdown: bpsToPercent(drawdownBps(BigInt(v.day_start_balance), current)),
     lastBalanceUpdate: v.last_observed_at,
     pauseReason: v.paused ? (PAUSE_REASONS[v.pause_reason ?? 3] ?? "both") : null,
+    breachPolicy: breachPolicyName(v.breach_policy),
+    accountMode: v.account_mode,
     settlement: v.closed
       ? {
           finalBalance: usdcOrZero(v.final_balance), profit: usdcOrZero(v.profit), traderShare: usdcOrZero(v.trader_share),

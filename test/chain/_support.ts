@@ -81,7 +81,7 @@ export async function signedTerms(chain: Chain, env: Env, over: Partial<VaultTer
   const terms: VaultTerms = {
     investor: env.investor.address, trader: env.trader.address, exchangeAccount: Wallet.createRandom().address,
     initialBalance: 10_000n * USDC, maxDrawdownBps: 2_000, dailyDrawdownBps: 1_000, dealDeadline: t + 30 * DAY,
-    traderShareBps: 2_000, validUntil: t + DAY, salt: randomSalt(), ...over,
+    traderShareBps: 2_000, breachPolicy: 0, validUntil: t + DAY, salt: randomSalt(), ...over,
   };
   const doc = buildVaultTermsTypedData({ chainId: chain.chainId, factory: chain.addresses.factory, terms });
   return {

@@ -148,6 +148,7 @@ export async function makeTerms(chain: Chain, over: Partial<VaultTerms> = {}): P
     dailyDrawdownBps: 500,
     dealDeadline: t + 30 * DAY,
     traderShareBps: 2_000,
+    breachPolicy: 0,
     validUntil: t + DAY,
     salt: randomSalt(),
     ...over,

@@ -76,6 +76,11 @@ test("trader share: 0 to 10000 bps", async () => {
   await refused(() => ({ traderShareBps: 10_001 }), "traderShare", "InvalidTerms", "traderShareBps");
 });
 
+test("breach policy: 0 (pause), 1 (reduce-only), 2 (flatten), nothing else", async () => {
+  for (const breachPolicy of [0, 1, 2]) await deploys(() => ({ breachPolicy }));
+  await refused(() => ({ breachPolicy: 3 }), "breachPolicy", "InvalidTerms", "breachPolicy");
+});
+
 test("dealDeadline: after the block, up to 2^48 - 1", async () => {
   await deploys((at) => ({ dealDeadline: at + 1 }));
   await refused((at) => ({ dealDeadline: at }), "dealDeadline", "DealExpired");

@@ -106,7 +106,7 @@ async function relayWith(error: AppError): Promise<{ status: string; relayError:
   const now = Math.floor(Date.now() / 1000);
   const row = await svc.create(trader.address, {
     investor: investor.address, trader: trader.address, initialBalance: 1_000_000_000n, maxDrawdownBps: 1000,
-    dailyDrawdownBps: 500, dealDeadline: now + 86_400, traderShareBps: 2000,
+    dailyDrawdownBps: 500, dealDeadline: now + 86_400, traderShareBps: 2000, breachPolicy: 0,
   });
   const td = (await import("../../daemon/vaults/proposal-service.js")).typedDataOf(row);
   const sign = (w: typeof investor) => signTyped(w, td as any);

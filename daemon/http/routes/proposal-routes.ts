@@ -2,7 +2,7 @@
 // signature, reject. Terms use SPEC's names and units: percentages and USDC decimal strings.
 import { z } from "zod";
 import { percentToBps } from "../../vaults/units.js";
-import { rowToProposal, type ProposalService } from "../../vaults/proposal-service.js";
+import { BREACH_POLICIES, breachPolicyCode, rowToProposal, type ProposalService } from "../../vaults/proposal-service.js";
 import * as R from "../responses.js";
 import { defineRoute } from "../route.js";
 import { address, pagination, signature, usdcAmount as usdc } from "../schemas.js";
@@ -42,6 +42,8 @@ export function proposalRoutes(proposals: ProposalService) {
         profitShare: z.object({ trader: sharePercent, investor: sharePercent }).strict()
           .refine((s) => s.trader + s.investor === 10_000, { message: "trader and investor shares must add up to 100" }),
         validUntil: unixSeconds.optional(),
+        breachPolicy: z.enum(BREACH_POLICIES).default("pause")
+          .describe("What a breach does: pause (refuse every vault order), reduce-only (allow orders that only reduce), flatten (close every position at once)"),
       }).strict(),
       response: R.proposalResponse,
       errors: [...errors],
@@ -49,7 +51,7 @@ export function proposalRoutes(proposals: ProposalService) {
         const row = await proposals.create(user.address, {
           investor: body.investor, trader: body.trader, exchangeAccount: body.exchangeAccount, initialBalance: body.initialBalance,
           maxDrawdownBps: body.maxDrawdown, dailyDrawdownBps: body.dailyDrawdown, dealDeadline: body.dealDeadline,
-          traderShareBps: body.profitShare.trader, validUntil: body.validUntil,
+          traderShareBps: body.profitShare.trader, breachPolicy: breachPolicyCode(body.breachPolicy), validUntil: body.validUntil,
         });
         return { proposal: rowToProposal(row), warnings: await proposals.warnings(row) };
       },
