@@ -29,6 +29,9 @@ import { createVaultBalances } from "./vaults/vault-balances.js";
 import type { VaultChainOps } from "./vaults/vault-chain.js";
 import { createVaultGate } from "./vaults/vault-gate.js";
 import { createVaultService } from "./vaults/vault-service.js";
+import { createAccountModes } from "./vaults/account-modes.js";
+import { createDeadMan } from "./vaults/dead-man.js";
+import { OPERATOR_PAUSE_ACCOUNT_MODE } from "./vaults/vault-chain.js";
 import { createVaultWatch } from "./vaults/vault-watch.js";
 import { eventData } from "./vaults/vault-views.js";
 
@@ -86,7 +89,17 @@ export function composeServices(deps: ServiceDeps) {
   });
   const views = createAccountViews({ exchange, agents });
   const balances = createVaultBalances({ db, work: store, exchange, chain: chainOps, clock, log, publish: live.publish });
-  const vaults = createVaultService({ db, changes: store.changes, chain: chainOps, balances, trading, views, clock, log });
+  const modes = createAccountModes({
+    db, balances, clock, log,
+    readMode: (account) => exchange.accountMode(account, { priority: "background" }),
+    pause: (vault) => chainOps.pauseVault(vault, OPERATOR_PAUSE_ACCOUNT_MODE),
+  });
+  const deadMan = config.deadManSeconds === undefined ? undefined : createDeadMan({
+    seconds: config.deadManSeconds, clock, log,
+    signerFor: (account) => agents.signerFor(account),
+    scheduleCancel: (agent, timeMs) => exchange.scheduleCancel(agent, timeMs),
+  });
+  const vaults = createVaultService({ db, changes: store.changes, chain: chainOps, balances, trading, views, modes, deadMan, clock, log });
   const gate = createVaultGate({ db, balances, refresh: vaults.refresh, clock, staleAfterMs: config.staleAfter * 1000 });
   const desk = createOrderDesk({ db, trading, views, gate, balances, log });
   const watch = createVaultWatch({
@@ -98,6 +111,7 @@ export function composeServices(deps: ServiceDeps) {
     activeVaultFor: async (account) => (await vaultsRepo.activeVaultFor(db, account))?.address,
     accountValue: async (account) => (await exchange.accountState(account, { priority: "background" })).accountValue,
     firstReading: vaults.refresh,
+    assertAccountValued: modes.assertValued,
   });
   const oracle = createOracle({
     poll: vaults.poll,
@@ -119,5 +133,5 @@ export function composeServices(deps: ServiceDeps) {
       backlog: async (user, afterId) => live.toHub(await vaults.eventsAfter(user, afterId, 1_000)),
     }),
   ];
-  return { hub: live.hub, agents, reconciler, trading, vaults, watch, proposals, oracle, routes };
+  return { hub: live.hub, agents, reconciler, trading, vaults, watch, proposals, oracle, deadMan, routes };
 }

@@ -9,6 +9,7 @@ import type { Store } from "./db/database.js";
 import type { ExchangeAdapter } from "./exchange/types.js";
 import type { PriceStream } from "./exchange/price-stream.js";
 import type { Oracle } from "./oracle/oracle.js";
+import type { DeadMan } from "./vaults/dead-man.js";
 import type { VaultWatch } from "./vaults/vault-watch.js";
 
 /** Missed intervals after which the oracle counts as down. */
@@ -26,6 +27,8 @@ export function healthCheck(deps: {
   /** Absent with --no-price-stream. */
   prices?: PriceStream;
   watch: VaultWatch;
+  /** Absent unless --dead-man-seconds is set. */
+  deadMan?: DeadMan;
 }): () => Promise<Health> {
   const { config, clock, store, exchange, chain, oracle } = deps;
   const started = clock();
@@ -52,6 +55,8 @@ export function healthCheck(deps: {
         breachMarginPoints: config.breachMargin,
         earlyWrites: deps.watch.status().earlyWrites,
       },
+      // Per vault account: armed, or why the exchange refused (its volume gate). Not a readiness condition.
+      deadMan: deps.deadMan?.status() ?? { seconds: null, accounts: [] },
       chain: {
         kind: chain.kind, chainId: chain.chainId, rpcUrl: chain.rpcUrl, factory: chain.addresses.factory,
         settlementToken: chain.addresses.token, operator: chain.operator,

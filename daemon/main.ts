@@ -165,7 +165,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     let openApi: unknown;
     routes.push(
       ...metaRoutes({
-        health: healthCheck({ config, version, clock, store, exchange, chain, oracle: services.oracle, prices, watch: services.watch }),
+        health: healthCheck({ config, version, clock, store, exchange, chain, oracle: services.oracle, prices, watch: services.watch, deadMan: services.deadMan }),
         openApi: () => (openApi ??= buildOpenApi(routes, { version, serverUrl: where.publicUrl })),
       }),
       ...services.routes,

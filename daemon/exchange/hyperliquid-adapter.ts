@@ -170,6 +170,16 @@ export function createHyperliquidAdapter(opts: HyperliquidAdapterOptions): Excha
       );
     },
 
+    accountMode: (user, o) => call("userAbstraction", 20, () => info.userAbstraction({ user: user as `0x${string}` }), o),
+
+    async scheduleCancel(agent, timeMs, o: ActionOptions = {}) {
+      await call("scheduleCancel", 1, () =>
+        clientFor(agent).scheduleCancel(timeMs === null ? {} : { time: timeMs }, {
+          vaultAddress: o.subAccount as `0x${string}` | undefined, signal: o.signal,
+        }),
+      );
+    },
+
     async relayUserAction(signed: SignedUserAction) {
       const response = await call("approveAgent", 1, () => transport.request("exchange", signed));
       const reason = exchangeReason(response);

@@ -129,4 +129,11 @@ export interface ExchangeAdapter {
   placeOrder(agent: Signer, order: OrderRequest, opts?: ActionOptions): Promise<PlaceOutcome>;
   cancelOrder(agent: Signer, ref: { asset: number; oid: number }, opts?: ActionOptions): Promise<void>;
   relayUserAction(signed: SignedUserAction): Promise<void>;
+  /** The account's abstraction mode (Hyperliquid `userAbstraction`: "default", "disabled", "unifiedAccount"...). */
+  accountMode(user: string, opts?: ReadOptions): Promise<string>;
+  /**
+   * Arms the exchange's dead-man's switch for the agent's account: every open order is canceled at
+   * `timeMs` unless armed again before (null disarms it). Refused below the venue's volume gate.
+   */
+  scheduleCancel(agent: Signer, timeMs: number | null, opts?: ActionOptions): Promise<void>;
 }

@@ -44,6 +44,7 @@ export function chainOps(chain: Chain, blockGasLimit: bigint): VaultChainOps {
 
     closeVault: (vault) => contracts.closeVault(signer, { vault }),
     unpauseVault: (vault) => contracts.unpauseVault(signer, { vault }),
+    pauseVault: (vault, reason) => contracts.pauseVault(signer, { vault, reason }),
     async withdraw(vault, party) {
       const r = await contracts.withdrawFromVault(signer, { vault, party });
       return { txHash: r.txHash, amount: r.amount, recipient: r.recipient };

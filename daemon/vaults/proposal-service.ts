@@ -8,7 +8,7 @@ import { breachPolicyName, buildVaultTermsTypedData, hashVaultTerms, randomSalt,
 import type { Executor } from "../db/database.js";
 import * as repo from "../db/proposals-repo.js";
 import type { ProposalRow } from "../db/schema.js";
-import { AppError } from "../errors.js";
+import { AppError, isAppError } from "../errors.js";
 import { compareDecimal } from "../lib/decimal.js";
 import { isRetryable } from "../lib/retry.js";
 import { baseUnitsToUsdc, bpsToPercent } from "./units.js";
@@ -41,6 +41,8 @@ export interface ProposalDeps {
   createVault(terms: VaultTerms, investorSignature: string, traderSignature: string): Promise<{ vault: string; txHash: string }>;
   /** The exchange account's value (USDC decimal string), for the warnings shown before anyone signs. */
   accountValue(exchangeAccount: string): Promise<string>;
+  /** Refuses (INVALID_INPUT) an exchange account in a mode the oracle cannot value (account-modes.ts). */
+  assertAccountValued(exchangeAccount: string): Promise<void>;
   /** A vault just deployed gets its first reading at once, so it can trade without waiting a cycle. */
   firstReading(vault: string): Promise<unknown>;
   clock: () => number;
@@ -173,6 +175,12 @@ export function createProposalService(deps: ProposalDeps) {
       if (validUntil <= nowS()) throw invalid("validUntil", "must be in the future");
       if (validUntil > t.dealDeadline) throw invalid("validUntil", "must not be after the deal deadline");
       if (await deps.activeVaultFor(exchangeAccount)) throw invalid("exchangeAccount", "this exchange account already backs an active vault");
+      // An exchange that cannot answer does not block the proposal: the oracle reads the mode again
+      // at the vault's first cycle and pauses it if the account cannot be valued.
+      await deps.assertAccountValued(exchangeAccount).catch((err) => {
+        if (isAppError(err) && err.code === "INVALID_INPUT") throw err;
+        log.warn({ exchangeAccount, err: (err as Error).message }, "cannot read the account's mode; the oracle will");
+      });
       const terms: VaultTerms = {
         investor, trader, exchangeAccount, initialBalance: t.initialBalance, maxDrawdownBps: t.maxDrawdownBps,
         dailyDrawdownBps: t.dailyDrawdownBps, dealDeadline: t.dealDeadline, traderShareBps: t.traderShareBps,

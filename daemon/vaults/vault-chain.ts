@@ -4,6 +4,9 @@
 // never lags the chain.
 import type { TypedDataDocument, VaultTerms } from "../chain/terms.js";
 
+/** Reason code of the operator's pause when the account's mode changed (TradingVault.pause). */
+export const OPERATOR_PAUSE_ACCOUNT_MODE = 4;
+
 export interface BalanceReading {
   vault: string;
   /** USDC base units. */
@@ -21,6 +24,8 @@ export interface VaultChainOps {
   updateBalances(readings: BalanceReading[]): Promise<{ paused: string[]; txHashes: string[]; failures: unknown[] }>;
   closeVault(vault: string): Promise<{ txHash: string }>;
   unpauseVault(vault: string): Promise<{ txHash: string }>;
+  /** The operator's pause (reason 4: the account's mode changed); a no-op on a paused vault. */
+  pauseVault(vault: string, reason: number): Promise<{ txHash: string }>;
   withdraw(vault: string, party: string): Promise<{ txHash: string; amount: bigint; recipient: string }>;
   permitTypedData(vault: string, amount: bigint, deadline: number): Promise<TypedDataDocument>;
   fundWithPermit(vault: string, amount: bigint, deadline: number, signature: string): Promise<{ txHash: string }>;

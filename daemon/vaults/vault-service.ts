@@ -10,6 +10,8 @@ import { breachPolicyName } from "../chain/terms.js";
 import { AppError, isAppError } from "../errors.js";
 import type { AccountViews, PositionView } from "../trading/account-views.js";
 import type { TradingService } from "../trading/trading-service.js";
+import type { AccountModes } from "./account-modes.js";
+import type { DeadMan } from "./dead-man.js";
 import type { VaultBalances } from "./vault-balances.js";
 import { assertOpen, vaultFor, vaultWithRole } from "./vault-access.js";
 import type { VaultChainOps } from "./vault-chain.js";
@@ -23,6 +25,10 @@ export interface VaultServiceDeps {
   balances: VaultBalances;
   trading: TradingService;
   views: AccountViews;
+  /** The account mode checks (read every few minutes; a vault that leaves the standard modes pauses). */
+  modes: AccountModes;
+  /** The dead-man's switch, when --dead-man-seconds is set. */
+  deadMan?: DeadMan;
   clock: () => number;
   log: Logger;
 }
@@ -123,7 +129,10 @@ export function createVaultService(deps: VaultServiceDeps) {
         });
       }
       const live = vaults.filter((x) => x.deal_deadline >= now);
+      // Armed first: a cycle whose reads fail must still keep the switch from firing on a live daemon.
+      await deps.deadMan?.renew(live);
       const read = await update(live);
+      await deps.modes.checkDue(live);
       for (const v of live) {
         if (!balances.fillsDue(v.address)) continue;
         await balances.recordFills(v).catch((err) => log.warn({ vault: v.address, err: (err as Error).message }, "cannot read fills"));
@@ -178,6 +187,7 @@ export function createVaultService(deps: VaultServiceDeps) {
       const { vault: v } = await vaultWithRole(db, user, address, ["trader"], "unpause it");
       assertOpen(v);
       if (!v.paused) throw new AppError("CONFLICT", "the vault is not paused");
+      await deps.modes.assertUnpausable(v);
       const fresh = await refresh(v.address);
       if (fresh.paused) await chain.unpauseVault(v.address);
       return rowToSummary((await vaultsRepo.findVault(db, v.address))!);

@@ -40,6 +40,7 @@ const SAMPLES: Record<ConfigKey, { value?: string; with?: string[]; env?: string
   // A negated switch: --no-price-stream, and its twin says it positively (TRADEVAULT_PRICE_STREAM=false).
   priceStream: { env: "false" },
   breachMargin: { value: "1.25" },
+  deadManSeconds: { value: "300" },
   marketSlippage: { value: "1.5" },
   signInRateLimit: { value: "5" },
   orderRateLimit: { value: "7" },

@@ -97,6 +97,7 @@ async function relayWith(error: AppError): Promise<{ status: string; relayError:
     db: store.db, clock: Date.now, log: pino({ level: "silent" }),
     chainId: () => 31337, factory: () => "0x5FbDB2315678afecb367f032d93F642f64180aa3",
     activeVaultFor: async () => undefined, accountValue: async () => "1000000", firstReading: async () => undefined,
+    assertAccountValued: async () => undefined,
     createVault: async () => {
       throw error;
     },
