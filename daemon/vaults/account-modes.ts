@@ -11,6 +11,7 @@ import type { VaultRow } from "../db/schema-chain.js";
 import * as vaultsRepo from "../db/vaults-repo.js";
 import { AppError } from "../errors.js";
 import type { VaultBalances } from "./vault-balances.js";
+import { OPERATOR_PAUSE_ACCOUNT_MODE } from "./vault-chain.js";
 
 /** The modes whose perp account value is the account's value: a new account's, and standard set explicitly. */
 export const VALUED_MODES: ReadonlySet<string> = new Set(["default", "disabled"]);
@@ -75,8 +76,13 @@ export function createAccountModes(deps: AccountModeDeps) {
       }
     },
 
-    /** Unpause refuses while the account is still in a mode the oracle cannot value. */
+    /**
+     * Unpause refuses while the account is still in a mode the oracle cannot value. Only a vault the
+     * mode paused (or last seen in such a mode) is read again: a breach's unpause costs no weight here.
+     */
     async assertUnpausable(v: VaultRow): Promise<void> {
+      const byMode = ((v.pause_reason ?? 0) & OPERATOR_PAUSE_ACCOUNT_MODE) !== 0;
+      if (!byMode && (v.account_mode === null || VALUED_MODES.has(v.account_mode))) return;
       const mode = await deps.readMode(v.exchange_account);
       if (!VALUED_MODES.has(mode)) throw new AppError("CONFLICT", `${unsupported(v.exchange_account, mode)}; switch it back, then unpause`);
     },

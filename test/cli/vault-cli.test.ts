@@ -33,11 +33,17 @@ t("two people create, trade, close, fund and settle a vault from the command lin
   assert.is((await ivy("agent", "approve")).code, 0);
 
   const created = await tom("proposals", "create", "--investor", ivyAddr, "--trader", tomAddr, "--balance", "10000",
-    "--max-drawdown", "10", "--daily-drawdown", "5", "--days", "30", "--trader-share", "20", "--json");
+    "--max-drawdown", "10", "--daily-drawdown", "5", "--days", "30", "--trader-share", "20", "--breach-policy", "reduce-only", "--json");
   assert.is(created.code, 0, created.stderr);
+  assert.is(created.json.data.proposal.breachPolicy, "reduce-only");
   const id = String(created.json.data.proposal.id);
   const missing = await tom("proposals", "create", "--investor", ivyAddr);
   assert.is(missing.code, 2, "off a terminal, missing terms are a usage error");
+  const badPolicy = await tom("proposals", "create", "--investor", ivyAddr, "--trader", tomAddr, "--balance", "10000",
+    "--max-drawdown", "10", "--daily-drawdown", "5", "--days", "30", "--trader-share", "20", "--breach-policy", "panic");
+  assert.is(badPolicy.code, 2);
+  assert.match(badPolicy.stderr, /--breach-policy must be one of pause, reduce-only, flatten/);
+  assert.match((await tom("proposals", "show", id)).stdout, /on a breach:\s+reduce-only/);
 
   assert.is((await tom("proposals", "accept", id)).code, 0);
   const accepted = await ivy("proposals", "accept", id, "--json");
