@@ -42,7 +42,7 @@ function handleL1(deps: ExchangeDeps, req: Req<"l1">): unknown {
   // Sub-accounts and vaults are not simulated: vaultAddress may only name the account itself.
   if (req.vaultAddress && req.vaultAddress !== user) return err(`Vault or sub-account ${req.vaultAddress} is not registered to ${user}.`);
   if (req.expiresAfter !== undefined && req.expiresAfter < now) return err("Action already expired");
-  return ctx.repo.tx(() => {
+  return ctx.tx(() => {
     ctx.repo.addNonce(signer, req.nonce, deps.nonces.keep);
     return runL1(ctx, user, req.action, hash);
   });
@@ -80,7 +80,7 @@ function handleUserSigned(deps: ExchangeDeps, req: Req<"user">): unknown {
   }
   // Only a funded master may sign user-signed actions; an agent has no account of its own.
   if (!ctx.repo.getAccount(signer)) return err(`Must deposit before performing actions. User: ${signer}`);
-  return ctx.repo.tx(() => {
+  return ctx.tx(() => {
     ctx.repo.addNonce(signer, req.nonce, deps.nonces.keep);
     const refused = approveAgent(ctx.repo, signer, req.action, now, deps.agents);
     return refused ? err(refused) : DEFAULT;

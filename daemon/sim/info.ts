@@ -4,6 +4,7 @@ import { extraAgents } from "./agents.js";
 import { buildBook } from "./engine/book.js";
 import { markOf, type EngineCtx } from "./engine/context.js";
 import { accountView, renderClearinghouse } from "./engine/margin.js";
+import { openOrderWire } from "./engine/orders.js";
 import { F, abs, exact } from "./num.js";
 import type { Order } from "./types.js";
 import { WireError } from "./wire.js";
@@ -33,14 +34,6 @@ const InfoSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("userNonFundingLedgerUpdates"), user: Address, startTime: Time.optional(), endTime: Time.nullish() }),
 ]);
 type InfoRequest = z.infer<typeof InfoSchema>;
-
-function openOrder(o: Order) {
-  return {
-    coin: o.coin, side: o.isBuy ? "B" : "A", limitPx: exact(o.limitPx), sz: exact(o.sz), oid: o.oid,
-    timestamp: o.createdAt, origSz: exact(o.origSz), ...(o.cloid ? { cloid: o.cloid } : {}),
-    ...(o.reduceOnly ? { reduceOnly: true } : {}),
-  };
-}
 
 function frontendOrder(o: Order) {
   return {
@@ -97,7 +90,7 @@ function answer(ctx: EngineCtx, req: InfoRequest): unknown {
     case "clearinghouseState":
       return renderClearinghouse(accountView(ctx.repo, ctx.markets, req.user, ctx.cfg.defaultLeverage), now);
     case "openOrders":
-      return ctx.repo.openOrdersOf(req.user).reverse().map(openOrder);
+      return ctx.repo.openOrdersOf(req.user).reverse().map(openOrderWire);
     case "frontendOpenOrders":
       return ctx.repo.openOrdersOf(req.user).reverse().map(frontendOrder);
     case "userFills":

@@ -21,7 +21,7 @@ import { F, exact, usd } from "./num.js";
 import { SimHttpServer, type RequestLogEntry } from "./server.js";
 import { DEFAULT_WS_LIMITS, SimWsServer, type WsLimits } from "./ws.js";
 import { MidsPublisher, simChannels } from "./ws-channels.js";
-import { SimEvents } from "./sim-events.js";
+import { SimEvents, type SimEventListener } from "./sim-events.js";
 import { openDb, type Db } from "./store/db.js";
 import { SimRepo } from "./store/repo.js";
 import { silentLogger, type Market, type MarketSpec, type Network, type SimLogger } from "./types.js";
@@ -73,6 +73,8 @@ export interface SimExchange {
   tick(steps?: number): MarkMoveResult;
   mark(symbol: string): string;
   readonly faults: FaultQueue;
+  /** Listens to what the engine publishes after each commit (sim-events.ts); returns the remover. */
+  onEvent(listener: SimEventListener): () => void;
   readonly requests: readonly RequestLogEntry[];
   clearRequests(): void;
 }
@@ -130,6 +132,10 @@ class SimExchangeImpl implements SimExchange {
 
   clearRequests(): void {
     this.log.splice(0, this.log.length);
+  }
+
+  onEvent(listener: SimEventListener): () => void {
+    return this.live().ctx.events.on(listener);
   }
 
   private live(): Running {
@@ -198,7 +204,7 @@ class SimExchangeImpl implements SimExchange {
   /** A fresh database starts from the feed's first prices or the markets' start prices. */
   private seedMarks(ctx: EngineCtx, feed: PriceFeed): void {
     const initial = feed.initial();
-    ctx.repo.tx(() => {
+    ctx.tx(() => {
       for (const m of this.list.all) {
         if (ctx.repo.getMark(m.name) !== undefined) continue;
         ctx.repo.setMark(m.name, initial?.get(m.name) ?? F.parse(m.startPx), this.now());
@@ -211,7 +217,7 @@ class SimExchangeImpl implements SimExchange {
     const out: MarkMoveResult = { filledOids: [], liquidated: [] };
     try {
       for (let i = 0; i < steps; i++) {
-        const r = ctx.repo.tx(() => moveMarks(ctx, feed.next(ctx.repo.allMarks())));
+        const r = ctx.tx(() => moveMarks(ctx, feed.next(ctx.repo.allMarks())));
         out.filledOids.push(...r.filledOids);
         out.liquidated.push(...r.liquidated);
       }
@@ -240,7 +246,7 @@ class SimExchangeImpl implements SimExchange {
       throw new ControlInputError(`bad price ${String(price)}`);
     }
     if (px <= 0n) throw new ControlInputError("price must be positive");
-    const result = ctx.repo.tx(() => moveMarks(ctx, new Map([[symbol, px]])));
+    const result = ctx.tx(() => moveMarks(ctx, new Map([[symbol, px]])));
     mids.publish();
     return result;
   }
@@ -248,7 +254,7 @@ class SimExchangeImpl implements SimExchange {
   mark(symbol: string): string {
     const m = this.list.byCoin(symbol);
     if (!m) throw new ControlInputError(`unknown symbol ${symbol}`);
-    return exact(this.live().ctx.repo.getMark(symbol) ?? F.parse(m.startPx));
+    return F.format(this.live().ctx.repo.getMark(symbol) ?? F.parse(m.startPx));
   }
 
   async faucet(user: string, amount: string | number): Promise<FaucetResult> {
@@ -270,8 +276,8 @@ class SimExchangeImpl implements SimExchange {
     }
     const { ctx } = this.live();
     const value = base * 10n ** 12n; // 6 → 18 decimals
-    const usdc = ctx.repo.tx(() => creditUsdc(ctx, address, value));
-    return { user: address, amount: exact(value), usdc: usd(usdc) };
+    const usdc = ctx.tx(() => creditUsdc(ctx, address, value));
+    return { user: address, amount: F.format(value), usdc: F.format(usdc, 6) };
   }
 
   /** USDC base units (6 decimals) of a faucet amount given as JSON number or decimal text. */

@@ -4,6 +4,7 @@ import { usd } from "../num.js";
 import type { CancelAction, CancelByCloidAction, UpdateLeverageAction } from "../wire.js";
 import type { Order } from "../types.js";
 import { syntheticHash, type EngineCtx } from "./context.js";
+import { changeOrder } from "./orders.js";
 
 export type CancelResult = "success" | { error: string };
 
@@ -12,7 +13,7 @@ function cancelOne(ctx: EngineCtx, asset: number, order: Order | undefined, user
   if (!order || order.user !== user || order.status !== "open" || order.coin !== market?.name) {
     return { error: `Order was never placed, already canceled, or filled. asset=${asset}` };
   }
-  ctx.repo.updateOrder(order.oid, order.sz, "canceled", ctx.now());
+  changeOrder(ctx, order, order.sz, "canceled");
   return "success";
 }
 
