@@ -16,6 +16,10 @@ export interface EngineConfig {
   defaultLeverage: number;
   /** Minimum order notional in USD (decimal text). */
   minOrderValueUsd: string;
+  /** Hourly funding rate, a decimal fraction of notional ("0.0000125"); longs pay when positive. */
+  fundingRate: string;
+  /** Traded volume (USD, decimal text) an account needs before it may arm scheduleCancel. */
+  scheduleCancelMinVolumeUsd: string;
 }
 
 export interface EngineCtx {

@@ -44,18 +44,12 @@ function reject(p: Placement, message: string, status: OrderStatus): OrderResult
 function hasMargin(p: Placement, limitPx: bigint, sz: bigint): boolean {
   const { ctx, user, market } = p;
   const view = accountView(ctx.repo, ctx.markets, user, ctx.cfg.defaultLeverage);
-  let reserved = 0n;
-  for (const o of ctx.repo.openOrdersOf(user)) {
-    if (o.reduceOnly) continue;
-    const lev = leverageOf(ctx.repo, user, ctx.markets.byCoin(o.coin)!, ctx.cfg.defaultLeverage);
-    reserved += F.mul(o.sz, o.limitPx, "up") / BigInt(lev);
-  }
   const szi = ctx.repo.getPosition(user, market.name).szi;
   const increase = max(0n, abs(szi + (p.w.b ? sz : -sz)) - abs(szi));
   const lev = leverageOf(ctx.repo, user, market, ctx.cfg.defaultLeverage);
   const fee = F.mul(F.mul(sz, limitPx, "up"), F.parse(ctx.cfg.fees.taker), "up");
   const required = F.mul(increase, limitPx, "up") / BigInt(lev) + fee;
-  return required <= view.accountValue - view.totalMarginUsed - reserved;
+  return required <= view.accountValue - view.totalMarginUsed - view.orderMargin;
 }
 
 export function placeOrder(ctx: EngineCtx, user: string, w: OrderWire, hash: string): OrderResult {
