@@ -241,6 +241,7 @@ export function createSim(config: Config, clock: () => number, chain?: Chain): S
     dbPath: join(config.dataDir, "sim-exchange.db"),
     network: "Testnet",
     priceFeed: simFeed(config.simFeed),
+    fundingRate: config.simFunding,
     clock,
     onFaucet: chain?.kind === "embedded"
       ? async (user, amount) => {

@@ -2,7 +2,9 @@
 // the action in one transaction that also records the nonce. Answers use Hyperliquid's shapes:
 // {"status":"ok","response":{...}} or {"status":"err","response":"<message>"}.
 import { actingUser, approveAgent, type AgentPolicy } from "./agents.js";
-import { cancelByCloid, cancelByOid, updateLeverage } from "./engine/actions.js";
+import { cancelByCloid, cancelByOid, modifyOrder, updateLeverage } from "./engine/actions.js";
+import { scheduleCancel } from "./engine/clock-jobs.js";
+import { runTransfer } from "./engine/transfers.js";
 import type { EngineCtx } from "./engine/context.js";
 import { placeOrder } from "./engine/place.js";
 import { nonceError, type NoncePolicy } from "./nonces.js";
@@ -26,6 +28,7 @@ const DEFAULT = ok({ type: "default" });
 /** Handles a parsed JSON body; throws WireError for bodies the real API answers with 422. */
 export function handleExchange(deps: ExchangeDeps, body: unknown): unknown {
   const req = parseExchangeRequest(body);
+  if (req.kind === "refused") return err(`${req.type} is not available on the sim (a paper exchange).`);
   return req.kind === "l1" ? handleL1(deps, req) : handleUserSigned(deps, req);
 }
 
@@ -42,8 +45,9 @@ function handleL1(deps: ExchangeDeps, req: Req<"l1">): unknown {
   // Sub-accounts and vaults are not simulated: vaultAddress may only name the account itself.
   if (req.vaultAddress && req.vaultAddress !== user) return err(`Vault or sub-account ${req.vaultAddress} is not registered to ${user}.`);
   if (req.expiresAfter !== undefined && req.expiresAfter < now) return err("Action already expired");
-  return ctx.repo.tx(() => {
+  return ctx.tx(() => {
     ctx.repo.addNonce(signer, req.nonce, deps.nonces.keep);
+    countRequest(ctx, user);
     return runL1(ctx, user, req.action, hash);
   });
 }
@@ -64,7 +68,24 @@ function runL1(ctx: EngineCtx, user: string, action: L1Action, hash: string): un
     }
     case "noop":
       return DEFAULT;
+    case "modify": {
+      const result = modifyOrder(ctx, user, action, hash);
+      return "error" in result ? err(result.error) : DEFAULT;
+    }
+    case "batchModify":
+      return ok({ type: "order", data: { statuses: action.modifies.map((m) => modifyOrder(ctx, user, m, hash)) } });
+    case "scheduleCancel": {
+      const refused = scheduleCancel(ctx, user, action.time);
+      return refused ? err(refused) : DEFAULT;
+    }
+    case "updateIsolatedMargin":
+      return err("Isolated margin is not supported by the sim: every position is cross.");
   }
+}
+
+/** userRateLimit's nRequestsUsed. */
+function countRequest(ctx: EngineCtx, user: string): void {
+  ctx.repo.setMeta(`requests:${user}`, String(Number(ctx.repo.getMeta(`requests:${user}`) ?? 0) + 1));
 }
 
 function handleUserSigned(deps: ExchangeDeps, req: Req<"user">): unknown {
@@ -79,15 +100,27 @@ function handleUserSigned(deps: ExchangeDeps, req: Req<"user">): unknown {
     return err(`Invalid hyperliquidChain ${req.action.hyperliquidChain}: this is ${deps.network}.`);
   }
   // Only a funded master may sign user-signed actions; an agent has no account of its own.
+  const agent = ctx.repo.getAgent(signer);
+  if (agent && agent.validUntil > now && req.action.type !== "approveAgent") {
+    return err("Agents do not have permission to perform withdrawals");
+  }
   if (!ctx.repo.getAccount(signer)) return err(`Must deposit before performing actions. User: ${signer}`);
-  return ctx.repo.tx(() => {
+  const action = req.action;
+  return ctx.tx(() => {
     ctx.repo.addNonce(signer, req.nonce, deps.nonces.keep);
-    const refused = approveAgent(ctx.repo, signer, req.action, now, deps.agents);
+    if (action.type !== "approveAgent") {
+      const result = runTransfer(ctx, signer, action, l1ConnectionId(action.message, req.nonce));
+      return "error" in result ? err(result.error) : DEFAULT;
+    }
+    const refused = approveAgent(ctx.repo, signer, action, now, deps.agents);
     return refused ? err(refused) : DEFAULT;
   });
 }
 
 function recoverSigner(action: UserSignedAction, signature: Req<"user">["signature"]): string | undefined {
+  if (action.type !== "approveAgent") {
+    return recoverUserSigner(action.primaryType, action.signatureChainId, action.message, signature);
+  }
   const message = {
     hyperliquidChain: action.hyperliquidChain,
     agentAddress: action.agentAddress,

@@ -6,6 +6,7 @@ export type { FaultEndpoint, FaultKind, FaultSpec } from "./faults.js";
 export type { PriceFeedConfig } from "./feed.js";
 export type { MarkMoveResult } from "./engine/marks.js";
 export type { RequestLogEntry } from "./server.js";
+export type { SimEvent, SimEventListener } from "./sim-events.js";
 export type { WsLimits } from "./ws.js";
 export type { Market, MarketSpec, Network, SimLogger } from "./types.js";
 export { DEFAULT_MARKETS } from "./markets.js";

@@ -1,11 +1,18 @@
 // POST /info: Hyperliquid's read-only queries, answered from the store in the real JSON shapes.
 import { z } from "zod";
 import { extraAgents } from "./agents.js";
-import { buildBook } from "./engine/book.js";
 import { markOf, type EngineCtx } from "./engine/context.js";
 import { accountView, renderClearinghouse } from "./engine/margin.js";
-import { F, abs, exact } from "./num.js";
-import type { Order } from "./types.js";
+import { openOrderWire } from "./engine/orders.js";
+import {
+  frontendOrder, historicalOrders, nonFundingLedger, referral, userAbstraction, userFees, userFunding, userRateLimit,
+  userRole,
+} from "./info-account.js";
+import {
+  INTERVALS, assetCtxs, candleSnapshot, fundingHistory, l2Book, spotClearinghouseState, spotMeta,
+} from "./info-market.js";
+import { UNMODELLED } from "./info-unmodelled.js";
+import { exact } from "./num.js";
 import { WireError } from "./wire.js";
 
 const Address = z.string().regex(/^0[xX][0-9a-fA-F]{40}$/).transform((s) => s.toLowerCase());
@@ -31,53 +38,31 @@ const InfoSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("l2Book"), coin: z.string(), nSigFigs: z.int().nullish(), mantissa: z.int().nullish() }),
   z.object({ type: z.literal("extraAgents"), user: Address }),
   z.object({ type: z.literal("userNonFundingLedgerUpdates"), user: Address, startTime: Time.optional(), endTime: Time.nullish() }),
+  z.object({ type: z.literal("spotMeta") }),
+  z.object({ type: z.literal("spotMetaAndAssetCtxs") }),
+  z.object({ type: z.literal("spotClearinghouseState"), user: Address, dex: Dex }),
+  z.object({
+    type: z.literal("candleSnapshot"),
+    req: z.object({ coin: z.string(), interval: z.enum(Object.keys(INTERVALS) as [string, ...string[]]), startTime: Time, endTime: Time.nullish() }),
+  }),
+  z.object({ type: z.literal("historicalOrders"), user: Address }),
+  z.object({ type: z.literal("userFees"), user: Address }),
+  z.object({ type: z.literal("fundingHistory"), coin: z.string(), startTime: Time, endTime: Time.nullish() }),
+  z.object({ type: z.literal("userFunding"), user: Address, startTime: Time, endTime: Time.nullish() }),
+  z.object({ type: z.literal("userRateLimit"), user: Address }),
+  z.object({ type: z.literal("userRole"), user: Address }),
+  z.object({ type: z.literal("userAbstraction"), user: Address }),
+  z.object({ type: z.literal("maxBuilderFee"), user: Address, builder: Address }),
+  z.object({ type: z.literal("referral"), user: Address }),
+  z.object({ type: z.literal("perpDexs") }),
+  z.object({ type: z.literal("exchangeStatus") }),
 ]);
 type InfoRequest = z.infer<typeof InfoSchema>;
-
-function openOrder(o: Order) {
-  return {
-    coin: o.coin, side: o.isBuy ? "B" : "A", limitPx: exact(o.limitPx), sz: exact(o.sz), oid: o.oid,
-    timestamp: o.createdAt, origSz: exact(o.origSz), ...(o.cloid ? { cloid: o.cloid } : {}),
-    ...(o.reduceOnly ? { reduceOnly: true } : {}),
-  };
-}
-
-function frontendOrder(o: Order) {
-  return {
-    coin: o.coin, side: o.isBuy ? "B" : "A", limitPx: exact(o.limitPx), sz: exact(o.sz), oid: o.oid,
-    timestamp: o.createdAt, triggerCondition: "N/A", isTrigger: false, triggerPx: "0", children: [],
-    isPositionTpsl: false, reduceOnly: o.reduceOnly, orderType: "Limit", origSz: exact(o.origSz),
-    tif: o.tif, cloid: o.cloid,
-  };
-}
 
 function orderStatus(ctx: EngineCtx, user: string, oid: number | string) {
   const order = typeof oid === "number" ? ctx.repo.getOrder(oid) : ctx.repo.orderByCloid(user, oid);
   if (!order || order.user !== user) return { status: "unknownOid" };
   return { status: "order", order: { order: frontendOrder(order), status: order.status, statusTimestamp: order.statusAt } };
-}
-
-function l2Book(ctx: EngineCtx, coin: string) {
-  const market = ctx.markets.byCoin(coin);
-  if (!market) return null;
-  const book = buildBook(markOf(ctx, market), market, ctx.cfg.book);
-  const level = (l: { px: bigint; sz: bigint }) => ({ px: exact(l.px), sz: exact(l.sz), n: 1 });
-  return { coin, time: ctx.now(), levels: [book.bids.map(level), book.asks.map(level)] };
-}
-
-function assetCtxs(ctx: EngineCtx) {
-  const positions = ctx.repo.allPositions();
-  return ctx.markets.all.map((m) => {
-    const mark = exact(markOf(ctx, m));
-    const book = buildBook(markOf(ctx, m), m, ctx.cfg.book);
-    // Open interest: every position is against the sim, so count the longs plus the shorts / 2.
-    const oi = positions.filter((p) => p.coin === m.name).reduce((acc, p) => acc + abs(p.szi), 0n) / 2n;
-    return {
-      funding: "0", openInterest: F.format(oi), prevDayPx: mark, dayNtlVlm: "0", premium: "0",
-      oraclePx: mark, markPx: mark, midPx: mark, dayBaseVlm: "0",
-      impactPxs: [exact(book.bids[0]?.px ?? 0n), exact(book.asks[0]?.px ?? 0n)],
-    };
-  });
 }
 
 /** coin -> mid as allMids answers it (the sim's mid is the mark); the WebSocket's allMids sends the same. */
@@ -95,9 +80,9 @@ function answer(ctx: EngineCtx, req: InfoRequest): unknown {
     case "allMids":
       return allMids(ctx);
     case "clearinghouseState":
-      return renderClearinghouse(accountView(ctx.repo, ctx.markets, req.user, ctx.cfg.defaultLeverage), now);
+      return renderClearinghouse(ctx.repo, accountView(ctx.repo, ctx.markets, req.user, ctx.cfg.defaultLeverage), now);
     case "openOrders":
-      return ctx.repo.openOrdersOf(req.user).reverse().map(openOrder);
+      return ctx.repo.openOrdersOf(req.user).reverse().map(openOrderWire);
     case "frontendOpenOrders":
       return ctx.repo.openOrdersOf(req.user).reverse().map(frontendOrder);
     case "userFills":
@@ -107,17 +92,53 @@ function answer(ctx: EngineCtx, req: InfoRequest): unknown {
     case "orderStatus":
       return orderStatus(ctx, req.user, req.oid);
     case "l2Book":
-      return l2Book(ctx, req.coin);
+      return l2Book(ctx, req.coin, req.nSigFigs, req.mantissa);
     case "extraAgents":
       return extraAgents(ctx.repo, req.user, now);
     case "userNonFundingLedgerUpdates":
-      return ctx.repo.ledgerOf(req.user, req.startTime, req.endTime ?? undefined);
+      return nonFundingLedger(ctx, req.user, req.startTime, req.endTime);
+    case "spotMeta":
+      return spotMeta();
+    case "spotMetaAndAssetCtxs":
+      return [spotMeta(), []];
+    case "spotClearinghouseState":
+      return spotClearinghouseState(ctx, req.user);
+    case "candleSnapshot":
+      return candleSnapshot(ctx, req.req.coin, req.req.interval, req.req.startTime, req.req.endTime);
+    case "historicalOrders":
+      return historicalOrders(ctx, req.user);
+    case "userFees":
+      return userFees(ctx, req.user);
+    case "fundingHistory":
+      return fundingHistory(ctx, req.coin, req.startTime, req.endTime);
+    case "userFunding":
+      return userFunding(ctx, req.user, req.startTime, req.endTime);
+    case "userRateLimit":
+      return userRateLimit(ctx, req.user);
+    case "userRole":
+      return userRole(ctx, req.user, now);
+    case "userAbstraction":
+      return userAbstraction(ctx, req.user);
+    case "maxBuilderFee":
+      return 0; // no builder is approved on the sim
+    case "referral":
+      return referral(ctx, req.user);
+    case "perpDexs":
+      return [null]; // only the first perp dex; no builder-deployed dexes
+    case "exchangeStatus":
+      return { time: now, specialStatuses: null };
   }
 }
 
-/** Answers a parsed JSON body; throws WireError for unknown or malformed requests (HTTP 422). */
+/**
+ * Answers a parsed JSON body. A type the venue knows but the sim does not model gets the venue's answer
+ * for an account or market with nothing in it; only unknown types and malformed fields throw WireError
+ * (HTTP 422, as the venue answers what it cannot deserialize).
+ */
 export function handleInfo(ctx: EngineCtx, body: unknown): unknown {
   const parsed = InfoSchema.safeParse(body);
-  if (!parsed.success) throw new WireError(parsed.error.message);
-  return answer(ctx, parsed.data);
+  if (parsed.success) return answer(ctx, parsed.data);
+  const type = (body as { type?: unknown } | null)?.type;
+  if (typeof type === "string" && Object.hasOwn(UNMODELLED, type)) return UNMODELLED[type];
+  throw new WireError(parsed.error.message);
 }

@@ -17,14 +17,17 @@ export const max = (a: bigint, b: bigint): bigint => (a > b ? a : b);
 /** Rounds a USD amount to whole micro-dollars, keeping the scale. */
 export const roundUsd = (v: bigint, rounding: Rounding = "half-up"): bigint => F.round(v, USD_DECIMALS, rounding);
 
-/** Display text for USD amounts (6 decimals at most, canonical). */
-export const usd = (v: bigint): string => F.format(v, USD_DECIMALS, "half-up");
+/** The venue writes whole numbers with one decimal ("60000.0", "0.0") in everything it answers. */
+export const wire = (text: string): string => (text.includes(".") ? text : `${text}.0`);
+
+/** Display text for USD amounts (6 decimals at most). */
+export const usd = (v: bigint): string => wire(F.format(v, USD_DECIMALS, "half-up"));
 
 /** Display text for computed prices. */
-export const px = (v: bigint): string => F.format(v, PX_DISPLAY_DECIMALS, "half-up");
+export const px = (v: bigint): string => wire(F.format(v, PX_DISPLAY_DECIMALS, "half-up"));
 
 /** Exact text of a stored value (prices and sizes that came in as text, cost bases). */
-export const exact = (v: bigint): string => F.format(v);
+export const exact = (v: bigint): string => wire(F.format(v));
 
 /** Parses positive-or-zero decimal text at the sim scale; throws on anything else. */
 export function parseAmount(text: string): bigint {

@@ -141,8 +141,9 @@ export class SimHttpServer {
     return entry;
   }
 
-  private send(res: ServerResponse, entry: RequestLogEntry, status: number, body: unknown): void {
-    const json = typeof body !== "string";
+  /** Sends text/plain for a string body unless `asJson` (an API answer may be a JSON string: userAbstraction). */
+  private send(res: ServerResponse, entry: RequestLogEntry, status: number, body: unknown, asJson = false): void {
+    const json = asJson || typeof body !== "string";
     entry.status = status;
     entry.response = body;
     res.writeHead(status, { "Content-Type": json ? "application/json" : "text/plain; charset=utf-8" });
@@ -196,6 +197,6 @@ export class SimHttpServer {
       return;
     }
     if (fault?.kind === "delay") await this.later(fault.delayMs, () => {});
-    if (!res.destroyed) this.send(res, entry, 200, result);
+    if (!res.destroyed) this.send(res, entry, 200, result, true);
   }
 }

@@ -35,6 +35,19 @@ export const USER_SIGNED_TYPES: Record<string, TypedDataField[]> = {
     { name: "amount", type: "string" },
     { name: "time", type: "uint64" },
   ],
+  "HyperliquidTransaction:UsdClassTransfer": [
+    { name: "hyperliquidChain", type: "string" },
+    { name: "amount", type: "string" },
+    { name: "toPerp", type: "bool" },
+    { name: "nonce", type: "uint64" },
+  ],
+  "HyperliquidTransaction:SpotSend": [
+    { name: "hyperliquidChain", type: "string" },
+    { name: "destination", type: "string" },
+    { name: "token", type: "string" },
+    { name: "amount", type: "string" },
+    { name: "time", type: "uint64" },
+  ],
 };
 
 export const l1Source = (network: Network): "a" | "b" => (network === "Mainnet" ? "a" : "b");

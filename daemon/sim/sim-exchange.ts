@@ -3,11 +3,12 @@
 // seeds missing marks, listens (127.0.0.1 by default; HTTP and the WebSocket at /ws on one port) and
 // starts the price feed timer. Price moves reach WebSocket subscribers after their transaction commits.
 import { isAddress } from "ethers";
-import { numberToDecimalString, parseDecimal, toDecimalString } from "../lib/decimal.js";
+import { isDecimalString, numberToDecimalString, parseDecimal, toDecimalString } from "../lib/decimal.js";
 import { DEFAULT_AGENT_POLICY, type AgentPolicy } from "./agents.js";
 import { ControlInputError, FaucetHookError, handleControl } from "./controls.js";
 import { creditUsdc } from "./engine/actions.js";
 import { DEFAULT_BOOK, type BookConfig } from "./engine/book.js";
+import { armedUsers, fireScheduledCancels, settleFunding } from "./engine/clock-jobs.js";
 import { createEngineCtx, type EngineCtx } from "./engine/context.js";
 import { DEFAULT_FEES, type FeeSchedule } from "./engine/fills.js";
 import { moveMarks, type MarkMoveResult } from "./engine/marks.js";
@@ -21,7 +22,7 @@ import { F, exact, usd } from "./num.js";
 import { SimHttpServer, type RequestLogEntry } from "./server.js";
 import { DEFAULT_WS_LIMITS, SimWsServer, type WsLimits } from "./ws.js";
 import { MidsPublisher, simChannels } from "./ws-channels.js";
-import { SimEvents } from "./sim-events.js";
+import { SimEvents, type SimEventListener } from "./sim-events.js";
 import { openDb, type Db } from "./store/db.js";
 import { SimRepo } from "./store/repo.js";
 import { silentLogger, type Market, type MarketSpec, type Network, type SimLogger } from "./types.js";
@@ -50,6 +51,12 @@ export interface SimExchangeOptions {
   requestLogLimit?: number;
   /** WebSocket limits per remote address (default: the venue's 10 connections, 1000 subscriptions). */
   ws?: Partial<WsLimits>;
+  /** Hourly funding rate as a decimal fraction (default "0": no funding; the venue's floor is "0.0000125"). */
+  fundingRate?: string;
+  /** Traded volume in USD an account needs to arm scheduleCancel (default "1000000" as on the venue; "0" lets anyone). */
+  scheduleCancelMinVolumeUsd?: string;
+  /** Period of the timer that settles funding and fires scheduled cancels (default 1000 ms). */
+  housekeepingMs?: number;
 }
 
 export interface FaucetResult {
@@ -72,7 +79,11 @@ export interface SimExchange {
   /** Advances the price feed by `steps` ticks right now (also works for a timer-less feed). */
   tick(steps?: number): MarkMoveResult;
   mark(symbol: string): string;
+  /** Sets what userAbstraction reports for a user (the sim always trades in the standard mode). */
+  setAbstraction(user: string, mode: string): { user: string; abstraction: string };
   readonly faults: FaultQueue;
+  /** Listens to what the engine publishes after each commit (sim-events.ts); returns the remover. */
+  onEvent(listener: SimEventListener): () => void;
   readonly requests: readonly RequestLogEntry[];
   clearRequests(): void;
 }
@@ -86,6 +97,7 @@ interface Running {
   mids: MidsPublisher;
   port: number;
   timer?: NodeJS.Timeout;
+  housekeeping?: NodeJS.Timeout;
 }
 
 export function createSimExchange(options: SimExchangeOptions): SimExchange {
@@ -132,6 +144,10 @@ class SimExchangeImpl implements SimExchange {
     this.log.splice(0, this.log.length);
   }
 
+  onEvent(listener: SimEventListener): () => void {
+    return this.live().ctx.events.on(listener);
+  }
+
   private live(): Running {
     if (!this.running) throw new Error("the sim exchange is not started");
     return this.running;
@@ -148,6 +164,7 @@ class SimExchangeImpl implements SimExchange {
     }
     const { feed, port } = this.running;
     if (feed.intervalMs) this.running.timer = setInterval(() => this.safeTick(), feed.intervalMs).unref();
+    this.running.housekeeping = setInterval(() => this.safeHousekeeping(), this.options.housekeepingMs ?? 1000).unref();
     this.logger.info({ port, network: this.network, dbPath: this.options.dbPath }, "sim exchange listening");
   }
 
@@ -157,6 +174,8 @@ class SimExchangeImpl implements SimExchange {
       book: { ...DEFAULT_BOOK, ...this.options.book },
       defaultLeverage: this.options.defaultLeverage ?? 20,
       minOrderValueUsd: "10",
+      fundingRate: checkedDecimal(this.options.fundingRate ?? "0", "fundingRate", true),
+      scheduleCancelMinVolumeUsd: checkedDecimal(this.options.scheduleCancelMinVolumeUsd ?? "1000000", "scheduleCancelMinVolumeUsd", false),
     }, this.now, new SimEvents());
     const feed = createFeed(this.options.priceFeed ?? { kind: "random-walk", seed: 1 }, this.list, ctx.repo);
     this.seedMarks(ctx, feed);
@@ -172,6 +191,7 @@ class SimExchangeImpl implements SimExchange {
     if (!r) return;
     this.running = undefined;
     if (r.timer) clearInterval(r.timer);
+    if (r.housekeeping) clearInterval(r.housekeeping);
     await r.ws.close();
     await r.server.close();
     r.db.close();
@@ -182,6 +202,7 @@ class SimExchangeImpl implements SimExchange {
     const target = {
       faucet: (user: string, amount: string | number) => this.faucet(user, amount),
       setPrice: (symbol: string, price: string | number) => this.setPrice(symbol, price),
+      setAbstraction: (user: string, mode: string) => this.setAbstraction(user, mode),
     };
     return new SimHttpServer({
       info: (body) => handleInfo(ctx, body),
@@ -198,7 +219,7 @@ class SimExchangeImpl implements SimExchange {
   /** A fresh database starts from the feed's first prices or the markets' start prices. */
   private seedMarks(ctx: EngineCtx, feed: PriceFeed): void {
     const initial = feed.initial();
-    ctx.repo.tx(() => {
+    ctx.tx(() => {
       for (const m of this.list.all) {
         if (ctx.repo.getMark(m.name) !== undefined) continue;
         ctx.repo.setMark(m.name, initial?.get(m.name) ?? F.parse(m.startPx), this.now());
@@ -211,7 +232,7 @@ class SimExchangeImpl implements SimExchange {
     const out: MarkMoveResult = { filledOids: [], liquidated: [] };
     try {
       for (let i = 0; i < steps; i++) {
-        const r = ctx.repo.tx(() => moveMarks(ctx, feed.next(ctx.repo.allMarks())));
+        const r = ctx.tx(() => moveMarks(ctx, feed.next(ctx.repo.allMarks())));
         out.filledOids.push(...r.filledOids);
         out.liquidated.push(...r.liquidated);
       }
@@ -219,7 +240,33 @@ class SimExchangeImpl implements SimExchange {
       // Steps committed before a failing one still moved prices; subscribers hear of them once.
       mids.publish();
     }
+    this.housekeeping();
     return out;
+  }
+
+  /** Settles funding hours that have passed and fires due scheduled cancels. */
+  private housekeeping(): void {
+    const { ctx } = this.live();
+    ctx.tx(() => {
+      settleFunding(ctx);
+      fireScheduledCancels(ctx, armedUsers(ctx));
+    });
+  }
+
+  private safeHousekeeping(): void {
+    try {
+      this.housekeeping();
+    } catch (e) {
+      this.logger.error({ err: e }, "sim housekeeping failed");
+    }
+  }
+
+  setAbstraction(user: string, mode: string): { user: string; abstraction: string } {
+    if (typeof user !== "string" || !isAddress(user)) throw new ControlInputError(`bad user address ${String(user)}`);
+    if (!ABSTRACTION_MODES.includes(mode)) throw new ControlInputError(`mode must be one of ${ABSTRACTION_MODES.join(", ")}`);
+    const address = user.toLowerCase();
+    this.live().ctx.repo.setMeta(`abstraction:${address}`, mode);
+    return { user: address, abstraction: mode };
   }
 
   private safeTick(): void {
@@ -240,7 +287,7 @@ class SimExchangeImpl implements SimExchange {
       throw new ControlInputError(`bad price ${String(price)}`);
     }
     if (px <= 0n) throw new ControlInputError("price must be positive");
-    const result = ctx.repo.tx(() => moveMarks(ctx, new Map([[symbol, px]])));
+    const result = ctx.tx(() => moveMarks(ctx, new Map([[symbol, px]])));
     mids.publish();
     return result;
   }
@@ -248,7 +295,7 @@ class SimExchangeImpl implements SimExchange {
   mark(symbol: string): string {
     const m = this.list.byCoin(symbol);
     if (!m) throw new ControlInputError(`unknown symbol ${symbol}`);
-    return exact(this.live().ctx.repo.getMark(symbol) ?? F.parse(m.startPx));
+    return F.format(this.live().ctx.repo.getMark(symbol) ?? F.parse(m.startPx));
   }
 
   async faucet(user: string, amount: string | number): Promise<FaucetResult> {
@@ -270,8 +317,8 @@ class SimExchangeImpl implements SimExchange {
     }
     const { ctx } = this.live();
     const value = base * 10n ** 12n; // 6 → 18 decimals
-    const usdc = ctx.repo.tx(() => creditUsdc(ctx, address, value));
-    return { user: address, amount: exact(value), usdc: usd(usdc) };
+    const usdc = ctx.tx(() => creditUsdc(ctx, address, value));
+    return { user: address, amount: F.format(value), usdc: F.format(usdc, 6) };
   }
 
   /** USDC base units (6 decimals) of a faucet amount given as JSON number or decimal text. */
@@ -287,6 +334,15 @@ class SimExchangeImpl implements SimExchange {
     }
     return base;
   }
+}
+
+/** userAbstraction's answers (the venue's names); "disabled" is the standard account the sim models. */
+export const ABSTRACTION_MODES = ["disabled", "default", "unifiedAccount", "portfolioMargin", "dexAbstraction"];
+
+function checkedDecimal(text: string, name: string, signed: boolean): string {
+  const body = signed && text.startsWith("-") ? text.slice(1) : text;
+  if (!isDecimalString(body)) throw new Error(`sim option ${name}: not a decimal number: ${text}`);
+  return text;
 }
 
 /** A wildcard listen address is reached through loopback; IPv6 literals need brackets. */

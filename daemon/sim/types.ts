@@ -24,6 +24,8 @@ export type OrderStatus =
   | "canceled"
   | "reduceOnlyCanceled"
   | "liquidatedCanceled"
+  | "marginCanceled"
+  | "scheduledCancel"
   | "rejected"
   | "tickRejected"
   | "minTradeNtlRejected"

@@ -28,7 +28,14 @@ export interface CancelAction { type: "cancel"; cancels: { a: number; o: number 
 export interface CancelByCloidAction { type: "cancelByCloid"; cancels: { asset: number; cloid: string }[] }
 export interface NoopAction { type: "noop" }
 export interface UpdateLeverageAction { type: "updateLeverage"; asset: number; isCross: boolean; leverage: number }
-export type L1Action = OrderAction | CancelAction | CancelByCloidAction | NoopAction | UpdateLeverageAction;
+export interface ModifyWire { oid: number | string; order: OrderWire }
+export interface ModifyAction { type: "modify"; oid: number | string; order: OrderWire }
+export interface BatchModifyAction { type: "batchModify"; modifies: ModifyWire[] }
+export interface ScheduleCancelAction { type: "scheduleCancel"; time?: number }
+export interface UpdateIsolatedMarginAction { type: "updateIsolatedMargin"; asset: number; isBuy: boolean; ntli: number }
+export type L1Action =
+  | OrderAction | CancelAction | CancelByCloidAction | NoopAction | UpdateLeverageAction | ModifyAction
+  | BatchModifyAction | ScheduleCancelAction | UpdateIsolatedMarginAction;
 
 export interface ApproveAgentAction {
   type: "approveAgent";
@@ -38,13 +45,23 @@ export interface ApproveAgentAction {
   agentName: string | null;
   nonce: number;
 }
-export type UserSignedAction = ApproveAgentAction;
+/** Transfers the venue signs as user-signed actions: the typed fields, in their EIP-712 order. */
+export interface TransferAction {
+  type: "usdClassTransfer" | "withdraw3" | "usdSend" | "spotSend";
+  signatureChainId: string;
+  hyperliquidChain: "Mainnet" | "Testnet";
+  primaryType: string;
+  message: Record<string, unknown>;
+  nonce: number;
+}
+export type UserSignedAction = ApproveAgentAction | TransferAction;
 
 export interface WireSignature { r: string; s: string; v: number }
 
 export type ExchangeRequest =
   | { kind: "l1"; action: L1Action; nonce: number; signature: WireSignature; vaultAddress?: string; expiresAfter?: number }
-  | { kind: "user"; action: UserSignedAction; nonce: number; signature: WireSignature };
+  | { kind: "user"; action: UserSignedAction; nonce: number; signature: WireSignature }
+  | { kind: "refused"; type: string };
 
 const OrderTypeSchema = z.union([
   z.object({ limit: z.object({ tif: z.enum(["Gtc", "Ioc", "Alo", "FrontendMarket"]) }) }),
@@ -89,7 +106,53 @@ const L1_SCHEMAS = {
     .transform((a): UpdateLeverageAction => ({
       type: "updateLeverage", asset: a.asset, isCross: a.isCross, leverage: a.leverage,
     })),
+  modify: z
+    .object({ oid: z.union([UInt, Cloid]), order: OrderWireSchema })
+    .transform((a): ModifyAction => ({ type: "modify", oid: a.oid, order: a.order })),
+  batchModify: z
+    .object({ modifies: z.array(z.object({ oid: z.union([UInt, Cloid]), order: OrderWireSchema })).min(1) })
+    .transform((a): BatchModifyAction => ({ type: "batchModify", modifies: a.modifies.map((m) => ({ oid: m.oid, order: m.order })) })),
+  scheduleCancel: z
+    .object({ time: UInt.nullish() })
+    .transform((a): ScheduleCancelAction => (a.time == null ? { type: "scheduleCancel" } : { type: "scheduleCancel", time: a.time })),
+  updateIsolatedMargin: z
+    .object({ asset: UInt, isBuy: z.boolean(), ntli: z.int() })
+    .transform((a): UpdateIsolatedMarginAction => ({ type: "updateIsolatedMargin", asset: a.asset, isBuy: a.isBuy, ntli: a.ntli })),
 };
+
+/** L1 actions the venue knows and a paper exchange does not offer (answered with a JSON refusal). */
+const REFUSED_L1 = new Set([
+  "twapOrder", "twapCancel", "createSubAccount", "subAccountTransfer", "subAccountSpotTransfer", "subAccountModify",
+  "vaultTransfer", "createVault", "vaultModify", "vaultDistribute", "setReferrer", "registerReferrer",
+  "reserveRequestWeight", "evmUserModify", "topUpIsolatedOnlyMargin", "agentSetAbstraction",
+  "agentEnableDexAbstraction", "setDisplayName", "claimRewards", "spotUser", "convertToMultiSigUser",
+  "borrowLend", "perpDeploy", "spotDeploy", "cSignerAction", "cValidatorAction", "validatorL1Stream",
+]);
+/** User-signed actions the venue knows and the sim refuses without reading them further. */
+const REFUSED_USER = new Set([
+  "approveBuilderFee", "sendAsset", "tokenDelegate", "cDeposit", "cWithdraw", "userDexAbstraction",
+  "userSetAbstraction", "userPortfolioMargin", "sendToEvmWithData", "linkStakingUser",
+]);
+
+const Chain = z.enum(["Mainnet", "Testnet"]);
+const Str = z.string();
+const TRANSFERS = {
+  usdClassTransfer: { primaryType: "HyperliquidTransaction:UsdClassTransfer", nonceField: "nonce", shape: { amount: Str, toPerp: z.boolean(), nonce: UInt } },
+  withdraw3: { primaryType: "HyperliquidTransaction:Withdraw", nonceField: "time", shape: { destination: Str, amount: Str, time: UInt } },
+  usdSend: { primaryType: "HyperliquidTransaction:UsdSend", nonceField: "time", shape: { destination: Str, amount: Str, time: UInt } },
+  spotSend: { primaryType: "HyperliquidTransaction:SpotSend", nonceField: "time", shape: { destination: Str, token: Str, amount: Str, time: UInt } },
+} as const;
+
+function parseTransfer(type: keyof typeof TRANSFERS, action: unknown): TransferAction {
+  const spec = TRANSFERS[type];
+  const parsed = z.object({ signatureChainId: Hex, hyperliquidChain: Chain, ...spec.shape }).safeParse(action);
+  if (!parsed.success) throw new WireError(parsed.error.message);
+  const { signatureChainId, hyperliquidChain, ...fields } = parsed.data as Record<string, unknown> & { signatureChainId: string; hyperliquidChain: "Mainnet" | "Testnet" };
+  return {
+    type, signatureChainId, hyperliquidChain, primaryType: spec.primaryType,
+    message: { hyperliquidChain, ...fields }, nonce: fields[spec.nonceField] as number,
+  };
+}
 
 const ApproveAgentSchema = z
   .object({
@@ -123,6 +186,10 @@ export function parseExchangeRequest(body: unknown): ExchangeRequest {
   const env = EnvelopeSchema.safeParse(body);
   if (!env.success) throw new WireError(env.error.message);
   const { action, nonce, signature } = env.data;
+  if (REFUSED_L1.has(action.type) || REFUSED_USER.has(action.type)) return { kind: "refused", type: action.type };
+  if (Object.hasOwn(TRANSFERS, action.type)) {
+    return { kind: "user", action: parseTransfer(action.type as keyof typeof TRANSFERS, action), nonce, signature };
+  }
   if (action.type === "approveAgent") {
     const parsed = ApproveAgentSchema.safeParse(action);
     if (!parsed.success) throw new WireError(parsed.error.message);

@@ -50,7 +50,7 @@ test("bad faucet requests are refused with 400 and credit nothing", async () => 
   assert.is((await postJson(h.sim.url, "/sim/faucet", { user: "0x123", amount: 1 })).status, 400);
   assert.is((await postJson(h.sim.url, "/sim/faucet", { amount: 1 })).status, 400);
   const state = await h.info.clearinghouseState({ user: addr.toLowerCase() as `0x${string}` });
-  assert.is(state.marginSummary.accountValue, "0");
+  assert.is(state.marginSummary.accountValue, "0.0");
 });
 
 test("a failing onFaucet hook answers 502 and credits nothing", async () => {

@@ -30,7 +30,7 @@ test("a maker fill opens a long at its limit price", async () => {
   const s = await h.info.clearinghouseState({ user });
   assert.is(s.marginSummary.accountValue, "999.1");
   const p = s.assetPositions[0].position;
-  assert.equal([p.szi, p.entryPx, p.positionValue, p.unrealizedPnl, p.marginUsed], ["0.1", "60000", "6000", "0", "300"]);
+  assert.equal([p.szi, p.entryPx, p.positionValue, p.unrealizedPnl, p.marginUsed], ["0.1", "60000.0", "6000.0", "0.0", "300.0"]);
   // margin_available = 999.1 - 6000/80 = 924.1
   // liq = 60000 - 924.1 / 0.1 / (1 - 0.0125) = 60000 - 9357.9746835... = 50642.025316
   assert.is(p.liquidationPx, "50642.025316");
@@ -41,10 +41,10 @@ test("unrealized PnL, margin and the liquidation price after the mark falls", as
   const s = await h.info.clearinghouseState({ user });
   const p = s.assetPositions[0].position;
   // uPnL = 0.1 × (59000 - 60000) = -100; account value = 999.1 - 100 = 899.1
-  assert.equal([p.unrealizedPnl, p.positionValue, p.marginUsed], ["-100", "5900", "295"]);
+  assert.equal([p.unrealizedPnl, p.positionValue, p.marginUsed], ["-100.0", "5900.0", "295.0"]);
   assert.is(p.returnOnEquity, "-0.33333333"); // -100 / (6000 / 20)
   assert.equal(p.leverage, { type: "cross", value: 20 });
-  assert.equal(s.marginSummary, { accountValue: "899.1", totalNtlPos: "5900", totalRawUsd: "-5000.9", totalMarginUsed: "295" });
+  assert.equal(s.marginSummary, { accountValue: "899.1", totalNtlPos: "5900.0", totalRawUsd: "-5000.9", totalMarginUsed: "295.0" });
   assert.is(s.crossMaintenanceMarginUsed, "73.75"); // 5900 / 80
   assert.is(s.withdrawable, "309.1"); // 899.1 - max(295, 10% of 5900)
   // liq = 59000 - (899.1 - 73.75) / 0.1 / 0.9875 = 59000 - 8357.97468... = 50642.025316 (unchanged)
@@ -54,12 +54,12 @@ test("unrealized PnL, margin and the liquidation price after the mark falls", as
 test("reducing realizes PnL against the entry price", async () => {
   // Sells hit the best bid: 59000 × 0.9999 = 58994.1 → 58994.
   const [st] = await statusesOf(h.exchange(w).order({ orders: [ioc(false, "58000", "0.04")], grouping: "na" }));
-  assert.equal(st.filled.avgPx, "58994");
+  assert.equal(st.filled.avgPx, "58994.0");
   const [fill] = await h.info.userFills({ user });
   // closedPnl = 0.04 × (58994 - 60000) = -40.24; fee = 0.04 × 58994 × 0.00045 = 1.061892
   assert.equal([fill.dir, fill.startPosition, fill.closedPnl, fill.fee], ["Close Long", "0.1", "-40.24", "1.061892"]);
   const p = await position();
-  assert.equal([p.szi, p.entryPx], ["0.06", "60000"]);
+  assert.equal([p.szi, p.entryPx], ["0.06", "60000.0"]);
 });
 
 test("a sell larger than the long flips it: close at a loss, open a short at the fill price", async () => {
@@ -69,7 +69,7 @@ test("a sell larger than the long flips it: close at a loss, open a short at the
   assert.equal([fill.dir, fill.closedPnl, fill.fee], ["Long > Short", "-60.36", "2.65473"]);
   const s = await h.info.clearinghouseState({ user });
   const p = s.assetPositions[0].position;
-  assert.equal([p.szi, p.entryPx, p.unrealizedPnl], ["-0.04", "58994", "-0.24"]);
+  assert.equal([p.szi, p.entryPx, p.unrealizedPnl], ["-0.04", "58994.0", "-0.24"]);
   // USDC 999.1 - 40.24 - 1.061892 - 60.36 - 2.65473 = 894.783378; account value = that - 0.24
   assert.is(s.marginSummary.accountValue, "894.543378");
   // short: liq = 59000 + (894.543378 - 29.5) / 0.04 / 1.0125 = 59000 + 21359.0957530... = 80359.095753
@@ -80,7 +80,7 @@ test("leverage changes margin used; out-of-range leverage is refused", async () 
   await h.exchange(w).updateLeverage({ asset: 0, isCross: true, leverage: 10 });
   const p = await position();
   assert.equal(p.leverage, { type: "cross", value: 10 });
-  assert.is(p.marginUsed, "236"); // 0.04 × 59000 / 10
+  assert.is(p.marginUsed, "236.0"); // 0.04 × 59000 / 10
   try {
     await h.exchange(w).updateLeverage({ asset: 0, isCross: true, leverage: 41 });
     assert.unreachable();
@@ -97,13 +97,13 @@ test("crossing the liquidation price liquidates at the mark", async () => {
   const s = await h.info.clearinghouseState({ user });
   assert.equal(s.assetPositions, []);
   const [fill] = await h.info.userFills({ user });
-  assert.equal(fill.liquidation, { liquidatedUser: user, markPx: "80360", method: "market" });
+  assert.equal(fill.liquidation, { liquidatedUser: user, markPx: "80360.0", method: "market" });
   // closedPnl = 0.04 × (58994 - 80360) = -854.64; fee 0.04 × 80360 × 0.00045 = 1.44648
-  assert.equal([fill.px, fill.closedPnl, fill.fee, fill.dir], ["80360", "-854.64", "1.44648", "Close Short"]);
+  assert.equal([fill.px, fill.closedPnl, fill.fee, fill.dir], ["80360.0", "-854.64", "1.44648", "Close Short"]);
   assert.is(s.marginSummary.accountValue, "38.696898");
   const ledger: any[] = await h.info.userNonFundingLedgerUpdates({ user, startTime: 0 });
   assert.equal(ledger.map((l) => l.delta.type), ["deposit", "liquidation"]);
-  assert.equal(ledger[0].delta, { type: "deposit", usdc: "1000" });
+  assert.equal(ledger[0].delta, { type: "deposit", usdc: "1000.0" });
 });
 
 test.run();

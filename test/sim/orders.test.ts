@@ -43,7 +43,7 @@ test("GTC below the book rests and shows in openOrders, frontendOpenOrders and o
   assert.is(st.resting.cloid, c);
   assert.ok(st.resting.oid > 2 ** 32, "oids exceed 32 bits so clients hash them as uint64");
   const open = await h.info.openOrders({ user: user(w) });
-  assert.equal(open, [{ coin: "BTC", side: "B", limitPx: "59000", sz: "0.01", oid: st.resting.oid, timestamp: open[0].timestamp, origSz: "0.01", cloid: c }]);
+  assert.equal(open, [{ coin: "BTC", side: "B", limitPx: "59000.0", sz: "0.01", oid: st.resting.oid, timestamp: open[0].timestamp, origSz: "0.01", cloid: c }]);
   const [fe] = await h.info.frontendOpenOrders({ user: user(w) });
   assert.is(fe.tif, "Gtc");
   assert.is(fe.orderType, "Limit");
@@ -69,16 +69,16 @@ test("a reused cloid is refused as such, even on an order that would also fail v
 test("GTC that crosses fills as taker at the book price and pays the taker fee", async () => {
   const w = await fundedWallet(h.sim);
   const [st] = await place(w, order(BTC, true, "60100", "0.5", "Gtc"));
-  assert.equal(st, { filled: { totalSz: "0.5", avgPx: "60006", oid: st.filled.oid } });
+  assert.equal(st, { filled: { totalSz: "0.5", avgPx: "60006.0", oid: st.filled.oid } });
   const [fill] = await h.info.userFills({ user: user(w) });
   // fee = 0.5 × 60006 × 0.00045 = 13.50135
   assert.equal(
     { px: fill.px, sz: fill.sz, side: fill.side, dir: fill.dir, crossed: fill.crossed, fee: fill.fee, closedPnl: fill.closedPnl, startPosition: fill.startPosition },
-    { px: "60006", sz: "0.5", side: "B", dir: "Open Long", crossed: true, fee: "13.50135", closedPnl: "0", startPosition: "0" },
+    { px: "60006.0", sz: "0.5", side: "B", dir: "Open Long", crossed: true, fee: "13.50135", closedPnl: "0.0", startPosition: "0.0" },
   );
   const state = await h.info.clearinghouseState({ user: user(w) });
   assert.is(state.assetPositions[0].position.szi, "0.5");
-  assert.is(state.assetPositions[0].position.entryPx, "60006");
+  assert.is(state.assetPositions[0].position.entryPx, "60006.0");
 });
 
 test("GTC larger than the levels it crosses fills partly and rests the remainder", async () => {
@@ -88,9 +88,9 @@ test("GTC larger than the levels it crosses fills partly and rests the remainder
   const status: any = await h.info.orderStatus({ user: user(w), oid: st.resting.oid });
   assert.is(status.order.status, "open");
   assert.is(status.order.order.sz, "0.16675"); // 1 - 0.83325 taken at 60006
-  assert.is(status.order.order.origSz, "1");
+  assert.is(status.order.order.origSz, "1.0");
   const fills = await h.info.userFills({ user: user(w) });
-  assert.equal(fills.map((f) => [f.px, f.sz]), [["60006", "0.83325"]]);
+  assert.equal(fills.map((f) => [f.px, f.sz]), [["60006.0", "0.83325"]]);
 });
 
 test("IOC walks the book up to its limit, fills partly and cancels the rest", async () => {
@@ -215,7 +215,7 @@ test("resting orders fill as makers when /sim/price crosses them", async () => {
   assert.not.ok(hit.json.filledOids.includes(sell.resting.oid));
   const [fill] = await h.info.userFills({ user: user(w) });
   // maker fee = 0.1 × 59000 × 0.00015 = 0.885
-  assert.equal([fill.px, fill.sz, fill.crossed, fill.fee, fill.dir], ["59000", "0.1", false, "0.885", "Open Long"]);
+  assert.equal([fill.px, fill.sz, fill.crossed, fill.fee, fill.dir], ["59000.0", "0.1", false, "0.885", "Open Long"]);
   h.sim.setPrice("BTC", "61500");
   const status: any = await h.info.orderStatus({ user: user(w), oid: sell.resting.oid });
   assert.is(status.order.status, "filled");
@@ -256,11 +256,11 @@ test("l2Book, allMids and metaAndAssetCtxs describe the synthetic market", async
   const meta = await h.info.meta();
   assert.equal(meta.universe.map((u) => [u.name, u.szDecimals, u.maxLeverage]), [["BTC", 5, 40], ["ETH", 4, 25], ["SOL", 2, 20]]);
   const book = (await h.info.l2Book({ coin: "BTC" }))!;
-  assert.equal(book.levels[0][0], { px: "59994", sz: "0.83341", n: 1 });
-  assert.equal(book.levels[1].slice(0, 2).map((l) => l.px), ["60006", "60018"]);
-  assert.is((await h.info.allMids()).BTC, "60000");
+  assert.equal(book.levels[0][0], { px: "59994.0", sz: "0.83341", n: 1 });
+  assert.equal(book.levels[1].slice(0, 2).map((l) => l.px), ["60006.0", "60018.0"]);
+  assert.is((await h.info.allMids()).BTC, "60000.0");
   const [, ctxs] = await h.info.metaAndAssetCtxs();
-  assert.is(ctxs[0].markPx, "60000");
+  assert.is(ctxs[0].markPx, "60000.0");
   assert.is(await h.info.l2Book({ coin: "NOPE" }), null);
 });
 

@@ -71,7 +71,7 @@ test("subscribe allMids: ack, the current mids at once, and a new message when P
     p.send({ method: "subscribe", subscription: ALL_MIDS });
     assert.equal(await p.nth(1), ack("subscribe", ALL_MIDS));
     assert.equal(await p.nth(2), { channel: "allMids", data: { mids: await h.info.allMids() } });
-    assert.is(p.messages[1].data.mids.BTC, "60000");
+    assert.is(p.messages[1].data.mids.BTC, "60000.0");
     assert.is((await postJson(h.sim.url, "/sim/price", { symbol: "BTC", price: "61234.50" })).status, 200);
     const moved = await p.nth(3);
     assert.is(moved.channel, "allMids");

@@ -1,9 +1,11 @@
 // The account-changing actions other than placing orders: cancels, leverage, and faucet credits.
 // The caller holds the transaction.
 import { usd } from "../num.js";
-import type { CancelAction, CancelByCloidAction, UpdateLeverageAction } from "../wire.js";
+import type { CancelAction, CancelByCloidAction, ModifyWire, UpdateLeverageAction } from "../wire.js";
 import type { Order } from "../types.js";
 import { syntheticHash, type EngineCtx } from "./context.js";
+import { changeOrder } from "./orders.js";
+import { placeOrder, type OrderResult } from "./place.js";
 
 export type CancelResult = "success" | { error: string };
 
@@ -12,7 +14,7 @@ function cancelOne(ctx: EngineCtx, asset: number, order: Order | undefined, user
   if (!order || order.user !== user || order.status !== "open" || order.coin !== market?.name) {
     return { error: `Order was never placed, already canceled, or filled. asset=${asset}` };
   }
-  ctx.repo.updateOrder(order.oid, order.sz, "canceled", ctx.now());
+  changeOrder(ctx, order, order.sz, "canceled");
   return "success";
 }
 
@@ -32,6 +34,16 @@ export function updateLeverage(ctx: EngineCtx, user: string, action: UpdateLever
   if (action.leverage < 1 || action.leverage > market.maxLeverage) return "Invalid leverage value.";
   ctx.repo.setLeverage(user, market.name, action.leverage);
   return undefined;
+}
+
+/** The venue's modify: the old order is canceled and the new one placed with a new oid (and the cloid). */
+export function modifyOrder(ctx: EngineCtx, user: string, m: ModifyWire, hash: string): OrderResult {
+  const old = typeof m.oid === "number" ? ctx.repo.getOrder(m.oid) : ctx.repo.orderByCloid(user, m.oid);
+  if (!old || old.user !== user || old.status !== "open") return { error: "Cannot modify canceled or filled order" };
+  if (ctx.markets.byAsset(m.order.a)?.name !== old.coin) return { error: `Invalid asset. asset=${m.order.a}` };
+  changeOrder(ctx, old, old.sz, "canceled");
+  if (old.cloid) ctx.repo.clearCloid(old.oid);
+  return placeOrder(ctx, user, m.order, hash);
 }
 
 /** Credits USDC (creating the account) and records it as a deposit in the ledger. */

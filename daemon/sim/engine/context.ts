@@ -4,7 +4,7 @@ import { keccak256, toUtf8Bytes } from "ethers";
 import type { MarketList } from "../markets.js";
 import { F } from "../num.js";
 import type { SimRepo } from "../store/repo.js";
-import type { SimEvents } from "../sim-events.js";
+import type { SimEvent, SimEvents } from "../sim-events.js";
 import type { Market } from "../types.js";
 import type { BookConfig } from "./book.js";
 import type { FeeSchedule } from "./fills.js";
@@ -16,6 +16,10 @@ export interface EngineConfig {
   defaultLeverage: number;
   /** Minimum order notional in USD (decimal text). */
   minOrderValueUsd: string;
+  /** Hourly funding rate, a decimal fraction of notional ("0.0000125"); longs pay when positive. */
+  fundingRate: string;
+  /** Traded volume (USD, decimal text) an account needs before it may arm scheduleCancel. */
+  scheduleCancelMinVolumeUsd: string;
 }
 
 export interface EngineCtx {
@@ -27,6 +31,10 @@ export interface EngineCtx {
   now(): number;
   nextOid(): number;
   nextTid(): number;
+  /** Queues an event for publication once the current transaction commits. */
+  emit(event: SimEvent): void;
+  /** Runs `fn` in one transaction, then publishes what it emitted; a rollback publishes nothing. */
+  tx<T>(fn: () => T): T;
 }
 
 // Order ids start above 2^32 so clients exercise the uint64 msgpack path when they cancel by oid.
@@ -34,6 +42,8 @@ const FIRST_OID = 40_000_000_000;
 const FIRST_TID = 100_000_000_000_000;
 
 export function createEngineCtx(repo: SimRepo, markets: MarketList, cfg: EngineConfig, now: () => number, events: SimEvents): EngineCtx {
+  let pending: SimEvent[] = [];
+  let depth = 0;
   return {
     repo,
     markets,
@@ -42,7 +52,58 @@ export function createEngineCtx(repo: SimRepo, markets: MarketList, cfg: EngineC
     now,
     nextOid: () => repo.nextId("next_oid", FIRST_OID),
     nextTid: () => repo.nextId("next_tid", FIRST_TID),
+    emit: (event) => void pending.push(event),
+    tx<T>(fn: () => T): T {
+      // An inner call runs as part of the outer transaction, which publishes when it commits.
+      if (depth > 0) return fn();
+      pending = [];
+      let result: T;
+      depth++;
+      try {
+        result = repo.tx(fn);
+      } catch (e) {
+        pending = [];
+        throw e;
+      } finally {
+        depth--;
+      }
+      const batch = coalesce(pending);
+      pending = [];
+      for (const event of batch) events.emit(event);
+      return result;
+    },
   };
+}
+
+/**
+ * One message per user and channel per transaction, as the venue sends one per block: fills and
+ * order updates of a user are merged, trades of a coin are merged, a coin's book is announced once.
+ */
+function coalesce(events: SimEvent[]): SimEvent[] {
+  const out: SimEvent[] = [];
+  const merged = new Map<string, SimEvent>();
+  for (const e of events) {
+    const key = e.kind === "fills" || e.kind === "orderUpdates" ? `${e.kind}:${e.user}`
+      : e.kind === "trades" || e.kind === "book" ? `${e.kind}:${e.coin}` : undefined;
+    const prev = key ? merged.get(key) : undefined;
+    if (prev?.kind === "fills" && e.kind === "fills") prev.fills.push(...e.fills);
+    else if (prev?.kind === "orderUpdates" && e.kind === "orderUpdates") prev.updates.push(...e.updates);
+    else if (prev?.kind === "trades" && e.kind === "trades") prev.trades.push(...e.trades);
+    else if (prev?.kind !== "book") {
+      const copy = copyEvent(e);
+      if (key) merged.set(key, copy);
+      out.push(copy);
+    }
+  }
+  // Book last: a subscriber that recomputes the book on it sees the state after every order change.
+  return [...out.filter((e) => e.kind !== "book"), ...out.filter((e) => e.kind === "book")];
+}
+
+function copyEvent(e: SimEvent): SimEvent {
+  if (e.kind === "fills") return { ...e, fills: [...e.fills] };
+  if (e.kind === "orderUpdates") return { ...e, updates: [...e.updates] };
+  if (e.kind === "trades") return { ...e, trades: [...e.trades] };
+  return e;
 }
 
 export function markOf(ctx: EngineCtx, market: Market): bigint {

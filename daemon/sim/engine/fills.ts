@@ -63,6 +63,11 @@ export function applyFill(repo: SimRepo, fees: FeeSchedule, tid: number, f: Fill
   const closedPnl = roundUsd(pnl);
   const account = repo.getAccount(f.user)!;
   repo.setUsdc(f.user, account.usdc + closedPnl - fee);
+  repo.addVolume(f.user, F.mul(f.px, f.sz, "half-up"));
+  // cumFunding: sinceChange restarts at every fill, sinceOpen when the position closes or flips.
+  const totals = repo.fundingTotals(f.user, f.coin);
+  const reopened = pos.szi === 0n || sign(pos.szi) !== sign(start);
+  repo.setFundingTotals(f.user, f.coin, { ...totals, sinceChange: 0n, sinceOpen: reopened ? 0n : totals.sinceOpen });
 
   const record: FillRecord = {
     coin: f.coin,

@@ -1,7 +1,7 @@
 // Cross-margin account arithmetic: position value, unrealized PnL, margin used, maintenance margin,
 // withdrawable and the liquidation price, plus Hyperliquid's clearinghouseState rendering.
 // All positions are cross; maintenance margin = half the initial margin at max leverage.
-import { F, abs, max, px, sign, usd, exact } from "../num.js";
+import { F, abs, max, px, sign, usd, exact, wire } from "../num.js";
 import type { MarketList } from "../markets.js";
 import type { SimRepo } from "../store/repo.js";
 import type { Market, Position } from "../types.js";
@@ -26,6 +26,8 @@ export interface AccountView {
   totalNtl: bigint;
   totalMarginUsed: bigint;
   maintenance: bigint;
+  /** Initial margin held by resting orders that would open or grow a position. */
+  orderMargin: bigint;
 }
 
 export function leverageOf(repo: SimRepo, user: string, market: Market, defaultLeverage: number): number {
@@ -55,7 +57,19 @@ export function accountView(repo: SimRepo, markets: MarketList, user: string, de
     totalNtl: sum((p) => p.ntl),
     totalMarginUsed: sum((p) => p.marginUsed),
     maintenance: sum((p) => p.maintenance),
+    orderMargin: orderMargin(repo, markets, user, defaultLeverage),
   };
+}
+
+/** Margin resting orders hold: limit notional / leverage (reduce-only orders hold none). */
+function orderMargin(repo: SimRepo, markets: MarketList, user: string, defaultLeverage: number): bigint {
+  let reserved = 0n;
+  for (const o of repo.openOrdersOf(user)) {
+    if (o.reduceOnly) continue;
+    const lev = leverageOf(repo, user, markets.byCoin(o.coin)!, defaultLeverage);
+    reserved += F.mul(o.sz, o.limitPx, "up") / BigInt(lev);
+  }
+  return reserved;
 }
 
 /**
@@ -75,13 +89,18 @@ export function liquidationPx(view: AccountView, p: PositionView): bigint | null
   return liq > 0n ? liq : null;
 }
 
-/** What may leave the account: value above the margin in use (and above 10% of the notional). */
+/** What may leave the account: value above the margin positions and resting orders hold (and above 10% of the notional). */
 export function withdrawable(view: AccountView): bigint {
-  const locked = max(view.totalMarginUsed, view.totalNtl / 10n);
+  const locked = max(view.totalMarginUsed + view.orderMargin, view.totalNtl / 10n);
   return max(0n, view.accountValue - locked);
 }
 
-function renderPosition(view: AccountView, p: PositionView): unknown {
+function cumFunding(repo: SimRepo, p: PositionView) {
+  const t = repo.fundingTotals(p.pos.user, p.pos.coin);
+  return { allTime: usd(t.allTime), sinceOpen: usd(t.sinceOpen), sinceChange: usd(t.sinceChange) };
+}
+
+function renderPosition(repo: SimRepo, view: AccountView, p: PositionView): unknown {
   const entryPx = F.div(p.pos.entryNtl, abs(p.pos.szi), "half-up");
   const initialMargin = p.pos.entryNtl / BigInt(p.leverage);
   const liq = liquidationPx(view, p);
@@ -94,30 +113,31 @@ function renderPosition(view: AccountView, p: PositionView): unknown {
       entryPx: px(entryPx),
       positionValue: usd(p.ntl),
       unrealizedPnl: usd(p.upnl),
-      returnOnEquity: initialMargin > 0n ? F.format(F.div(p.upnl, initialMargin, "half-up"), 8) : "0",
+      returnOnEquity: initialMargin > 0n ? wire(F.format(F.div(p.upnl, initialMargin, "half-up"), 8)) : "0.0",
       liquidationPx: liq === null ? null : px(liq),
       marginUsed: usd(p.marginUsed),
       maxLeverage: p.market.maxLeverage,
-      cumFunding: { allTime: "0", sinceOpen: "0", sinceChange: "0" },
+      cumFunding: cumFunding(repo, p),
     },
   };
 }
 
 /** Hyperliquid's clearinghouseState body. */
-export function renderClearinghouse(view: AccountView, time: number): unknown {
+export function renderClearinghouse(repo: SimRepo, view: AccountView, time: number): unknown {
   const signedNtl = view.positions.reduce((acc, p) => acc + F.mul(p.pos.szi, p.mark, "half-up"), 0n);
   const summary = {
     accountValue: usd(view.accountValue),
     totalNtlPos: usd(view.totalNtl),
     totalRawUsd: usd(view.accountValue - signedNtl),
-    totalMarginUsed: usd(view.totalMarginUsed),
+    // The venue counts what resting orders hold as margin in use.
+    totalMarginUsed: usd(view.totalMarginUsed + view.orderMargin),
   };
   return {
     marginSummary: summary,
     crossMarginSummary: summary,
     crossMaintenanceMarginUsed: usd(view.maintenance),
     withdrawable: usd(withdrawable(view)),
-    assetPositions: view.positions.map((p) => renderPosition(view, p)),
+    assetPositions: view.positions.map((p) => renderPosition(repo, view, p)),
     time,
   };
 }

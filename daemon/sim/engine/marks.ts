@@ -6,6 +6,7 @@ import type { Order } from "../types.js";
 import { markOf, syntheticHash, type EngineCtx } from "./context.js";
 import { applyFill } from "./fills.js";
 import { accountView } from "./margin.js";
+import { SIM_COUNTERPARTY, announceFill, announceOrder, changeOrder } from "./orders.js";
 
 function crosses(o: Order, mark: bigint): boolean {
   return o.isBuy ? mark <= o.limitPx : mark >= o.limitPx;
@@ -20,17 +21,18 @@ export function fillCrossedOrders(ctx: EngineCtx, coin: string, mark: bigint): n
     if (o.reduceOnly) {
       const szi = ctx.repo.getPosition(o.user, coin).szi;
       if (szi === 0n || szi > 0n === o.isBuy) {
-        ctx.repo.updateOrder(o.oid, o.sz, "reduceOnlyCanceled", ctx.now());
+        changeOrder(ctx, o, o.sz, "reduceOnlyCanceled");
         continue;
       }
       sz = min(sz, abs(szi));
     }
     const tid = ctx.nextTid();
-    applyFill(ctx.repo, ctx.cfg.fees, tid, {
+    const { record } = applyFill(ctx.repo, ctx.cfg.fees, tid, {
       user: o.user, coin, isBuy: o.isBuy, px: o.limitPx, sz, oid: o.oid, cloid: o.cloid,
       crossed: false, hash: syntheticHash(`fill:${tid}`), time: ctx.now(),
     });
-    ctx.repo.updateOrder(o.oid, 0n, "filled", ctx.now());
+    announceFill(ctx, o.user, record);
+    changeOrder(ctx, o, 0n, "filled");
     filled.push(o.oid);
   }
   return filled;
@@ -40,22 +42,35 @@ export function fillCrossedOrders(ctx: EngineCtx, coin: string, mark: bigint): n
 function liquidate(ctx: EngineCtx, user: string): void {
   const view = accountView(ctx.repo, ctx.markets, user, ctx.cfg.defaultLeverage);
   const now = ctx.now();
-  for (const o of ctx.repo.openOrdersOf(user)) ctx.repo.updateOrder(o.oid, o.sz, "liquidatedCanceled", now);
+  for (const o of ctx.repo.openOrdersOf(user)) changeOrder(ctx, o, o.sz, "liquidatedCanceled");
   for (const p of view.positions) {
     const oid = ctx.nextOid();
     const isBuy = p.pos.szi < 0n;
     const sz = abs(p.pos.szi);
-    ctx.repo.insertOrder({
+    const order: Order = {
       oid, user, coin: p.pos.coin, isBuy, limitPx: p.mark, sz: 0n, origSz: sz, tif: "LiquidationMarket",
       reduceOnly: true, cloid: null, status: "filled", createdAt: now, statusAt: now,
-    });
+    };
+    ctx.repo.insertOrder(order);
     const tid = ctx.nextTid();
-    applyFill(ctx.repo, ctx.cfg.fees, tid, {
+    const { record } = applyFill(ctx.repo, ctx.cfg.fees, tid, {
       user, coin: p.pos.coin, isBuy, px: p.mark, sz, oid, cloid: null, crossed: true,
       hash: syntheticHash(`liquidation:${tid}`), time: now,
       liquidation: { liquidatedUser: user, markPx: exact(p.mark), method: "market" },
     });
+    announceFill(ctx, user, record);
+    announceOrder(ctx, order, false);
   }
+  ctx.emit({
+    kind: "userEvent",
+    user,
+    event: {
+      liquidation: {
+        lid: ctx.repo.nextId("next_lid", 1), liquidator: SIM_COUNTERPARTY, liquidated_user: user,
+        liquidated_ntl_pos: usd(view.totalNtl), liquidated_account_value: usd(view.accountValue),
+      },
+    },
+  });
   ctx.repo.insertLedger(user, {
     time: now,
     hash: syntheticHash(`liquidation:${user}:${now}`),
@@ -95,6 +110,7 @@ export function moveMarks(ctx: EngineCtx, marks: ReadonlyMap<string, bigint>): M
   for (const [coin, px] of marks) {
     const market = ctx.markets.byCoin(coin);
     if (!market || px <= 0n) throw new RangeError(`bad mark ${coin} ${F.format(px)}`);
+    if (ctx.repo.getMark(coin) !== px) ctx.emit({ kind: "book", coin });
     ctx.repo.setMark(coin, px, ctx.now());
     filledOids.push(...fillCrossedOrders(ctx, coin, markOf(ctx, market)));
   }

@@ -10,6 +10,7 @@ import { buildBook, crossingLevels } from "./book.js";
 import { markOf, type EngineCtx } from "./context.js";
 import { applyFill } from "./fills.js";
 import { accountView, leverageOf } from "./margin.js";
+import { announceFill, announceOrder } from "./orders.js";
 
 export type OrderResult =
   | { resting: { oid: number; cloid?: string } }
@@ -24,19 +25,18 @@ interface Placement {
   hash: string;
 }
 
-function record(p: Placement, status: OrderStatus, remaining: bigint, tif: Order["tif"]): number {
-  const oid = p.ctx.nextOid();
+function record(p: Placement, status: OrderStatus, remaining: bigint, tif: Order["tif"]): Order {
   const now = p.ctx.now();
-  const sz = F.parse(p.w.s);
-  p.ctx.repo.insertOrder({
-    oid, user: p.user, coin: p.market.name, isBuy: p.w.b, limitPx: F.parse(p.w.p), sz: remaining, origSz: sz,
-    tif, reduceOnly: p.w.r, cloid: p.w.c ?? null, status, createdAt: now, statusAt: now,
-  });
-  return oid;
+  const order: Order = {
+    oid: p.ctx.nextOid(), user: p.user, coin: p.market.name, isBuy: p.w.b, limitPx: F.parse(p.w.p), sz: remaining,
+    origSz: F.parse(p.w.s), tif, reduceOnly: p.w.r, cloid: p.w.c ?? null, status, createdAt: now, statusAt: now,
+  };
+  p.ctx.repo.insertOrder(order);
+  return order;
 }
 
 function reject(p: Placement, message: string, status: OrderStatus): OrderResult {
-  if ("limit" in p.w.t) record(p, status, F.parse(p.w.s), p.w.t.limit.tif);
+  if ("limit" in p.w.t) announceOrder(p.ctx, record(p, status, F.parse(p.w.s), p.w.t.limit.tif), false);
   return { error: `${message} asset=${p.w.a}` };
 }
 
@@ -44,18 +44,12 @@ function reject(p: Placement, message: string, status: OrderStatus): OrderResult
 function hasMargin(p: Placement, limitPx: bigint, sz: bigint): boolean {
   const { ctx, user, market } = p;
   const view = accountView(ctx.repo, ctx.markets, user, ctx.cfg.defaultLeverage);
-  let reserved = 0n;
-  for (const o of ctx.repo.openOrdersOf(user)) {
-    if (o.reduceOnly) continue;
-    const lev = leverageOf(ctx.repo, user, ctx.markets.byCoin(o.coin)!, ctx.cfg.defaultLeverage);
-    reserved += F.mul(o.sz, o.limitPx, "up") / BigInt(lev);
-  }
   const szi = ctx.repo.getPosition(user, market.name).szi;
   const increase = max(0n, abs(szi + (p.w.b ? sz : -sz)) - abs(szi));
   const lev = leverageOf(ctx.repo, user, market, ctx.cfg.defaultLeverage);
   const fee = F.mul(F.mul(sz, limitPx, "up"), F.parse(ctx.cfg.fees.taker), "up");
   const required = F.mul(increase, limitPx, "up") / BigInt(lev) + fee;
-  return required <= view.accountValue - view.totalMarginUsed - reserved;
+  return required <= view.accountValue - view.totalMarginUsed - view.orderMargin;
 }
 
 export function placeOrder(ctx: EngineCtx, user: string, w: OrderWire, hash: string): OrderResult {
@@ -81,7 +75,7 @@ export function placeOrder(ctx: EngineCtx, user: string, w: OrderWire, hash: str
   const book = buildBook(markOf(ctx, market), market, ctx.cfg.book);
   const levels = crossingLevels(book, w.b, limitPx);
   if (tif === "Alo" && levels.length > 0) {
-    const bbo = `${exact(book.bids[0]?.px ?? 0n)}@${exact(book.asks[0]?.px ?? 0n)}`;
+    const bbo = `${F.format(book.bids[0]?.px ?? 0n)}@${F.format(book.asks[0]?.px ?? 0n)}`;
     return reject(p, `Post only order would have immediately matched, bbo was ${bbo}.`, "badAloPxRejected");
   }
   const immediate = tif === "Ioc" || tif === "FrontendMarket";
@@ -94,22 +88,27 @@ export function placeOrder(ctx: EngineCtx, user: string, w: OrderWire, hash: str
 
 function execute(p: Placement, tif: Order["tif"], sz: bigint, levels: { px: bigint; sz: bigint }[]): OrderResult {
   const { ctx, user, w, market } = p;
-  const oid = record(p, "open", sz, tif);
+  const order = record(p, "open", sz, tif);
+  const oid = order.oid;
   let filled = 0n;
   let notional = 0n;
   for (const level of levels) {
     const take = min(sz - filled, level.sz);
     if (take <= 0n) break;
-    applyFill(ctx.repo, ctx.cfg.fees, ctx.nextTid(), {
+    const { record: fill } = applyFill(ctx.repo, ctx.cfg.fees, ctx.nextTid(), {
       user, coin: market.name, isBuy: w.b, px: level.px, sz: take, oid, cloid: w.c ?? null,
       crossed: true, hash: p.hash, time: ctx.now(),
     });
+    announceFill(ctx, user, fill);
     filled += take;
     notional += F.mul(level.px, take, "half-up");
   }
   const remaining = sz - filled;
   const rests = remaining > 0n && (tif === "Gtc" || tif === "Alo");
-  ctx.repo.updateOrder(oid, rests ? remaining : 0n, rests ? "open" : "filled", ctx.now());
+  // The order is announced once, in its state after matching: the venue never shows a taker as open.
+  const status = rests ? "open" : "filled";
+  ctx.repo.updateOrder(oid, rests ? remaining : 0n, status, ctx.now());
+  announceOrder(ctx, { ...order, sz: rests ? remaining : 0n, status, statusAt: ctx.now() }, false);
   const cloid = w.c ? { cloid: w.c } : {};
   if (rests) return { resting: { oid, ...cloid } };
   const avgPx = F.div(notional, filled, "half-up");

@@ -39,6 +39,16 @@ CREATE TABLE IF NOT EXISTS ledger (
   id INTEGER PRIMARY KEY AUTOINCREMENT, user TEXT NOT NULL, time INTEGER NOT NULL,
   hash TEXT NOT NULL, delta TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS ledger_by_user ON ledger (user, time, id);
+CREATE TABLE IF NOT EXISTS mark_history (coin TEXT NOT NULL, time INTEGER NOT NULL, px TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS mark_history_by_coin ON mark_history (coin, time);
+CREATE TABLE IF NOT EXISTS funding_rates (
+  coin TEXT NOT NULL, time INTEGER NOT NULL, rate TEXT NOT NULL, PRIMARY KEY (coin, time));
+CREATE TABLE IF NOT EXISTS funding_totals (
+  user TEXT NOT NULL, coin TEXT NOT NULL, all_time TEXT NOT NULL, since_open TEXT NOT NULL,
+  since_change TEXT NOT NULL, PRIMARY KEY (user, coin));
+CREATE TABLE IF NOT EXISTS spot_balances (user TEXT PRIMARY KEY, usdc TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS isolated_margins (
+  user TEXT NOT NULL, coin TEXT NOT NULL, margin TEXT NOT NULL, PRIMARY KEY (user, coin));
 `;
 
 export function openDb(path: string): Db {

@@ -33,6 +33,7 @@ export class SimRepo {
     const p = (sql: string) => db.prepare(sql);
     this.s = {
       getMeta: p("SELECT value FROM sim_meta WHERE key = ?"),
+      metaKeys: p("SELECT key FROM sim_meta WHERE key >= ? AND key < ? ORDER BY key"),
       setMeta: p("INSERT INTO sim_meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value"),
       getMark: p("SELECT px FROM marks WHERE coin = ?"),
       allMarks: p("SELECT coin, px FROM marks"),
@@ -69,6 +70,19 @@ export class SimRepo {
         (SELECT nonce FROM nonces WHERE signer = ? ORDER BY nonce DESC LIMIT ?)`),
       insertLedger: p("INSERT INTO ledger (user, time, hash, delta) VALUES (?, ?, ?, ?)"),
       ledgerOf: p("SELECT time, hash, delta FROM ledger WHERE user = ? AND time >= ? AND time <= ? ORDER BY time, id"),
+      recentOrdersOf: p("SELECT * FROM orders WHERE user = ? ORDER BY status_at DESC, oid DESC LIMIT ?"),
+      clearCloid: p("UPDATE orders SET cloid = NULL WHERE oid = ?"),
+      addMarkHistory: p("INSERT INTO mark_history (coin, time, px) VALUES (?, ?, ?)"),
+      markHistory: p("SELECT time, px FROM mark_history WHERE coin = ? AND time >= ? AND time <= ? ORDER BY time, rowid"),
+      markBefore: p("SELECT px FROM mark_history WHERE coin = ? AND time < ? ORDER BY time DESC, rowid DESC LIMIT 1"),
+      fillTimes: p("SELECT body FROM fills WHERE time >= ? AND time <= ? ORDER BY time, tid"),
+      addFundingRate: p("INSERT OR REPLACE INTO funding_rates (coin, time, rate) VALUES (?, ?, ?)"),
+      fundingRates: p("SELECT time, rate FROM funding_rates WHERE coin = ? AND time >= ? AND time <= ? ORDER BY time LIMIT 500"),
+      getFundingTotals: p("SELECT all_time, since_open, since_change FROM funding_totals WHERE user = ? AND coin = ?"),
+      setFundingTotals: p(`INSERT INTO funding_totals (user, coin, all_time, since_open, since_change) VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT (user, coin) DO UPDATE SET all_time = excluded.all_time, since_open = excluded.since_open, since_change = excluded.since_change`),
+      getSpot: p("SELECT usdc FROM spot_balances WHERE user = ?"),
+      setSpot: p("INSERT INTO spot_balances (user, usdc) VALUES (?, ?) ON CONFLICT (user) DO UPDATE SET usdc = excluded.usdc"),
     };
   }
 
@@ -83,6 +97,17 @@ export class SimRepo {
   }
   setMeta(key: string, value: string): void {
     this.s.setMeta.run(key, value);
+  }
+  metaKeysWithPrefix(prefix: string): string[] {
+    // Keys are ASCII: every key with the prefix sorts between it and the prefix followed by U+FFFF.
+    return (this.s.metaKeys.all(prefix, `${prefix}\uffff`) as { key: string }[]).map((r) => r.key);
+  }
+  /** A user's traded notional (USD), for userRateLimit, userFees and the scheduleCancel gate. */
+  volume(user: string): bigint {
+    return F.parse(this.getMeta(`volume:${user}`) ?? "0");
+  }
+  addVolume(user: string, ntl: bigint): void {
+    this.setMeta(`volume:${user}`, F.format(this.volume(user) + ntl));
   }
   /** Next value of a persisted counter that starts at `start`. */
   nextId(key: string, start: number): number {
@@ -100,8 +125,10 @@ export class SimRepo {
     const rows = this.s.allMarks.all() as { coin: string; px: string }[];
     return new Map(rows.map((r) => [r.coin, F.parse(r.px)]));
   }
+  /** Sets the mark and keeps it in the price history the candles are built from. */
   setMark(coin: string, px: bigint, time: number): void {
     this.s.setMark.run(coin, F.format(px), time);
+    this.addMarkHistory(coin, time, px);
   }
 
   // ---- accounts, leverage, positions -------------------------------------------------------------
@@ -189,6 +216,54 @@ export class SimRepo {
     return rows.map((r) => ({ time: r.time, hash: r.hash, delta: JSON.parse(r.delta) }));
   }
 
+  /** The user's orders, most recently changed first (historicalOrders). */
+  recentOrdersOf(user: string, limit = 2000): Order[] {
+    return (this.s.recentOrdersOf.all(user, limit) as OrderRow[]).map(rowToOrder);
+  }
+  /** Frees a modified order's cloid for the order that replaces it. */
+  clearCloid(oid: number): void {
+    this.s.clearCloid.run(oid);
+  }
+
+  // ---- price history, funding, spot --------------------------------------------------------------
+  addMarkHistory(coin: string, time: number, px: bigint): void {
+    this.s.addMarkHistory.run(coin, time, F.format(px));
+  }
+  markHistory(coin: string, from: number, to: number): { time: number; px: bigint }[] {
+    const rows = this.s.markHistory.all(coin, from, to) as { time: number; px: string }[];
+    return rows.map((r) => ({ time: r.time, px: F.parse(r.px) }));
+  }
+  markBefore(coin: string, time: number): bigint | undefined {
+    const r = this.s.markBefore.get(coin, time) as { px: string } | undefined;
+    return r && F.parse(r.px);
+  }
+  /** Every user's fills in a time range, oldest first (candle volumes). */
+  allFillsBetween(from: number, to: number): FillRecord[] {
+    return (this.s.fillTimes.all(from, to) as { body: string }[]).map((r) => JSON.parse(r.body) as FillRecord);
+  }
+  addFundingRate(coin: string, time: number, rate: bigint): void {
+    this.s.addFundingRate.run(coin, time, F.format(rate));
+  }
+  fundingRates(coin: string, from: number, to: number): { time: number; rate: bigint }[] {
+    const rows = this.s.fundingRates.all(coin, from, to) as { time: number; rate: string }[];
+    return rows.map((r) => ({ time: r.time, rate: F.parse(r.rate) }));
+  }
+  fundingTotals(user: string, coin: string): FundingTotals {
+    const r = this.s.getFundingTotals.get(user, coin) as { all_time: string; since_open: string; since_change: string } | undefined;
+    if (!r) return { allTime: 0n, sinceOpen: 0n, sinceChange: 0n };
+    return { allTime: F.parse(r.all_time), sinceOpen: F.parse(r.since_open), sinceChange: F.parse(r.since_change) };
+  }
+  setFundingTotals(user: string, coin: string, t: FundingTotals): void {
+    this.s.setFundingTotals.run(user, coin, F.format(t.allTime), F.format(t.sinceOpen), F.format(t.sinceChange));
+  }
+  spotUsdc(user: string): bigint {
+    const r = this.s.getSpot.get(user) as { usdc: string } | undefined;
+    return r ? F.parse(r.usdc) : 0n;
+  }
+  setSpotUsdc(user: string, usdc: bigint): void {
+    this.s.setSpot.run(user, F.format(usdc));
+  }
+
   // ---- agents and nonces -------------------------------------------------------------------------
   getAgent(address: string): Agent | undefined {
     const r = this.s.getAgent.get(address) as AgentRow | undefined;
@@ -213,6 +288,9 @@ export class SimRepo {
     this.s.pruneNonces.run(signer, signer, keep);
   }
 }
+
+/** Funding paid by a position (positive = paid), as clearinghouseState's cumFunding. */
+export interface FundingTotals { allTime: bigint; sinceOpen: bigint; sinceChange: bigint }
 
 interface AgentRow { address: string; user: string; name: string; valid_until: number; approved_at: number }
 const rowToAgent = (r: AgentRow): Agent => ({
