@@ -71,6 +71,7 @@ export const FLAGS = {
   simOnly: toggle("--sim-only", "run the sim exchange alone (for frontends and tools)"),
   /** "random" (seeded random walk), "static", or the path of a CSV of prices to replay. */
   simFeed: valued("--sim-feed <feed>", "sim prices: random | static | <csv file>", z.string().min(1), "random"),
+  simScheduleCancelVolume: valued("--sim-schedule-cancel-volume <usd>", "traded volume a sim account needs before it may set scheduleCancel (the venue's gate)", z.string().regex(/^\d+(\.\d+)?$/, "must be a USD amount"), "1000000"),
   simFunding: valued("--sim-funding <rate>", "sim hourly funding rate, longs pay when positive (venue floor: 0.0000125)", z.string().regex(/^-?\d+(\.\d+)?$/, "must be a decimal number"), "0"),
   exchangeTimeout: valued("--exchange-timeout <seconds>", "how long to wait for the exchange before an order is in doubt", number(0.1, 120), "10"),
   rpcUrl: optional("--rpc-url <url>", "an external EVM chain instead of the embedded one", httpUrl()),

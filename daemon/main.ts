@@ -242,6 +242,7 @@ export function createSim(config: Config, clock: () => number, chain?: Chain): S
     network: "Testnet",
     priceFeed: simFeed(config.simFeed),
     fundingRate: config.simFunding,
+    scheduleCancelMinVolumeUsd: config.simScheduleCancelVolume,
     clock,
     onFaucet: chain?.kind === "embedded"
       ? async (user, amount) => {

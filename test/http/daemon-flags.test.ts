@@ -41,6 +41,8 @@ const SAMPLES: Record<ConfigKey, { value?: string; with?: string[]; env?: string
   priceStream: { env: "false" },
   breachMargin: { value: "1.25" },
   deadManSeconds: { value: "300" },
+  simScheduleCancelVolume: { value: "0" },
+  simFunding: { value: "0.0001" },
   marketSlippage: { value: "1.5" },
   signInRateLimit: { value: "5" },
   orderRateLimit: { value: "7" },

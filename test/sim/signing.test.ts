@@ -15,7 +15,7 @@ const ANY_SIG = { r: "0x1", s: "0x1", v: 27 };
 /** Parses an action the way /exchange does and returns the canonical form. */
 function canonical(action: object, nonce = 0): L1Action {
   const req = parseExchangeRequest({ action, nonce, signature: ANY_SIG });
-  assert.is(req.kind, "l1");
+  if (req.kind !== "l1") throw new Error(`expected an L1 action, got ${req.kind}`);
   return req.action as L1Action;
 }
 
