@@ -5,10 +5,12 @@ import * as auth from "./2026-11-23-001-auth.js";
 import * as trading from "./2026-11-23-002-trading.js";
 import * as chain from "./2026-11-23-003-chain.js";
 import * as vaults from "./2026-11-23-004-vaults.js";
+import * as chainSnapshots from "./2026-11-24-005-chain-snapshots.js";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-23-001-auth": auth,
   "2026-11-23-002-trading": trading,
   "2026-11-23-003-chain": chain,
   "2026-11-23-004-vaults": vaults,
+  "2026-11-24-005-chain-snapshots": chainSnapshots,
 };
