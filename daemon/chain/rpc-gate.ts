@@ -4,6 +4,7 @@
 // already on the wire, so a snapshot taken behind it is the node's exact state.
 import { FetchRequest } from "ethers";
 import type { FetchGetUrlFunc } from "ethers";
+import { AppError } from "../errors.js";
 
 export interface RpcGate {
   /** A FetchRequest for ethers' JsonRpcProvider that passes through the gate. */
@@ -14,13 +15,22 @@ export interface RpcGate {
   isClosed(): boolean;
 }
 
+/** How long a request waits at a closed gate before failing as retryable (a restart that keeps failing). */
+const MAX_WAIT_MS = 60_000;
+
 export function rpcGate(): RpcGate {
   const base = FetchRequest.createGetUrlFunc();
   let closed: { promise: Promise<void>; release(): void } | undefined;
   let inFlight = 0;
 
   const through: FetchGetUrlFunc = async (req, signal) => {
-    while (closed) await closed.promise;
+    const deadline = Date.now() + MAX_WAIT_MS;
+    while (closed) {
+      const waited = await Promise.race([closed.promise.then(() => true), new Promise<false>((r) => setTimeout(r, 1_000, false).unref())]);
+      if (!waited && Date.now() > deadline) {
+        throw new AppError("CHAIN_UNAVAILABLE", "the embedded chain is restarting", { retryable: true });
+      }
+    }
     inFlight++;
     try {
       return await base(req, signal);
