@@ -7,6 +7,7 @@ import type { BenchResult } from "./lib/report.js";
 import { LOGIN_FULL, login } from "./login.js";
 import { ORACLE_SCALE_FULL, oracleScale } from "./oracle-scale.js";
 import { ORDER_PATH_FULL, orderPath } from "./order-path.js";
+import { SOAK_FULL, soak } from "./soak.js";
 import { TRADE_HISTORY_FULL, tradeHistory } from "./trade-history.js";
 
 export interface Benchmark {
@@ -50,5 +51,10 @@ export const BENCHMARKS: Benchmark[] = [
     name: "breach",
     full: () => breach(BREACH_FULL),
     tiny: () => breach({ runs: 1, stepMs: 200, oracleIntervalS: 2 }),
+  },
+  {
+    name: "soak",
+    full: () => soak(SOAK_FULL),
+    tiny: () => soak({ vaults: 2, cycles: 3, every: 1 }),
   },
 ];

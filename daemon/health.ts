@@ -61,6 +61,9 @@ export function healthCheck(deps: {
         kind: chain.kind, chainId: chain.chainId, rpcUrl: chain.rpcUrl, factory: chain.addresses.factory,
         settlementToken: chain.addresses.token, operator: chain.operator,
         operatorBalance: (await chain.operatorBalance().catch(() => undefined))?.toString() ?? null,
+        height: await chain.provider.getBlockNumber().catch(() => null),
+        // Embedded chain only (null elsewhere, and before the first snapshot): how much a restart replays.
+        snapshotAgeSeconds: chain.embedded?.snapshotAgeSeconds() ?? null,
       },
       oracle: {
         status: oracleOk ? "ok" : "down",

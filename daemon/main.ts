@@ -124,7 +124,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     const chain = await startChain({
       dataDir: config.dataDir, store, log, clock, operatorKey: key.privateKey,
       sink: { knownVaults: (addresses) => knownVaults(store.db, addresses), apply: applyChainEvents },
-      embedded: { port: config.chainPort },
+      embedded: { port: config.chainPort, snapshotIntervalS: config.chainSnapshotInterval, compactEveryBlocks: config.chainCompactBlocks },
       external: config.rpcUrl
         ? { rpcUrl: config.rpcUrl, chainId: config.chainId!, factory: config.factoryAddress, token: config.settlementToken }
         : undefined,

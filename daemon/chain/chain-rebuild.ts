@@ -1,26 +1,26 @@
-// Rebuilds a forgotten embedded chain from the operator's journal. The operator sends every
-// transaction there, so replaying its signed raw transactions in order, each original block at its
-// original number and timestamp, yields the same chain: same transaction hashes, same contract and
-// vault addresses (CREATE from the same nonces, CREATE2 from the same terms), same logs at the same
-// (tx hash, log index), and the same balances. Nothing new reaches the event table.
+// Brings a fresh embedded node up to the journal. The operator sends every transaction there, so
+// replaying its signed raw transactions in nonce order, each original block at its original
+// timestamp, yields the same chain: same transaction hashes, same contract and vault addresses
+// (CREATE from the same nonces, CREATE2 from the same terms), same logs at the same (tx hash, log
+// index), and the same balances. Nothing new reaches the event table. After a snapshot only the
+// operator's nonces from the snapshot's on are replayed.
 import type { Logger } from "pino";
+import type { TxJournalRow } from "../db/schema-chain.js";
 import { AppError } from "../errors.js";
-import type { Eip1193 } from "./embedded-node.js";
+import type { EmbeddedNode, RpcCall } from "./embedded-node.js";
 
 export interface ReplayEntry {
   hash: string;
   raw: string;
-  blockNumber: number;
-  blockTime: number;
+  nonce: number;
+  /** Where it was mined the first time; null for an attempt whose outcome the journal never learnt. */
+  blockNumber: number | null;
+  blockTime: number | null;
   /** How it ended the first time; the replay must end the same way. */
   reverted: boolean;
 }
 
-interface RpcBlock {
-  number: string;
-  timestamp: string;
-  transactions: string[];
-}
+type Node = Pick<EmbeddedNode, "batch">;
 
 interface Head {
   number: number;
@@ -29,78 +29,120 @@ interface Head {
 
 const hex = (n: number) => `0x${n.toString(16)}`;
 
-function rpcOf(rpc: Eip1193) {
-  return <T>(method: string, ...params: unknown[]) => rpc.request({ method, params }) as Promise<T>;
+/**
+ * One entry per nonce from `fromNonce` on: the mined attempt, or for a nonce whose outcome the journal
+ * never recorded (a crash between mining and writing it down) the newest live attempt, so that later
+ * mined nonces can follow it. Trailing unrecorded attempts are left to the sender, which settles them.
+ */
+export function replayPlan(rows: TxJournalRow[], fromNonce: number): ReplayEntry[] {
+  const byNonce = new Map<number, TxJournalRow[]>();
+  for (const r of rows) if (r.nonce >= fromNonce) byNonce.set(r.nonce, [...(byNonce.get(r.nonce) ?? []), r]);
+  const plan: ReplayEntry[] = [];
+  let pendingGap: ReplayEntry[] = [];
+  for (let n = fromNonce; byNonce.has(n); n++) {
+    const attempts = byNonce.get(n)!;
+    const mined = attempts.find((r) => r.block_number !== null && (r.status === "confirmed" || r.status === "reverted"));
+    const live = attempts.filter((r) => r.status === "pending" || r.status === "sent").at(-1);
+    const pick = mined ?? live;
+    if (!pick) break; // only failed attempts: the nonce was never used, nothing after it was either
+    const entry: ReplayEntry = {
+      hash: pick.hash, raw: pick.raw, nonce: n, blockNumber: mined ? pick.block_number : null,
+      blockTime: mined ? pick.block_time : null, reverted: pick.status === "reverted",
+    };
+    if (!mined) {
+      pendingGap.push(entry);
+      continue;
+    }
+    plan.push(...pendingGap.map((g) => ({ ...g, blockNumber: entry.blockNumber, blockTime: entry.blockTime })), entry);
+    pendingGap = [];
+  }
+  return plan;
 }
 
-async function latest(call: ReturnType<typeof rpcOf>): Promise<Head> {
-  const b = await call<RpcBlock>("eth_getBlockByNumber", "latest", false);
-  return { number: Number(b.number), time: Number(b.timestamp) };
+async function latest(node: Node): Promise<Head> {
+  const [b] = (await node.batch([{ method: "eth_getBlockByNumber", params: ["latest", false] }])) as Array<{ number: string; timestamp: string }>;
+  return { number: Number(b!.number), time: Number(b!.timestamp) };
 }
 
 /**
- * Mines `count` empty blocks after `head` with timestamps below `before`, so the next replayed block
- * keeps its original number (blocks the first chain mined without our transactions, e.g. evm_mine).
+ * Calls that mine `count` empty blocks after `head` with timestamps below `before`, so the next
+ * replayed block keeps its original number (blocks the first chain mined without our transactions).
+ * The first chain may have mined several blocks in one second (automine) where a replay needs a second
+ * per block: then only block numbers shift; events are keyed by (tx hash, log index), so nothing is
+ * lost or repeated.
  */
-async function fillGap(call: ReturnType<typeof rpcOf>, head: Head, count: number, before: number, log: Logger) {
+function gapCalls(head: Head, count: number, before: number): RpcCall[] {
   const fits = Math.min(count, before - head.time - 1);
-  // Normal, not a fault: the first chain mined several blocks in one second (automine), a replay needs
-  // a second per block. Only block numbers shift; events are keyed by (tx hash, log index) and the
-  // head is brought back up to the indexer's cursor at the end, so nothing is lost or repeated.
-  if (fits < count) log.debug({ count, fits }, "chain rebuild: fewer empty blocks fit than the original chain had");
-  if (fits <= 0) return;
-  await call("evm_setNextBlockTimestamp", hex(head.time + 1));
-  await call("hardhat_mine", hex(fits), "0x1");
+  if (fits <= 0) return [];
+  return [{ method: "evm_setNextBlockTimestamp", params: [hex(head.time + 1)] }, { method: "anvil_mine", params: [hex(fits), "0x1"] }];
 }
 
-/** Replays one original block; returns the new head. */
-async function replayBlock(call: ReturnType<typeof rpcOf>, head: Head, blockNumber: number, group: ReplayEntry[], log: Logger): Promise<Head> {
-  const blockTime = group[0]!.blockTime;
-  await fillGap(call, head, blockNumber - 1 - head.number, blockTime, log);
-  await call("evm_setNextBlockTimestamp", hex(blockTime));
-  for (const e of group) await call("eth_sendRawTransaction", e.raw);
-  await call("evm_mine");
-  const mined = await call<RpcBlock>("eth_getBlockByNumber", "latest", false);
+interface MinedBlock {
+  number: string;
+  transactions: string[];
+}
+
+/**
+ * Replays one original block; returns the new head. Anvil runs the calls of one JSON-RPC batch
+ * concurrently, so only calls whose order does not matter share one: the block's timestamp and its
+ * transactions (one sender: the pool orders them by nonce), then the mine, then the reads.
+ */
+async function replayBlock(node: Node, head: Head, group: ReplayEntry[], log: Logger): Promise<Head> {
+  const { blockNumber, blockTime } = group[0]! as { blockNumber: number; blockTime: number };
+  const time = Math.max(blockTime, head.time);
+  for (const call of gapCalls(head, blockNumber - 1 - head.number, time)) await node.batch([call]);
+  await node.batch([
+    { method: "evm_setNextBlockTimestamp", params: [hex(time)] },
+    ...group.map((e) => ({ method: "eth_sendRawTransaction", params: [e.raw] })),
+  ]);
+  await node.batch([{ method: "evm_mine", params: [] }]);
+  const answers = await node.batch([
+    { method: "eth_getBlockByNumber", params: ["latest", false] },
+    { method: "eth_getBlockReceipts", params: ["latest"] },
+  ]);
+  const mined = answers.at(-2) as MinedBlock;
+  const receipts = answers.at(-1) as Array<{ transactionHash: string; status: string }>;
   const expected = group.map((e) => e.hash.toLowerCase());
   const got = mined.transactions.map((h) => h.toLowerCase());
   if (got.join() !== expected.join()) {
-    throw new AppError("INTERNAL", `chain rebuild diverged at block ${blockNumber}`, { details: { expected, got } });
+    throw new AppError("INTERNAL", `chain replay diverged at block ${blockNumber}`, { details: { expected, got } });
   }
-  // Same transactions, same (tx hash, log index): only the block number recorded with old events is off.
-  if (Number(mined.number) !== blockNumber) log.debug({ blockNumber, now: Number(mined.number) }, "chain rebuild: a block moved");
+  if (Number(mined.number) !== blockNumber) log.debug({ blockNumber, now: Number(mined.number) }, "chain replay: a block moved");
   for (const e of group) {
-    const receipt = await call<{ status: string }>("eth_getTransactionReceipt", e.hash);
+    const r = receipts.find((x) => x.transactionHash.toLowerCase() === e.hash.toLowerCase());
     // Only a transaction from outside the journal (someone else's, on a dev chain) can change an
     // outcome. The chain then differs from the database; say so loudly, but keep the daemon running.
-    if ((receipt.status === "0x0") !== e.reverted) {
-      log.error({ txHash: e.hash, blockNumber, revertedBefore: e.reverted }, "chain rebuild: a transaction ended differently than the first time");
+    if (e.blockNumber !== null && (r?.status === "0x0") !== e.reverted) {
+      log.error({ txHash: e.hash, blockNumber, revertedBefore: e.reverted }, "chain replay: a transaction ended differently than the first time");
     }
   }
-  return { number: Number(mined.number), time: blockTime };
+  return { number: Number(mined.number), time };
 }
 
 /**
- * Replays `entries` (chain order) onto a fresh chain whose genesis matches the original one, then
- * mines empty blocks up to `minHead` (blocks the indexer has already passed must exist again).
+ * Replays `entries` (replayPlan's order) onto the node, then mines empty blocks up to `minHead`
+ * (blocks the indexer and the journal have already seen must exist again, and later blocks must get
+ * higher numbers than any the journal recorded).
  */
-export async function replayJournal(rpc: Eip1193, entries: ReplayEntry[], opts: { minHead: number; log: Logger }): Promise<void> {
-  const call = rpcOf(rpc);
-  const groups = new Map<number, ReplayEntry[]>();
-  for (const e of entries) groups.set(e.blockNumber, [...(groups.get(e.blockNumber) ?? []), e]);
-  await call("evm_setAutomine", false);
+export async function replayJournal(node: Node, entries: ReplayEntry[], opts: { minHead: number; log: Logger }): Promise<void> {
+  const groups: ReplayEntry[][] = [];
+  for (const e of entries) {
+    const last = groups.at(-1);
+    if (last && last[0]!.blockNumber === e.blockNumber) last.push(e);
+    else groups.push([e]);
+  }
+  await node.batch([{ method: "evm_setAutomine", params: [false] }]);
   try {
-    let head = await latest(call);
-    for (const [blockNumber, group] of [...groups].sort((a, b) => a[0] - b[0])) {
-      head = await replayBlock(call, head, blockNumber, group, opts.log);
-    }
+    let head = await latest(node);
+    for (const group of groups) head = await replayBlock(node, head, group, opts.log);
     if (head.number < opts.minHead) {
-      await call("evm_setNextBlockTimestamp", hex(head.time + 1));
-      await call("hardhat_mine", hex(opts.minHead - head.number), "0x1");
+      await node.batch([{ method: "evm_setNextBlockTimestamp", params: [hex(head.time + 1)] }]);
+      await node.batch([{ method: "anvil_mine", params: [hex(opts.minHead - head.number), "0x1"] }]);
     }
   } finally {
-    await call("evm_setAutomine", true);
+    await node.batch([{ method: "evm_setAutomine", params: [true] }]);
   }
-  opts.log.info({ blocks: groups.size, transactions: entries.length }, "embedded chain rebuilt from the journal");
+  if (entries.length > 0) opts.log.info({ blocks: groups.length, transactions: entries.length }, "embedded chain: journal replayed");
 }
 
 /**
@@ -108,9 +150,8 @@ export async function replayJournal(rpc: Eip1193, entries: ReplayEntry[], opts: 
  * last replayed block's time, and the vaults refuse readings from far ahead of the block). Time only
  * moves forward on a chain, so a clock behind the chain is left alone.
  */
-export async function alignChainClock(rpc: Eip1193, nowSeconds: number): Promise<void> {
-  const call = rpcOf(rpc);
-  const offset = Number(await call<number | string>("evm_increaseTime", 0));
-  const delta = nowSeconds - (Math.floor(Date.now() / 1000) + offset);
-  if (delta > 0) await call("evm_increaseTime", delta);
+export async function alignChainClock(node: Node, nowSeconds: number): Promise<void> {
+  const [offset] = await node.batch([{ method: "evm_increaseTime", params: [0] }]);
+  const delta = nowSeconds - (Math.floor(Date.now() / 1000) + Number(offset));
+  if (delta > 0) await node.batch([{ method: "evm_increaseTime", params: [delta] }]);
 }

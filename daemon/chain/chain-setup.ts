@@ -1,6 +1,6 @@
 // Which contracts the daemon uses on a chain: found again (deployments record, or the journal after
-// a rebuild), checked against the chain, or deployed once with the operator signer and recorded.
-import { getAddress } from "ethers";
+// a restore), checked against the chain, or deployed once with the operator signer and recorded.
+import { getAddress, getCreateAddress } from "ethers";
 import type { JsonRpcProvider, Signer } from "ethers";
 import type { Logger } from "pino";
 import type { Store } from "../db/database.js";
@@ -46,16 +46,19 @@ async function deployAll(ctx: SetupContext, token?: string): Promise<Omit<Deploy
   };
 }
 
-/** After a rebuild without a record (it was deleted): the deployments are in the journal. */
+/**
+ * After a restore without a record (it was deleted): the deployments are in the journal. Their
+ * addresses follow from the operator and the nonce (CREATE), not from receipts, which a pruned chain
+ * or a trimmed snapshot no longer holds.
+ */
 async function recordFromJournal(ctx: SetupContext, genesisTime: number): Promise<DeploymentRecord> {
-  const address = async (purpose: string) => {
+  const deployed = async (purpose: string) => {
     const row = await journalByPurpose(ctx.store.db, ctx.key, purpose);
-    const receipt = row && (await ctx.provider.getTransactionReceipt(row.hash));
-    if (!receipt?.contractAddress) throw new AppError("INTERNAL", `the journal holds no ${purpose}; cannot recover the deployments record`);
-    return { address: getAddress(receipt.contractAddress), block: receipt.blockNumber };
+    if (!row || row.block_number === null) throw new AppError("INTERNAL", `the journal holds no ${purpose}; cannot recover the deployments record`);
+    return { address: getCreateAddress({ from: ctx.operator, nonce: row.nonce }), block: row.block_number };
   };
   const [token, implementation, factory] = [
-    await address("deploy:TestUSDC"), await address("deploy:TradingVault"), await address("deploy:VaultFactory"),
+    await deployed("deploy:TestUSDC"), await deployed("deploy:TradingVault"), await deployed("deploy:VaultFactory"),
   ];
   return {
     chainId: ctx.chainId, kind: "embedded", factory: factory.address, implementation: implementation.address,
@@ -68,7 +71,7 @@ export async function ensureEmbeddedDeployment(ctx: SetupContext, opts: { genesi
   const record = readDeployment(ctx.dataDir, ctx.key);
   if (record && (await hasCode(ctx.provider, record.factory))) return record;
   if (opts.rebuilt) {
-    if (record) throw new AppError("INTERNAL", `the rebuilt embedded chain has no factory at ${record.factory}`);
+    if (record) throw new AppError("INTERNAL", `the restored embedded chain has no factory at ${record.factory}`);
     const recovered = await recordFromJournal(ctx, opts.genesisTime);
     writeDeployment(ctx.dataDir, ctx.key, recovered);
     return recovered;

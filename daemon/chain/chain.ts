@@ -1,18 +1,20 @@
-// The chain module's facade: the embedded Hardhat chain (rebuilt from the journal when it forgot its
-// state) or an external RPC chain, the operator's transaction sender, the contracts, and the
+// The chain module's facade: the embedded chain (Anvil, restored from its snapshots and the journal;
+// embedded-chain.ts) or an external RPC chain, the operator's transaction sender, the contracts, and the
 // indexer, behind one start/stop. The composition root wires `startChain` in.
-import { JsonRpcProvider, Transaction, Wallet, toQuantity } from "ethers";
+import { JsonRpcProvider, Wallet } from "ethers";
+import type { FetchRequest } from "ethers";
 import type { Logger } from "pino";
 import type { Store } from "../db/database.js";
-import { getCursor, minedJournal } from "../db/chain-repo.js";
+import { firstJournalRow, getCursor } from "../db/chain-repo.js";
 import { AppError } from "../errors.js";
-import { alignChainClock, replayJournal } from "./chain-rebuild.js";
 import { ensureEmbeddedDeployment, ensureExternalDeployment } from "./chain-setup.js";
 import { assertTermsVersion } from "./contracts.js";
 import type { ExternalContracts } from "./chain-setup.js";
 import { chainKey, readDeployment } from "./deployments.js";
 import type { DeploymentRecord } from "./deployments.js";
-import { EMBEDDED_CHAIN_ID, createEmbeddedNode } from "./embedded-node.js";
+import { startEmbeddedChain } from "./embedded-chain.js";
+import type { EmbeddedChain } from "./embedded-chain.js";
+import { EMBEDDED_CHAIN_ID } from "./embedded-node.js";
 import { createIndexer } from "./indexer.js";
 import type { ChainEventSink, Indexer, IndexerSettings } from "./indexer.js";
 import { OperatorSigner } from "./operator-signer.js";
@@ -20,8 +22,16 @@ import { DEFAULT_SENDER_SETTINGS, createTxSender } from "./tx-sender.js";
 import type { ConfirmedTx, TxSender, TxSenderSettings } from "./tx-sender.js";
 import { read } from "./tx.js";
 
-/** The operator's gas on the embedded chain (set at genesis, identically on every rebuild). */
-const EMBEDDED_OPERATOR_BALANCE = 10n ** 30n;
+export interface EmbeddedSettings {
+  /** 0 = any free port. Always 127.0.0.1. */
+  port: number;
+  /** Seconds between snapshots of the chain's state (taken only when the chain moved). */
+  snapshotIntervalS: number;
+  /** Blocks between compactions (old blocks trimmed, the node reloaded): what bounds its memory. */
+  compactEveryBlocks: number;
+}
+
+export const DEFAULT_EMBEDDED_SETTINGS: EmbeddedSettings = { port: 0, snapshotIntervalS: 300, compactEveryBlocks: 3_000 };
 
 export interface StartChainOptions {
   dataDir: string;
@@ -32,8 +42,8 @@ export interface StartChainOptions {
   /** Milliseconds since the epoch. */
   clock?: () => number;
   operatorKey: string;
-  /** The default when `external` is absent. Port 0 = ephemeral; it always listens on 127.0.0.1. */
-  embedded?: { port?: number };
+  /** The default when `external` is absent. */
+  embedded?: Partial<EmbeddedSettings>;
   external?: { rpcUrl: string; chainId: number } & ExternalContracts;
   sender?: Partial<TxSenderSettings>;
   indexer?: Partial<IndexerSettings>;
@@ -62,8 +72,10 @@ export interface Chain {
   deployBlock: number;
   sender: TxSender;
   indexer: Indexer;
-  /** True when this start rebuilt the embedded chain from the journal. */
+  /** True when this start restored the embedded chain's history (snapshot and/or journal). */
   rebuilt: boolean;
+  /** The embedded chain's lifecycle (snapshots, compaction, its Anvil pid); absent on an external chain. */
+  embedded?: EmbeddedChain;
   operatorBalance(): Promise<bigint>;
   stop(): Promise<void>;
 }
@@ -76,13 +88,14 @@ interface Connection {
   provider: JsonRpcProvider;
   genesisTime?: number;
   rebuilt: boolean;
+  embedded?: EmbeddedChain;
   close(): Promise<void>;
 }
 
 /** The indexer's cursor: one per chain and factory. */
 const cursorName = (key: string, factory: string) => `vaults:${key}:${factory}`;
 
-function rpcProvider(url: string, chainId: number, pollMs: number): JsonRpcProvider {
+function rpcProvider(url: string | FetchRequest, chainId: number, pollMs: number): JsonRpcProvider {
   // One request per HTTP call (no batching stall; some RPCs refuse batches); no response cache, so a
   // nonce or receipt read is never stale.
   return new JsonRpcProvider(url, chainId, { staticNetwork: true, cacheTimeout: -1, batchMaxCount: 1, pollingInterval: pollMs });
@@ -91,30 +104,26 @@ function rpcProvider(url: string, chainId: number, pollMs: number): JsonRpcProvi
 async function startEmbedded(opts: StartChainOptions, operator: string, nowS: () => number): Promise<Connection> {
   const { store, log } = opts;
   const key = chainKey("embedded", EMBEDDED_CHAIN_ID);
-  const mined = await minedJournal(store.db, key);
-  if (mined[0] && Transaction.from(mined[0].raw).from !== operator) {
-    throw new AppError("INTERNAL", "the chain journal was signed by another operator key; the embedded chain cannot be rebuilt with this one");
-  }
   const record = readDeployment(opts.dataDir, key);
-  const genesisTime = record?.genesisTime ?? (mined[0] ? mined[0].block_time! - 1 : nowS());
-  const node = await createEmbeddedNode({ genesisTime });
-  await node.rpc.request({ method: "hardhat_setBalance", params: [operator, toQuantity(EMBEDDED_OPERATOR_BALANCE)] });
-  if (mined.length > 0) {
-    log.info({ transactions: mined.length }, "embedded chain forgot its state; rebuilding it from the journal");
-    const minHead = record ? ((await getCursor(store.db, cursorName(key, record.factory))) ?? 0) : 0;
-    await replayJournal(node.rpc, mined.map((r) => ({
-      hash: r.hash, raw: r.raw, blockNumber: r.block_number!, blockTime: r.block_time!, reverted: r.status === "reverted",
-    })), { minHead, log });
-  }
-  await alignChainClock(node.rpc, nowS());
-  const rpcUrl = await node.listen(opts.embedded?.port ?? 0);
-  const provider = rpcProvider(rpcUrl, EMBEDDED_CHAIN_ID, 250);
-  log.info({ rpcUrl, chainId: EMBEDDED_CHAIN_ID }, "embedded chain listening");
+  const first = await firstJournalRow(store.db, key);
+  const genesisTime = record?.genesisTime ?? (first?.block_time ? first.block_time - 1 : nowS());
+  const settings = { ...DEFAULT_EMBEDDED_SETTINGS, ...opts.embedded };
+  const embedded = await startEmbeddedChain({
+    dataDir: opts.dataDir, chain: key, store, log, operator, port: settings.port, genesisTime, nowS,
+    // Read each time: on a first start the factory (and so the cursor's name) exists only later.
+    indexedBlock: async () => {
+      const current = readDeployment(opts.dataDir, key);
+      return current ? ((await getCursor(store.db, cursorName(key, current.factory))) ?? 0) : 0;
+    },
+    snapshotIntervalS: settings.snapshotIntervalS, compactEveryBlocks: settings.compactEveryBlocks,
+  });
+  const provider = rpcProvider(embedded.request(), EMBEDDED_CHAIN_ID, 250);
+  log.info({ rpcUrl: embedded.url, chainId: EMBEDDED_CHAIN_ID, restored: embedded.restored }, "embedded chain listening");
   return {
-    kind: "embedded", key, chainId: EMBEDDED_CHAIN_ID, rpcUrl, provider, genesisTime, rebuilt: mined.length > 0,
+    kind: "embedded", key, chainId: EMBEDDED_CHAIN_ID, rpcUrl: embedded.url, provider, genesisTime, rebuilt: embedded.restored, embedded,
     close: async () => {
+      await embedded.close();
       provider.destroy();
-      await node.stop();
     },
   };
 }
@@ -160,7 +169,7 @@ function facade(conn: Connection, p: Parts): Chain {
   const { record } = p;
   return {
     kind: conn.kind, rpcUrl: conn.rpcUrl, chainId: conn.chainId, key: conn.key, provider: conn.provider,
-    operator: p.wallet.address, signer: p.signer, sender: p.sender, indexer: p.indexer, rebuilt: conn.rebuilt,
+    operator: p.wallet.address, signer: p.signer, sender: p.sender, indexer: p.indexer, rebuilt: conn.rebuilt, embedded: conn.embedded,
     deployBlock: record.deployBlock,
     addresses: { factory: record.factory, implementation: record.implementation, token: record.token },
     operatorBalance: () => read("read balance", () => conn.provider.getBalance(p.wallet.address)),
@@ -205,6 +214,7 @@ export async function startChain(opts: StartChainOptions): Promise<Chain> {
     };
     await indexer.sync();
     indexer.start();
+    conn.embedded?.startMaintenance();
     return facade(conn, { wallet, signer, sender, indexer, record, settleMs: opts.shutdownSettleMs ?? 5_000 });
   } catch (e) {
     await sender.stop();

@@ -1,107 +1,186 @@
-// The embedded chain: Hardhat's network (EDR) in-process with an explicit, fixed configuration (never
-// the working directory's hardhat.config), served over HTTP JSON-RPC on 127.0.0.1 only.
+// The embedded chain's node: Anvil as a child process on 127.0.0.1, with an explicit, fixed
+// configuration. Every setting is part of what makes a replay reproduce the old chain exactly: no
+// genesis accounts, base fee 0 (so it never moves and any replayed fee still qualifies), a fixed gas
+// limit and hardfork, fifo ordering (one sender: a replayed block keeps its order), and the genesis
+// time passed in. History is pruned (headers stay; snapshots.ts trims them, see anvil-state.ts).
 //
-// Every setting here is part of what makes a rebuild reproduce the old chain exactly: no genesis
-// accounts (the genesis state depends on nothing but the hardfork), base fee 0 (so it never moves and
-// any replayed fee still qualifies), a fixed gas limit and hardfork, and the genesis time passed in.
-import { createServer } from "node:http";
+// The child must not outlive the daemon, even a SIGKILLed one: a small sh watchdog starts Anvil and
+// waits on a pipe from the daemon; when the pipe closes (the daemon ended, however it ended) it
+// stops Anvil. Anvil's own stdout comes straight to the daemon, so its closing means Anvil is gone.
+import { spawn } from "node:child_process";
+import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
-import { createRequire } from "node:module";
+import type { ChildProcessByStdio } from "node:child_process";
+import type { Readable, Writable } from "node:stream";
 import { AppError } from "../errors.js";
+import { anvilBinary } from "./anvil-binary.js";
 
 export const EMBEDDED_CHAIN_ID = 31337;
 /** Matches the contracts' EVM target (cancun) and HyperEVM. */
 const HARDFORK = "cancun";
 const BLOCK_GAS_LIMIT = 30_000_000;
+/** Blocks with transactions whose bodies and receipts Anvil keeps; older ones are dropped (headers stay). */
+export const TRANSACTION_BLOCK_KEEPER = 256;
+const START_TIMEOUT_MS = 30_000;
 
-/** The EIP-1193 surface of Hardhat's provider. */
+/** The EIP-1193 surface, over HTTP to the node. */
 export interface Eip1193 {
   request(args: { method: string; params?: unknown[] }): Promise<unknown>;
 }
 
+export interface RpcCall {
+  method: string;
+  params?: unknown[];
+}
+
 export interface EmbeddedNode {
   url: string;
-  /** In-process access, used by the rebuild before the RPC server listens. */
+  port: number;
+  /** Anvil's own process id (not the watchdog's). */
+  pid: number;
   rpc: Eip1193;
-  /** Starts answering on 127.0.0.1:<port> (0 = ephemeral); returns the URL. */
-  listen(port: number): Promise<string>;
+  /**
+   * Several calls in one JSON-RPC batch, answers in call order; the first error rejects. Anvil runs a
+   * batch's calls concurrently: only for calls whose relative order does not matter.
+   */
+  batch(calls: RpcCall[]): Promise<unknown[]>;
+  /** Resolves when Anvil is gone, whether stopped or killed. */
+  exited: Promise<void>;
   stop(): Promise<void>;
 }
 
-interface HardhatInternals {
-  createHardhatNetworkProvider(config: Record<string, unknown>, logger: { enabled: boolean }): Promise<Eip1193>;
-  JsonRpcHandler: new (provider: Eip1193) => { handleHttp: (req: unknown, res: unknown) => void };
+export interface NodeOptions {
+  /** 0 = any free port. */
+  port: number;
+  /** Block 0's timestamp (Unix seconds); only matters for a chain started from genesis. */
+  genesisTime: number;
+  /** Keep every block and historical state (no pruning): an archive node, as tests use for an external chain. */
+  archive?: boolean;
 }
 
-// Hardhat 2 is CommonJS without an exports map; these internals are what `hardhat node` itself uses.
-function hardhatInternals(): HardhatInternals {
-  const require = createRequire(import.meta.url);
-  const { createHardhatNetworkProvider } = require("hardhat/internal/hardhat-network/provider/provider");
-  const { JsonRpcHandler } = require("hardhat/internal/hardhat-network/jsonrpc/handler");
-  return { createHardhatNetworkProvider, JsonRpcHandler };
+// $0 is anvil, "$@" its arguments. Background jobs of a non-interactive sh read /dev/null, so only the
+// watchdog reads the daemon's pipe; it hands its copy of stdout and stderr back, keeping Anvil's alone.
+const WATCHDOG = [
+  '"$0" "$@" & child=$!',
+  'echo "anvil-pid $child"',
+  "exec >/dev/null 2>&1",
+  "while read -r _; do :; done",
+  'kill -TERM "$child" 2>/dev/null',
+  'wait "$child"',
+].join("\n");
+
+function anvilArgs(opts: NodeOptions): string[] {
+  return [
+    "--host", "127.0.0.1", "--port", String(opts.port),
+    "--chain-id", String(EMBEDDED_CHAIN_ID), "--hardfork", HARDFORK, "--gas-limit", String(BLOCK_GAS_LIMIT),
+    "--base-fee", "0", "--accounts", "0", "--timestamp", String(opts.genesisTime), "--order", "fifo",
+    ...(opts.archive ? [] : ["--prune-history", "--transaction-block-keeper", String(TRANSACTION_BLOCK_KEEPER)]),
+    // Snapshots go back in through anvil_loadState, larger than Anvil's 2 MB default request limit.
+    "--no-request-size-limit", "--no-cors", "--quiet",
+  ];
 }
 
-/** Hardhat's network settings; everything but the genesis time is fixed. */
-function networkConfig(genesisTime: number): Record<string, unknown> {
+export class RpcError extends Error {
+  constructor(readonly method: string, readonly code: number, message: string, readonly data?: unknown) {
+    super(`${method}: ${message}`);
+    this.name = "RpcError";
+  }
+}
+
+interface RpcReply {
+  id: number;
+  result?: unknown;
+  error?: { code: number; message: string; data?: unknown };
+}
+
+function rpcClient(url: string) {
+  const post = async (body: unknown): Promise<unknown> => {
+    const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    if (!res.ok) throw new AppError("CHAIN_UNAVAILABLE", `embedded chain answered HTTP ${res.status}`, { retryable: true });
+    return res.json();
+  };
+  const unwrap = (call: RpcCall, r: RpcReply | undefined) => {
+    if (!r) throw new AppError("CHAIN_UNAVAILABLE", `${call.method}: no answer in the batch`, { retryable: true });
+    if (r.error) throw new RpcError(call.method, r.error.code, r.error.message, r.error.data);
+    return r.result;
+  };
   return {
-    hardfork: HARDFORK,
-    chainId: EMBEDDED_CHAIN_ID,
-    networkId: EMBEDDED_CHAIN_ID,
-    blockGasLimit: BLOCK_GAS_LIMIT,
-    minGasPrice: 0n,
-    automine: true,
-    intervalMining: 0,
-    // One sender (the operator) means nonce order anyway; fifo keeps a replayed block's order.
-    mempoolOrder: "fifo",
-    chains: new Map(),
-    genesisAccounts: [],
-    allowUnlimitedContractSize: false,
-    // A mined revert is reported by its receipt, not as an RPC error (the sender settles it).
-    throwOnTransactionFailures: false,
-    // Simulations must fail with the revert data so it can be decoded.
-    throwOnCallFailures: true,
-    // Bursts of transactions share a second, as on a real chain: otherwise every automined block
-    // pushes the chain clock a second ahead of the wall clock (and of the exchange's timestamps).
-    allowBlocksWithSameTimestamp: true,
-    initialBaseFeePerGas: 0,
-    initialDate: new Date(genesisTime * 1000),
-    enableTransientStorage: false,
-    enableRip7212: false,
+    rpc: {
+      request: async (call: RpcCall) => unwrap(call, (await post({ jsonrpc: "2.0", id: 1, method: call.method, params: call.params ?? [] })) as RpcReply),
+    },
+    batch: async (calls: RpcCall[]) => {
+      if (calls.length === 0) return [];
+      const body = calls.map((c, id) => ({ jsonrpc: "2.0", id, method: c.method, params: c.params ?? [] }));
+      const replies = new Map(((await post(body)) as RpcReply[]).map((r) => [r.id, r]));
+      return calls.map((c, i) => unwrap(c, replies.get(i)));
+    },
   };
 }
 
-/** Creates the in-process chain; `genesisTime` (Unix seconds) is block 0's timestamp. */
-export async function createEmbeddedNode(opts: { genesisTime: number }): Promise<EmbeddedNode> {
-  const hh = hardhatInternals();
-  const rpc = await hh.createHardhatNetworkProvider(networkConfig(opts.genesisTime), { enabled: false });
-  const handler = new hh.JsonRpcHandler(rpc);
-  const server = createServer((req, res) => handler.handleHttp(req, res));
-  let url = "";
+type Child = ChildProcessByStdio<Writable, Readable, Readable>;
 
+/** A free loopback port for Anvil, which then cannot tell us one it picked itself (it runs quiet). */
+function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** The watchdog's pid line, then Anvil answering eth_chainId; fails if Anvil ends first. */
+async function whenReady(child: Child, url: string, exited: Promise<void>): Promise<number> {
+  let out = "";
+  let err = "";
+  let gone = false;
+  void exited.then(() => (gone = true));
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+  const fail = (why: string) =>
+    new AppError("CHAIN_UNAVAILABLE", `the embedded chain (Anvil) did not start: ${why}${err ? `: ${err.trim().slice(-500)}` : ""}`);
+  const client = rpcClient(url);
+  for (const deadline = Date.now() + START_TIMEOUT_MS; Date.now() < deadline; ) {
+    if (gone) throw fail("it exited");
+    const pid = Number(/anvil-pid (\d+)/.exec(out)?.[1] ?? 0);
+    if (pid && (await client.rpc.request({ method: "eth_chainId" }).then(() => true, () => false))) return pid;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw fail(`no answer within ${START_TIMEOUT_MS} ms`);
+}
+
+/** Starts Anvil and waits until it answers on 127.0.0.1. */
+export async function startEmbeddedNode(opts: NodeOptions): Promise<EmbeddedNode> {
+  const bin = anvilBinary();
+  const port = opts.port || (await freeLoopbackPort());
+  const child: Child = spawn("sh", ["-c", WATCHDOG, bin.path, ...anvilArgs({ ...opts, port })], { stdio: ["pipe", "pipe", "pipe"] });
+  const exited = new Promise<void>((resolve) => child.stdout.once("close", () => resolve()));
+  child.once("error", () => undefined); // no sh: whenReady reports it (stdout closes)
+  const url = `http://127.0.0.1:${port}`;
+  let pid: number;
+  try {
+    pid = await whenReady(child, url, exited);
+  } catch (e) {
+    child.stdin.end();
+    throw e;
+  }
+  const started = { pid };
+  const client = rpcClient(url);
   return {
-    get url() {
-      return url;
-    },
-    rpc,
-    async listen(port) {
-      const addr = await new Promise<AddressInfo>((resolve, reject) => {
-        server.once("error", reject);
-        server.listen(port, "127.0.0.1", () => {
-          server.off("error", reject);
-          resolve(server.address() as AddressInfo);
-        });
-      }).catch((e: unknown) => {
-        throw new AppError("CHAIN_UNAVAILABLE", `embedded chain cannot listen on 127.0.0.1:${port}`, { cause: e });
-      });
-      url = `http://127.0.0.1:${addr.port}`;
-      return url;
-    },
+    url, port, pid, rpc: client.rpc, batch: client.batch, exited,
     async stop() {
-      if (!server.listening) return;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      // Keep-alive connections (ethers holds some) would otherwise delay the close by seconds.
-      server.closeAllConnections();
-      await closed;
+      child.stdin.end(); // the watchdog sends SIGTERM and waits
+      const timer = setTimeout(() => {
+        try {
+          process.kill(started.pid, "SIGKILL");
+        } catch {
+          /* already gone */
+        }
+      }, 5_000);
+      await exited;
+      clearTimeout(timer);
     },
   };
 }

@@ -1,6 +1,6 @@
 // The operator's transaction journal and the indexer's cursors.
 import type { Executor } from "./database.js";
-import type { NewTxJournal, TxJournalRow, TxStatus } from "./schema-chain.js";
+import type { ChainSnapshotRow, NewChainSnapshot, NewTxJournal, TxJournalRow, TxStatus } from "./schema-chain.js";
 
 export function insertJournal(db: Executor, row: NewTxJournal): Promise<TxJournalRow> {
   return db.insertInto("tx_journal").values(row).returningAll().executeTakeFirstOrThrow();
@@ -48,6 +48,48 @@ export function minedJournal(db: Executor, chain: string): Promise<TxJournalRow[
     .where("block_number", "is not", null)
     .orderBy("block_number").orderBy("nonce")
     .execute();
+}
+
+/** Every row of `chain` from `nonce` on, nonce order (attempts of one nonce by id): what a replay after a snapshot reads. */
+export function journalFromNonce(db: Executor, chain: string, nonce: number): Promise<TxJournalRow[]> {
+  return db.selectFrom("tx_journal").selectAll()
+    .where("chain", "=", chain).where("nonce", ">=", nonce)
+    .orderBy("nonce").orderBy("id")
+    .execute();
+}
+
+/** The chain's first journal row (the operator that signed the journal). */
+export function firstJournalRow(db: Executor, chain: string): Promise<TxJournalRow | undefined> {
+  return db.selectFrom("tx_journal").selectAll().where("chain", "=", chain).orderBy("id").limit(1).executeTakeFirst();
+}
+
+/** The newest journal row below `nonce`: the last entry a snapshot at that nonce includes. */
+export async function lastJournalIdBelow(db: Executor, chain: string, nonce: number): Promise<number | null> {
+  const row = await db.selectFrom("tx_journal").select("id")
+    .where("chain", "=", chain).where("nonce", "<", nonce)
+    .orderBy("nonce", "desc").orderBy("id", "desc").limit(1)
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/** The highest block any journal row was mined in. */
+export async function lastJournalBlock(db: Executor, chain: string): Promise<number> {
+  const row = await db.selectFrom("tx_journal").select((eb) => eb.fn.max("block_number").as("block"))
+    .where("chain", "=", chain).executeTakeFirst();
+  return Number(row?.block ?? 0);
+}
+
+export async function insertSnapshot(db: Executor, row: NewChainSnapshot): Promise<void> {
+  await db.insertInto("chain_snapshots").values(row).execute();
+}
+
+/** Newest first. */
+export function snapshotsOf(db: Executor, chain: string): Promise<ChainSnapshotRow[]> {
+  return db.selectFrom("chain_snapshots").selectAll().where("chain", "=", chain).orderBy("id", "desc").execute();
+}
+
+export async function deleteSnapshot(db: Executor, id: number): Promise<void> {
+  await db.deleteFrom("chain_snapshots").where("id", "=", id).execute();
 }
 
 export function journalByPurpose(db: Executor, chain: string, purpose: string): Promise<TxJournalRow | undefined> {

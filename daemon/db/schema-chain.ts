@@ -101,8 +101,27 @@ export interface VaultEventsTable {
   data: string;
 }
 
+/** One snapshot of the embedded chain's state (a file in <dataDir>/chain/snapshots/). */
+export interface ChainSnapshotsTable {
+  id: Generated<number>;
+  chain: string;
+  /** File name, relative to <dataDir>/chain/snapshots/. */
+  file: string;
+  /** The operator's nonce in the snapshot: every operator transaction below it is included. */
+  operator_nonce: number;
+  /** tx_journal.id of the newest journal entry the snapshot includes; null when none. */
+  journal_id: number | null;
+  height: number;
+  bytes: number;
+  /** Of the file's bytes: a torn or altered file is refused before Anvil reads it. */
+  sha256: string;
+  anvil_version: string;
+  created_at: number;
+}
+
 export interface ChainTables {
   tx_journal: TxJournalTable;
+  chain_snapshots: ChainSnapshotsTable;
   chain_cursor: ChainCursorTable;
   vaults: VaultsTable;
   vault_events: VaultEventsTable;
@@ -114,3 +133,5 @@ export type VaultRow = Selectable<VaultsTable>;
 export type NewVault = Insertable<VaultsTable>;
 export type VaultEventRow = Selectable<VaultEventsTable>;
 export type NewVaultEvent = Insertable<VaultEventsTable>;
+export type ChainSnapshotRow = Selectable<ChainSnapshotsTable>;
+export type NewChainSnapshot = Insertable<ChainSnapshotsTable>;

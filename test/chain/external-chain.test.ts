@@ -1,5 +1,5 @@
 // An external chain through the same facade: a JSON-RPC node the daemon does not own (here a bare
-// Hardhat node on loopback), the expected chain id checked, the contracts deployed once and found
+// Anvil archive node on loopback), the expected chain id checked, the contracts deployed once and found
 // again from the record, or taken from configuration (factory checked, deployment block searched).
 import { test } from "uvu";
 import * as assert from "uvu/assert";
@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { Wallet, encryptKeystoreJson, toQuantity } from "ethers";
 import { startChain } from "../../daemon/chain/chain.js";
 import type { Chain, StartChainOptions } from "../../daemon/chain/chain.js";
-import { createEmbeddedNode } from "../../daemon/chain/embedded-node.js";
+import { startEmbeddedNode } from "../../daemon/chain/embedded-node.js";
 import type { EmbeddedNode } from "../../daemon/chain/embedded-node.js";
 import { readOperatorKeyFile } from "../../daemon/chain/operator-key.js";
 import { findVault } from "../../daemon/db/vaults-repo.js";
@@ -24,10 +24,9 @@ let first: Chain;
 test.before(async () => {
   await ensureArtifacts();
   env = await newEnv();
-  node = await createEmbeddedNode({ genesisTime: Math.floor(Date.now() / 1000) });
-  await node.listen(await freePort());
+  node = await startEmbeddedNode({ port: await freePort(), genesisTime: Math.floor(Date.now() / 1000), archive: true });
   const operator = new Wallet(env.operatorKey).address;
-  await node.rpc.request({ method: "hardhat_setBalance", params: [operator, toQuantity(10n ** 21n)] });
+  await node.rpc.request({ method: "anvil_setBalance", params: [operator, toQuantity(10n ** 21n)] });
 });
 
 test.after(async () => {

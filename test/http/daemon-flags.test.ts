@@ -32,6 +32,8 @@ const SAMPLES: Record<ConfigKey, { value?: string; with?: string[]; env?: string
   rpcUrl: { value: "http://127.0.0.1:8545", with: ["--chain-id", "998"] },
   chainId: { value: "998" },
   chainPort: { value: "8555" },
+  chainSnapshotInterval: { value: "120" },
+  chainCompactBlocks: { value: "5000" },
   factoryAddress: { value: "0x" + "ab".repeat(20) },
   settlementToken: { value: "0x" + "cd".repeat(20) },
   operatorKeyFile: { value: "/tmp/op.key" },

@@ -6,6 +6,7 @@ import * as trading from "./2026-11-23-002-trading.js";
 import * as chain from "./2026-11-23-003-chain.js";
 import * as vaults from "./2026-11-23-004-vaults.js";
 import * as breachPolicy from "./2026-11-23-005-breach-policy.js";
+import * as chainSnapshots from "./2026-11-23-006-chain-snapshots.js";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-23-001-auth": auth,
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-23-003-chain": chain,
   "2026-11-23-004-vaults": vaults,
   "2026-11-23-005-breach-policy": breachPolicy,
+  "2026-11-23-006-chain-snapshots": chainSnapshots,
 };

@@ -1,0 +1,41 @@
+// Where the Anvil binary is: inside the platform package that @foundry-rs/anvil lists as an optional
+// dependency (npm installs the one matching this machine, offline, from the registry tarball). Found
+// through the packages' own resolution, never a hard-coded node_modules path, so a hoisted or nested
+// install works alike.
+import { accessSync, constants, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { AppError } from "../errors.js";
+
+export interface AnvilBinary {
+  path: string;
+  /** The platform package's version, e.g. "1.7.1": the snapshot format is pinned to it. */
+  version: string;
+}
+
+const ARCH: Record<string, string> = { x64: "amd64", arm64: "arm64" };
+
+/** The platform package's name for this machine, e.g. @foundry-rs/anvil-linux-amd64. */
+export function anvilPackageName(platform: string = process.platform, arch: string = process.arch): string {
+  return `@foundry-rs/anvil-${platform}-${ARCH[arch] ?? arch}`;
+}
+
+export function anvilBinary(): AnvilBinary {
+  const name = anvilPackageName();
+  try {
+    // Resolve from the wrapper package, as its own bin.mjs does: the platform package is its dependency.
+    const wrapper = createRequire(import.meta.url).resolve("@foundry-rs/anvil/package.json");
+    const manifest = createRequire(wrapper).resolve(`${name}/package.json`);
+    const path = join(dirname(manifest), "bin", process.platform === "win32" ? "anvil.exe" : "anvil");
+    accessSync(path, constants.X_OK);
+    const version = (JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version;
+    return { path, version };
+  } catch (e) {
+    throw new AppError(
+      "CHAIN_UNAVAILABLE",
+      `no Anvil binary for ${process.platform}-${process.arch} (package ${name}): the embedded chain needs it; ` +
+        "reinstall with optional dependencies (npm install --include=optional), or run against a chain with --rpc-url",
+      { cause: e },
+    );
+  }
+}
