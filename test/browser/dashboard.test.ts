@@ -9,7 +9,7 @@ import type { Browser } from "playwright-core";
 import { startTestDaemon, fakeClock, type TestDaemon } from "../helpers/daemon.js";
 import { waitUntil } from "../helpers/util.js";
 import { launchChromium } from "./helpers/chromium.js";
-import { go, openUser, signIn, type User } from "./helpers/pages.js";
+import { expectNotice, go, openUser, signIn, type User } from "./helpers/pages.js";
 
 interface Ctx { d: TestDaemon; browser: Browser; ivy: User; tom: User; vault: string }
 const t = suite<Ctx>("dashboard walk");
@@ -45,7 +45,7 @@ t("test funds, agent approval on the wallet's own chain, a limit order placed an
   await go(ivy, "#sim", "#faucet-form");
   await ivy.page.fill("#faucet-form [name=amount]", "10000");
   await ivy.page.click("#faucet");
-  await ivy.page.waitForSelector("#notice:not([hidden])");
+  await expectNotice(ivy, "Credited");
   await go(ivy, "#account", "#account-card");
   await ivy.page.waitForFunction(() => document.querySelector("#equity")?.textContent?.startsWith("10,000"));
   await ivy.page.click("#approve-agent");
@@ -63,7 +63,7 @@ t("test funds, agent approval on the wallet's own chain, a limit order placed an
   const orderId = Number(await row.first().locator("td").first().textContent());
   assert.ok(orderId > 0);
   await ivy.page.click(`[data-order="${orderId}"]`);
-  await ivy.page.waitForSelector("#notice:has-text('canceled')");
+  await expectNotice(ivy, "canceled");
   await ivy.page.waitForSelector("p#orders");
   const cookie = (await ivy.context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
   const order = await d.http.get(`/api/orders/${orderId}`, { cookie });
@@ -110,14 +110,14 @@ t("the trader trades the vault; a sim price move adds a reading to the chart; a 
   const setPrice = async (px: string) => {
     await control.fill("#price-form [name=price]", px);
     await control.click("#set-price");
-    await control.waitForSelector(`#notice:has-text('set to ${px}')`);
+    await expectNotice({ page: control }, `set to ${px}`);
   };
   await setPrice("60000");
   await go(tom, "#account", "#order-form");
   await tom.page.fill("#order-form [name=size]", "0.1");
   await tom.page.fill("#order-form [name=vaultAddress]", vault);
   await tom.page.click("#place-order");
-  await tom.page.waitForSelector("#notice:has-text('submitted')");
+  await expectNotice(tom, "submitted");
 
   const points = () => ivy.page.evaluate(() => Number((document.querySelector("#chart-caption")?.parentElement as HTMLElement).dataset.points));
   const before = await points();
@@ -133,5 +133,36 @@ t("the trader trades the vault; a sim price move adds a reading to the chart; a 
   await control.close();
   clean(ctx);
 });
+
+t("each role's actions: unpause refused with the daemon's message, a permit funds the escrow, close, withdraw", async (ctx) => {
+  const { ivy, tom, vault } = ctx;
+  await go(tom, `#vault/${vault}`, "#vault-unpause");
+  await tom.page.click("#vault-unpause");
+  await tom.page.waitForSelector("#error:has-text('NOT_RECOVERED')");
+  assert.is(await ivy.page.locator("#vault-unpause").count(), 0, "only the trader is offered unpause");
+  assert.is(await tom.page.locator("#vault-fund").count(), 0, "only the investor funds");
+
+  // The permit is typed data on the vault chain, while the investor's wallet is still on it from the terms.
+  await ivy.page.fill("[name=fundAmount]", "100");
+  // A live update re-renders the vault's status while the amount sits typed in: it must survive.
+  await ivy.page.evaluate(() => document.querySelector("#vault-status h2")!.setAttribute("data-old", ""));
+  assert.is((await ctx.d.http.post("/api/sim/price", { symbol: "BTC", price: "53500" }, { cookie: await cookieOf(tom) })).status, 200);
+  await ivy.page.waitForFunction(() => !document.querySelector("#vault-status h2[data-old]"), undefined, WAIT);
+  await ivy.page.click("#vault-fund");
+  await expectNotice(ivy, "Funded the escrow with 100 USDC");
+  const permit = ivy.wallet.calls.filter((c) => c.method === "eth_signTypedData_v4").at(-1)!;
+  assert.is(JSON.parse(permit.params[1] as string).primaryType, "Permit");
+
+  ivy.page.once("dialog", (dialog) => void dialog.accept());
+  await ivy.page.click("#vault-close");
+  await expectNotice(ivy, "Vault closed");
+  await ivy.page.waitForSelector("#vault-withdraw", WAIT);
+  await ivy.page.click("#vault-withdraw");
+  await expectNotice(ivy, `to ${ivy.address}`);
+  assert.is((await ctx.d.http.get(`/api/vaults/${vault}`, { cookie: await cookieOf(ivy) })).body.data.vault.settlement.paidInvestor, "100");
+  clean(ctx);
+});
+
+const cookieOf = async (u: User) => (await u.context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
 
 t.run();

@@ -37,7 +37,16 @@ export async function vaultDetailView(app: App, view: HTMLElement, address: stri
   const log = h("ul", { class: "events", id: "vault-events" },
     ...stored.events.map((e) => eventItem(e.type, e.time, e.data)));
   const trades = h("div", { id: "vault-trades" }, tradesTable(vault));
-  const render = (v: VaultDetail) => replace(status, ...statusCard(app, v));
+  // The actions are rebuilt only when what they offer changes, so a live update never wipes an
+  // amount the user is typing.
+  const actions = h("div", { id: "vault-actions" });
+  let offered = "";
+  const render = (v: VaultDetail) => {
+    replace(status, ...statusCard(app, v), actions);
+    const state = `${v.paused}/${v.closed}`;
+    if (state !== offered) replace(actions, actionBar(app, v, roleOf(app, v)));
+    offered = state;
+  };
   render(vault);
   replace(view,
     h("p", {}, h("a", { href: "#vaults" }, "← all vaults")),
@@ -68,9 +77,13 @@ export async function vaultDetailView(app: App, view: HTMLElement, address: stri
   };
 }
 
-function statusCard(app: App, v: VaultDetail): (HTMLElement | string)[] {
+function roleOf(app: App, v: VaultDetail): string {
   const me = app.address!.toLowerCase();
-  const role = v.investor.toLowerCase() === me ? "investor" : v.trader.toLowerCase() === me ? "trader" : "viewer";
+  return v.investor.toLowerCase() === me ? "investor" : v.trader.toLowerCase() === me ? "trader" : "viewer";
+}
+
+function statusCard(app: App, v: VaultDetail): HTMLElement[] {
+  const role = roleOf(app, v);
   const policy = (v as VaultDetail & { breachPolicy?: string }).breachPolicy;
   const state = v.closed ? "CLOSED" : v.paused ? `PAUSED${v.pauseReason ? ` (${v.pauseReason})` : ""}` : v.status;
   return [
@@ -88,8 +101,7 @@ function statusCard(app: App, v: VaultDetail): (HTMLElement | string)[] {
       h("dt", {}, "Deadline"), h("dd", {}, when(v.dealDeadline)),
       h("dt", {}, "Last balance update"), h("dd", {}, when(v.lastBalanceUpdate)),
       h("dt", {}, "Escrow funded"), h("dd", {}, `${usdc(v.settlement.funded)} USDC`)),
-    actionBar(app, v, role),
-  ].filter((x): x is HTMLElement => x !== null);
+  ];
 }
 
 function button(label: string, id: string, run: () => Promise<void>): HTMLButtonElement {
