@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // The dashboard in a real browser (Debian's Chromium, headless) against a real daemon on the
 // embedded defaults (sim exchange, embedded chain), each user with their own browser context and an
 // injected wallet that signs on the Node side. One walk, in order: sign-in, an order placed and
@@ -13,7 +14,8 @@ import { expectNotice, go, openUser, signIn, type User } from "./helpers/pages.j
 
 interface Ctx { d: TestDaemon; browser: Browser; ivy: User; tom: User; vault: string }
 const t = suite<Ctx>("dashboard walk");
-const WAIT = { timeoutMs: 30_000 };
+const WAIT = { timeoutMs: 30_000 }; // for waitUntil
+const PW = { timeout: 30_000 }; // for Playwright's waits
 
 t.before(async (ctx) => {
   ctx.d = await startTestDaemon({ clock: fakeClock(Date.now(), { realTime: true }), config: { oracleInterval: 1 } });
@@ -91,7 +93,7 @@ t("a proposal made by the trader in one context and accepted by the investor in 
   await go(ivy, "#proposals", "#proposals");
   await ivy.page.locator("[data-accept]").click();
   const link = ivy.page.locator("#proposals a.vault-link");
-  await link.waitFor(WAIT);
+  await link.waitFor(PW);
   ctx.vault = (await link.getAttribute("href"))!.replace("#vault/", "");
   assert.match(ctx.vault, /^0x[0-9a-fA-F]{40}$/);
   clean(ctx);
@@ -102,7 +104,7 @@ t("the trader trades the vault; a sim price move adds a reading to the chart; a 
   // The investor watches the vault's page from here on, without reloading it.
   await go(ivy, `#vault/${vault}`, "#vault-chart");
   await ivy.page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
-  await ivy.page.waitForFunction(() => Number(document.querySelector("#chart-caption")?.parentElement?.dataset.points ?? 0) >= 1, undefined, WAIT);
+  await ivy.page.waitForFunction(() => Number(document.querySelector("#chart-caption")?.parentElement?.dataset.points ?? 0) >= 1, undefined, PW);
 
   const control = await tom.context.newPage();
   await control.goto(`${ctx.d.url}/#sim`);
@@ -127,7 +129,7 @@ t("the trader trades the vault; a sim price move adds a reading to the chart; a 
   assert.is(await ivy.page.textContent("#vault-state"), "ACTIVE");
 
   await setPrice("53000");
-  await ivy.page.waitForFunction(() => document.querySelector("#vault-state")?.textContent?.startsWith("PAUSED"), undefined, WAIT);
+  await ivy.page.waitForFunction(() => document.querySelector("#vault-state")?.textContent?.startsWith("PAUSED"), undefined, PW);
   await ivy.page.waitForSelector("#vault-events li.live[data-type=Paused]");
   assert.ok(await ivy.page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed), "the page was not reloaded");
   await control.close();
@@ -147,7 +149,7 @@ t("each role's actions: unpause refused with the daemon's message, a permit fund
   // A live update re-renders the vault's status while the amount sits typed in: it must survive.
   await ivy.page.evaluate(() => document.querySelector("#vault-status h2")!.setAttribute("data-old", ""));
   assert.is((await ctx.d.http.post("/api/sim/price", { symbol: "BTC", price: "53500" }, { cookie: await cookieOf(tom) })).status, 200);
-  await ivy.page.waitForFunction(() => !document.querySelector("#vault-status h2[data-old]"), undefined, WAIT);
+  await ivy.page.waitForFunction(() => !document.querySelector("#vault-status h2[data-old]"), undefined, PW);
   await ivy.page.click("#vault-fund");
   await expectNotice(ivy, "Funded the escrow with 100 USDC");
   const permit = ivy.wallet.calls.filter((c) => c.method === "eth_signTypedData_v4").at(-1)!;
@@ -156,7 +158,7 @@ t("each role's actions: unpause refused with the daemon's message, a permit fund
   ivy.page.once("dialog", (dialog) => void dialog.accept());
   await ivy.page.click("#vault-close");
   await expectNotice(ivy, "Vault closed");
-  await ivy.page.waitForSelector("#vault-withdraw", WAIT);
+  await ivy.page.waitForSelector("#vault-withdraw", PW);
   await ivy.page.click("#vault-withdraw");
   await expectNotice(ivy, `to ${ivy.address}`);
   assert.is((await ctx.d.http.get(`/api/vaults/${vault}`, { cookie: await cookieOf(ivy) })).body.data.vault.settlement.paidInvestor, "100");

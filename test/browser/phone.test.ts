@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // At phone width (390 px) every screen fits without sideways scrolling, and an API error reaches the
 // user with the daemon's own message and code.
 import { test } from "uvu";

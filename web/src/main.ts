@@ -100,6 +100,7 @@ async function boot(): Promise<void> {
   });
   window.addEventListener("hashchange", () => {
     clearError();
+    byId("notice").hidden = true;
     void route();
   });
   // A session cookie from earlier: resume without asking the wallet again.

@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // One user in their own browser context (cookies, storage) with their own injected wallet, and the
 // page problems a test must not ignore: uncaught exceptions and Content-Security-Policy violations.
 import { Wallet } from "ethers";

@@ -55,11 +55,11 @@ export function vaultChart(limits: { maxDrawdown: number; dailyDrawdown: number 
       if (daily) daily.applyOptions({ price });
       else daily = balance.createPriceLine({ price, color: "#d29922", lineStyle: LineStyle.Dashed, lineWidth: 1, axisLabelVisible: true, title: `daily DD ${limits.dailyDrawdown}%` });
     }
+    chart.timeScale().fitContent();
     caption.textContent = `${count} balance reading${count === 1 ? "" : "s"}; last ${p.balance} USDC (peak ${p.peak})`;
     element.dataset.points = String(count);
   };
   for (const p of [...initial].sort((a, b) => a.time - b.time)) add(p);
   if (count === 0) caption.textContent = "No balance reading yet: the oracle writes one each cycle.";
-  chart.timeScale().fitContent();
   return { element, add, points: () => count, destroy: () => chart.remove() };
 }
