@@ -38,6 +38,10 @@ test("/ is the dashboard page with a strict CSP, revalidated on each visit", asy
   for (const d of ["default-src 'self'", "script-src 'self'", "style-src 'self'", "connect-src 'self'", "frame-ancestors 'none'"]) assert.ok(csp.includes(d), csp);
   assert.not.match(csp, /unsafe|\*|https?:/);
   assert.is(r.headers["x-content-type-options"], "nosniff");
+  const head = await fetch(`${d.url}/`, { method: "HEAD" });
+  assert.is(head.status, 200);
+  assert.is(head.headers.get("content-length"), String(Buffer.byteLength(r.body)));
+  assert.is(await head.text(), "");
   const again = await rawGet("/", { "If-Modified-Since": String(r.headers["last-modified"]) });
   assert.is(again.status, 304);
 });

@@ -61,6 +61,7 @@ export function staticFiles(root: string = dashboardRoot()): Middleware {
       ctx.status = 304;
       return;
     }
-    ctx.body = ctx.method === "HEAD" ? undefined : createReadStream(file);
+    // For HEAD, Koa sends the headers only and destroys the unread stream.
+    ctx.body = createReadStream(file);
   };
 }
