@@ -42,7 +42,7 @@ t("sign-in with the injected wallet: personal_sign of an EIP-4361 message naming
   clean(ctx);
 });
 
-t("test funds, agent approval on the wallet's own chain, a limit order placed and canceled", async (ctx) => {
+t("test funds, agent approval on the wallet's own chain, a limit order placed and canceled, a position closed", async (ctx) => {
   const { ivy, d } = ctx;
   await go(ivy, "#sim", "#faucet-form");
   await ivy.page.fill("#faucet-form [name=amount]", "10000");
@@ -70,6 +70,17 @@ t("test funds, agent approval on the wallet's own chain, a limit order placed an
   const cookie = (await ivy.context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
   const order = await d.http.get(`/api/orders/${orderId}`, { cookie });
   assert.is(order.body.data.order.status, "canceled");
+
+  // A market order opens a position; its Close button flattens it with a reduce-only order.
+  await ivy.page.fill("#order-form [name=symbol]", "ETH");
+  await ivy.page.fill("#order-form [name=size]", "1");
+  await ivy.page.fill("#order-form [name=price]", "");
+  await ivy.page.click("#place-order");
+  await expectNotice(ivy, "submitted");
+  await ivy.page.locator('[data-close="ETH"]').click();
+  await expectNotice(ivy, "Closing ETH");
+  await ivy.page.waitForSelector("p#positions", PW);
+  assert.equal((await d.http.get("/api/positions", { cookie })).body.data.positions, []);
   clean(ctx);
 });
 
