@@ -25,6 +25,7 @@ import { tokenBucket } from "./http/middleware/rate-limit.js";
 import { buildOpenApi } from "./http/openapi.js";
 import type { RouteSpec } from "./http/route.js";
 import { metaRoutes } from "./http/routes/meta-routes.js";
+import { simRoutes } from "./http/routes/sim-routes.js";
 import { healthCheck } from "./health.js";
 import { packageVersion } from "./lib/package-root.js";
 import { loadSecretKey, secretBox } from "./lib/secret-box.js";
@@ -169,6 +170,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
         openApi: () => (openApi ??= buildOpenApi(routes, { version, serverUrl: where.publicUrl })),
       }),
       ...services.routes,
+      ...(sim ? simRoutes(sim) : []),
     );
     const { app, router } = buildApp({
       log, auth, routes,

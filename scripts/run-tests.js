@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Runs every test/**/*.test.ts file in its own Node process (uvu suites, TypeScript through tsx),
-// two at a time, and ends with one line `N passed, N failed` that CI reads.
+// two at a time, and ends with one line `N passed, N failed` that CI reads. test/browser/** is part of it:
+// those files drive headless Chromium (Debian's package, or CHROMIUM_PATH) against real daemons.
 // Usage: npm test [-- <path-substring> ...]
 import { spawn } from "node:child_process";
 import { readdirSync, statSync } from "node:fs";

@@ -13,6 +13,7 @@ import { errorEnvelope } from "./middleware/errors.js";
 import { originCheck } from "./middleware/origin.js";
 import { requestId } from "./middleware/request-id.js";
 import { session } from "./middleware/session.js";
+import { staticFiles } from "./middleware/static.js";
 import { mountRoutes, type Limiters, type RouteSpec } from "./route.js";
 
 export interface AppDeps {
@@ -49,6 +50,7 @@ export function buildApp(deps: AppDeps): { app: Koa; router: Router } {
   app.use(originCheck(deps.allowedOrigins));
   for (const mw of jsonBody()) app.use(mw);
   app.use(session(deps.auth));
+  app.use(staticFiles()); // the dashboard, on paths no route took
   app.use(router.routes());
   app.use(allowedMethods());
   return { app, router };

@@ -1,0 +1,44 @@
+// The daemon's API on this origin: the session cookie (HttpOnly, SameSite=Strict) travels by
+// itself, so the page never holds the session token. Every failure becomes an ApiError carrying the
+// envelope's code and message, which the page shows as is.
+export class ApiError extends Error {
+  constructor(readonly code: string, message: string, readonly status: number, readonly details?: unknown) {
+    super(message);
+  }
+}
+
+interface Envelope<T> {
+  ok: boolean;
+  data?: T;
+  error?: { code: string; message: string; details?: unknown };
+}
+
+export async function api<T = any>(method: "GET" | "POST" | "DELETE", path: string, body?: unknown): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      credentials: "same-origin",
+      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (e) {
+    throw new ApiError("NETWORK", `the daemon cannot be reached (${(e as Error).message})`, 0);
+  }
+  const text = await res.text();
+  let env: Envelope<T> | undefined;
+  try {
+    env = JSON.parse(text) as Envelope<T>;
+  } catch {
+    throw new ApiError("BAD_RESPONSE", `HTTP ${res.status}: ${text.slice(0, 200) || "empty answer"}`, res.status);
+  }
+  if (!res.ok || !env.ok) {
+    const e = env.error ?? { code: "HTTP_" + res.status, message: `HTTP ${res.status}` };
+    throw new ApiError(e.code, e.message, res.status, e.details);
+  }
+  return (env.data ?? env) as T;
+}
+
+export const get = <T = any>(path: string) => api<T>("GET", path);
+export const post = <T = any>(path: string, body?: unknown) => api<T>("POST", path, body ?? {});
+export const del = <T = any>(path: string) => api<T>("DELETE", path);

@@ -1,0 +1,28 @@
+// Display formatting only. Amounts arrive as decimal strings and are shown as such (grouped), so
+// the page never rounds money through a float.
+
+/** "12345.5" -> "12,345.5" without going through a number. */
+export function usdc(text: string | null | undefined): string {
+  if (text === null || text === undefined || text === "") return "-";
+  const [int = "0", frac] = text.split(".");
+  const sign = int.startsWith("-") ? "-" : "";
+  const digits = int.replace("-", "").replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return `${sign}${digits}${frac ? `.${frac.slice(0, 2).padEnd(2, "0")}` : ""}`;
+}
+
+export const pct = (n: number | null | undefined): string => (n === null || n === undefined ? "-" : `${n}%`);
+
+export const short = (addr: string): string => `${addr.slice(0, 6)}…${addr.slice(-4)}`;
+
+export function when(unixSeconds: number | null | undefined): string {
+  if (!unixSeconds) return "-";
+  return new Date(unixSeconds * 1000).toISOString().replace("T", " ").slice(0, 16) + " UTC";
+}
+
+/** "12.5" percent -> 1250 basis points, exactly (the API takes percentages with 2 decimals). */
+export function percentBps(v: string): number {
+  const [int = "0", frac = ""] = v.trim().split(".");
+  return Number(int) * 100 + Number(frac.padEnd(2, "0").slice(0, 2));
+}
+
+export const bpsToPercent = (bps: number): string => `${Math.trunc(bps / 100)}${bps % 100 ? `.${String(bps % 100).padStart(2, "0").replace(/0$/, "")}` : ""}`;

@@ -1,0 +1,111 @@
+// Boot: read what the daemon runs on (/healthz), find the wallet, sign in (EIP-4361 message signed
+// with personal_sign, session cookie set by the daemon), then route by the URL's hash.
+import { act, clearError, showError, type App, type DaemonInfo } from "./app.js";
+import { ApiError, get, post } from "./api.js";
+import { byId, h, replace } from "./dom.js";
+import { openLive, type Live, type LiveEvent } from "./events.js";
+import { short } from "./format.js";
+import { accountView } from "./views/account.js";
+import { proposalsView } from "./views/proposals.js";
+import { simView } from "./views/sim.js";
+import { vaultDetailView, vaultListView } from "./views/vaults.js";
+import { connect, discoverWallets, onAccountsChanged, personalSign, walletNames } from "./wallet.js";
+
+let live: Live | undefined;
+let leave: (() => void) | undefined;
+const listeners = new Set<(e: LiveEvent) => void>();
+
+const app: App = {
+  address: null,
+  info: { exchange: { kind: "unknown", isTestnet: true }, chain: { kind: "unknown", chainId: 0, rpcUrl: "" } },
+  refresh: () => void route(),
+  onEvent(listener) {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  },
+};
+
+async function route(): Promise<void> {
+  leave?.();
+  leave = undefined;
+  const view = byId("view");
+  if (!app.address) return;
+  const [name, arg] = location.hash.replace(/^#/, "").split("/");
+  for (const a of Array.from(document.querySelectorAll("#tabs a"))) {
+    a.classList.toggle("active", a.getAttribute("href") === `#${name === "vault" ? "vaults" : name || "account"}`);
+  }
+  try {
+    if (name === "proposals") await proposalsView(app, view);
+    else if (name === "vaults") await vaultListView(app, view);
+    else if (name === "vault" && arg) leave = await vaultDetailView(app, view, arg);
+    else if (name === "sim") simView(app, view);
+    else await accountView(app, view);
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 401) return signedOut();
+    showError(e);
+  }
+}
+
+function signedIn(address: string): void {
+  app.address = address;
+  byId("who").textContent = short(address);
+  byId("who").title = address;
+  const button = byId<HTMLButtonElement>("connect");
+  button.textContent = "Sign out";
+  byId("tabs").hidden = false;
+  live?.stop();
+  live = openLive((state) => byId("network").dataset.live = state);
+  live.subscribe((e) => {
+    for (const l of listeners) l(e);
+  });
+  void route();
+}
+
+function signedOut(): void {
+  app.address = null;
+  live?.stop();
+  live = undefined;
+  leave?.();
+  byId("who").textContent = "";
+  byId("connect").textContent = "Connect wallet";
+  byId("tabs").hidden = true;
+  replace(byId("view"), h("section", { class: "card intro" }, h("h1", {}, "Signed out"), h("p", {}, "Connect your wallet to sign in again.")));
+}
+
+async function signIn(): Promise<void> {
+  const address = await connect();
+  const challenge = await post<{ message: string; nonce: string }>("/api/auth/challenge", { address });
+  const signature = await personalSign(address, challenge.message);
+  const login = await post<{ user: { address: string } }>("/api/auth/login", { address, signature, nonce: challenge.nonce });
+  signedIn(login.user.address);
+}
+
+async function boot(): Promise<void> {
+  discoverWallets(() => (byId("connect").title = `wallets: ${walletNames().join(", ")}`));
+  const health = await fetch("/healthz").then((r) => r.json()).catch(() => undefined) as { data?: DaemonInfo } | undefined;
+  if (health?.data) app.info = health.data;
+  const net = byId("network");
+  net.textContent = app.info.exchange.kind === "sim" ? "paper trading (sim)" : app.info.exchange.isTestnet ? "testnet" : "MAINNET";
+  byId("sim-tab").hidden = app.info.exchange.kind !== "sim";
+  const button = byId<HTMLButtonElement>("connect");
+  button.addEventListener("click", () => act(button, async () => {
+    if (app.address) {
+      await post("/api/auth/logout");
+      return signedOut();
+    }
+    await signIn();
+  }));
+  onAccountsChanged((accounts) => {
+    if (app.address && accounts[0]?.toLowerCase() !== app.address.toLowerCase()) signedOut();
+  });
+  window.addEventListener("hashchange", () => {
+    clearError();
+    byId("notice").hidden = true;
+    void route();
+  });
+  // A session cookie from earlier: resume without asking the wallet again.
+  const me = await get<{ address: string }>("/api/account").catch(() => undefined);
+  if (me) signedIn(me.address);
+}
+
+void boot();

@@ -1,0 +1,162 @@
+// Vaults: the list, and one vault's terms, balances, chart, trades and events as they arrive, with
+// the actions the API allows each role (close: both; unpause: trader; fund: investor; withdraw: closed).
+import type { FundPrepare, VaultDetail, VaultEvents, VaultList } from "../../../daemon/http/responses.js";
+import { act, notice, type App } from "../app.js";
+import { get, post } from "../api.js";
+import { h, input, replace, table } from "../dom.js";
+import type { LiveEvent } from "../events.js";
+import { pct, short, usdc, when } from "../format.js";
+import { ensureChain, signTypedData, type TypedData } from "../wallet.js";
+import { vaultChart, type BalancePoint } from "./vault-chart.js";
+
+export async function vaultListView(_app: App, view: HTMLElement): Promise<void> {
+  const { vaults } = await get<VaultList>("/api/vaults");
+  const rows = vaults.map((v) => [
+    h("a", { href: `#vault/${v.address}` }, short(v.address)), short(v.investor), short(v.trader),
+    usdc(v.initialBalance), usdc(v.currentBalance), v.paused ? "PAUSED" : v.status, when(v.dealDeadline),
+  ]);
+  replace(view, h("section", { class: "card" }, h("h2", {}, "Vaults"),
+    table(["Vault", "Investor", "Trader", "Initial", "Current", "Status", "Deadline"], rows,
+      "No vaults yet: a vault appears when both parties have signed a proposal.", { id: "vaults" })));
+}
+
+const pointOf = (e: { time: number; [k: string]: unknown }): BalancePoint => ({
+  time: typeof e.observedAt === "number" ? e.observedAt : e.time,
+  balance: String(e.balance), peak: String(e.peakBalance),
+  dayStart: e.dayStartBalance === undefined ? undefined : String(e.dayStartBalance),
+});
+
+/** Returns a cleanup (the live subscription and the chart) for when the user leaves the vault. */
+export async function vaultDetailView(app: App, view: HTMLElement, address: string): Promise<() => void> {
+  const [{ vault }, stored] = await Promise.all([
+    get<{ vault: VaultDetail }>(`/api/vaults/${address}`), get<VaultEvents>(`/api/vaults/${address}/events?limit=1000`),
+  ]);
+  const history = stored.events.filter((e) => e.type === "BalanceUpdated").map((e) => pointOf({ time: e.time, ...e.data }));
+  const chart = vaultChart(vault, history);
+  const status = h("section", { class: "card", id: "vault-status" });
+  const log = h("ul", { class: "events", id: "vault-events" },
+    ...stored.events.map((e) => eventItem(e.type, e.time, e.data)));
+  const trades = h("div", { id: "vault-trades" }, tradesTable(vault));
+  // The actions are rebuilt only when what they offer changes, so a live update never wipes an
+  // amount the user is typing.
+  const actions = h("div", { id: "vault-actions" });
+  let offered = "";
+  const render = (v: VaultDetail) => {
+    replace(status, ...statusCard(app, v), actions);
+    const state = `${v.paused}/${v.closed}`;
+    if (state !== offered) replace(actions, actionBar(app, v, roleOf(app, v)));
+    offered = state;
+  };
+  render(vault);
+  replace(view,
+    h("p", {}, h("a", { href: "#vaults" }, "← all vaults")),
+    status,
+    h("section", { class: "card" }, h("h2", {}, "Balance, peak and limits"), chart.element),
+    h("section", { class: "card" }, h("h2", {}, "Trades"), trades),
+    h("section", { class: "card" }, h("h2", {}, "Events"), log));
+
+  let reload: number | undefined;
+  const unsubscribe = app.onEvent((e: LiveEvent) => {
+    if (e.vault.toLowerCase() !== address.toLowerCase()) return;
+    log.prepend(eventItem(e.type, e.time, e, true));
+    if (e.type === "BalanceUpdated") chart.add(pointOf(e));
+    // The detail (paused, drawdowns, trades) is read again once a burst of events has passed.
+    window.clearTimeout(reload);
+    reload = window.setTimeout(async () => {
+      const fresh = (await get<{ vault: VaultDetail }>(`/api/vaults/${address}`).catch(() => undefined))?.vault;
+      if (fresh) {
+        render(fresh);
+        replace(trades, tradesTable(fresh));
+      }
+    }, 300);
+  });
+  return () => {
+    unsubscribe();
+    window.clearTimeout(reload);
+    chart.destroy();
+  };
+}
+
+function roleOf(app: App, v: VaultDetail): string {
+  const me = app.address!.toLowerCase();
+  return v.investor.toLowerCase() === me ? "investor" : v.trader.toLowerCase() === me ? "trader" : "viewer";
+}
+
+function statusCard(app: App, v: VaultDetail): HTMLElement[] {
+  const role = roleOf(app, v);
+  const policy = (v as VaultDetail & { breachPolicy?: string }).breachPolicy;
+  const state = v.closed ? "CLOSED" : v.paused ? `PAUSED${v.pauseReason ? ` (${v.pauseReason})` : ""}` : v.status;
+  return [
+    h("h2", {}, "Vault ", h("code", {}, short(v.address)), " ", h("span", { class: `badge ${v.paused ? "bad" : v.closed ? "" : "good"}`, id: "vault-state" }, state)),
+    h("dl", { class: "stats" },
+      h("dt", {}, "You are"), h("dd", {}, role),
+      h("dt", {}, "Investor"), h("dd", {}, h("code", {}, v.investor)),
+      h("dt", {}, "Trader"), h("dd", {}, h("code", {}, v.trader)),
+      h("dt", {}, "Balance"), h("dd", { id: "vault-balance" }, `${usdc(v.currentBalance)} USDC`),
+      h("dt", {}, "Initial / peak"), h("dd", {}, `${usdc(v.initialBalance)} / ${usdc(v.peakBalance)}`),
+      h("dt", {}, "Drawdown (max limit)"), h("dd", { id: "vault-drawdown" }, `${pct(v.currentDrawdown)} (${pct(v.maxDrawdown)})`),
+      h("dt", {}, "Daily drawdown (limit)"), h("dd", {}, `${pct(v.currentDailyDrawdown)} (${pct(v.dailyDrawdown)})`),
+      h("dt", {}, "Profit share trader / investor"), h("dd", {}, `${v.profitShare.trader}% / ${v.profitShare.investor}%`),
+      policy ? h("dt", {}, "On a breach") : null, policy ? h("dd", { id: "vault-breach-policy" }, policy) : null,
+      h("dt", {}, "Deadline"), h("dd", {}, when(v.dealDeadline)),
+      h("dt", {}, "Last balance update"), h("dd", {}, when(v.lastBalanceUpdate)),
+      h("dt", {}, "Escrow funded"), h("dd", {}, `${usdc(v.settlement.funded)} USDC`)),
+  ];
+}
+
+function button(label: string, id: string, run: () => Promise<void>): HTMLButtonElement {
+  const b = h("button", { type: "button", id }, label);
+  b.addEventListener("click", () => act(b, run));
+  return b;
+}
+
+function actionBar(app: App, v: VaultDetail, role: string): HTMLElement {
+  const base = `/api/vaults/${v.address}`;
+  const bar = h("div", { class: "actions" });
+  if (!v.closed) {
+    bar.append(button("Close vault", "vault-close", async () => {
+      if (!window.confirm("Close the vault? Orders are canceled, positions flattened, and the profit split.")) return;
+      const r = await post<{ vault: { finalBalance: string; profit: number } }>(`${base}/close`);
+      notice(`Vault closed at ${usdc(r.vault.finalBalance)} USDC (profit ${r.vault.profit}).`);
+      app.refresh();
+    }));
+  }
+  if (v.paused && !v.closed && role === "trader") {
+    bar.append(button("Unpause", "vault-unpause", async () => {
+      await post(`${base}/unpause`);
+      notice("Vault unpaused.");
+      app.refresh();
+    }));
+  }
+  if (role === "investor") {
+    const amount = input("fundAmount", { placeholder: "USDC", inputmode: "decimal", class: "narrow" });
+    bar.append(amount, button("Fund escrow (permit)", "vault-fund", async () => {
+      const prep = await post<FundPrepare>(`${base}/fund/prepare`, { amount: amount.value.trim() });
+      const td = prep.typedData as TypedData;
+      await ensureChain(Number(td.domain.chainId), app.info.chain.rpcUrl, "tradevault chain");
+      const signature = await signTypedData(app.address!, td);
+      const r = await post<{ amount: string }>(`${base}/fund`, { amount: prep.amount, deadline: prep.deadline, signature });
+      notice(`Funded the escrow with ${usdc(r.amount)} USDC.`);
+      app.refresh();
+    }));
+  }
+  if (v.closed) {
+    bar.append(button("Withdraw", "vault-withdraw", async () => {
+      const r = await post<{ amount: string; recipient: string }>(`${base}/withdraw`);
+      notice(`Withdrew ${usdc(r.amount)} USDC to ${r.recipient}.`);
+      app.refresh();
+    }));
+  }
+  return bar;
+}
+
+function tradesTable(v: VaultDetail): HTMLElement {
+  return table(["Time", "Symbol", "Side", "Size", "Price", "PnL"],
+    v.trades.map((t) => [when(t.timestamp), t.symbol, t.side, String(t.size), String(t.price), String(t.pnl)]), "No trades yet.");
+}
+
+function eventItem(type: string, time: number, data: Record<string, unknown>, live = false): HTMLElement {
+  const skip = new Set(["id", "vault", "type", "time"]);
+  const fields = Object.entries(data).filter(([k]) => !skip.has(k)).map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : String(v)}`);
+  return h("li", { class: live ? "live" : "", "data-type": type }, h("strong", {}, type), ` ${when(time)} `, h("span", { class: "muted" }, fields.join(", ")));
+}
