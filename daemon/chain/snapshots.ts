@@ -79,7 +79,9 @@ export async function takeSnapshot(ctx: SnapshotContext, node: EmbeddedNode, kee
   const gz = await gzipAsync(JSON.stringify(compacted.state));
   const nonce = operatorNonce(compacted.state, ctx.operator);
   const createdAt = ctx.nowS();
-  const file = `${ctx.chain}-${createdAt}-h${full.best_block_number}-n${nonce}.json.gz`;
+  // Two snapshots in one second at one height (a clean stop right before a compaction) differ in
+  // trimming: the hash keeps their names apart.
+  const file = `${ctx.chain}-${createdAt}-h${full.best_block_number}-n${nonce}-${sha256(gz).slice(0, 8)}.json.gz`;
   const dir = snapshotDir(ctx.dataDir);
   writeDurably(dir, file, gz);
   const row = {

@@ -80,7 +80,8 @@ export async function lastJournalBlock(db: Executor, chain: string): Promise<num
 }
 
 export async function insertSnapshot(db: Executor, row: NewChainSnapshot): Promise<void> {
-  await db.insertInto("chain_snapshots").values(row).execute();
+  // The file name carries the content's hash: the same name is the same snapshot, recorded once.
+  await db.insertInto("chain_snapshots").values(row).onConflict((oc) => oc.column("file").doNothing()).execute();
 }
 
 /** Newest first. */
