@@ -105,7 +105,7 @@ export function tradingRoutes(deps: { desk: OrderDesk; agents: AgentService }) {
       body: z.object({ symbol: z.string().min(1).max(32), size: decimal.optional(), vaultAddress: address.optional() }).strict(),
       response: R.tradeResult,
       errors: ["INVALID_INPUT", "UNAUTHENTICATED", "FORBIDDEN", "NOT_FOUND", "NO_POSITION", "VAULT_PAUSED", "VAULT_CLOSED",
-        "AGENT_NOT_APPROVED", "ORDER_REJECTED", "RATE_LIMITED", "EXCHANGE_UNAVAILABLE", "BALANCE_STALE"],
+        "AGENT_NOT_APPROVED", "CONFLICT", "ORDER_REJECTED", "RATE_LIMITED", "EXCHANGE_UNAVAILABLE", "BALANCE_STALE"],
       handler: async ({ body, user, ctx }) => render(await desk.closePosition(user.address, body, idempotencyKey(ctx.headers))),
     }),
     defineRoute({
