@@ -169,7 +169,7 @@ export type VaultTrades = z.infer<typeof vaultTrades>;
 const percent = z.number().meta({ description: "percent (10 means 10%)" });
 
 /** Each event type's `data`: USDC amounts as decimal text, limits and drawdowns in percent (as the vault endpoints). */
-const EVENT_DATA = {
+export const vaultEventData = {
   VaultCreated: z.object({
     factory: z.string(), investor: z.string(), trader: z.string(), exchangeAccount: z.string(), initialBalance: usdcText,
     maxDrawdown: percent, dailyDrawdown: percent, dealDeadline: unixSeconds, traderShare: percent, validUntil: unixSeconds,
@@ -193,10 +193,10 @@ const EVENT_DATA = {
   OrdersCanceled: z.object({ reason: z.string(), count: z.number().int() }),
 };
 
-const eventOf = <T extends keyof typeof EVENT_DATA>(type: T) =>
+const eventOf = <T extends keyof typeof vaultEventData>(type: T) =>
   z.object({
     id: z.number().int(), vault: z.string(), type: z.literal(type), time: unixSeconds,
-    txHash: z.string().nullable(), blockNumber: z.number().int().nullable(), data: EVENT_DATA[type],
+    txHash: z.string().nullable(), blockNumber: z.number().int().nullable(), data: vaultEventData[type],
   });
 
 /** A VaultEvent record; `type` tells the shape of `data`. */

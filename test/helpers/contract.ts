@@ -6,6 +6,7 @@
 // path of the mismatch; it is also printed at exit and fails the file, should a test swallow the throw.
 import { operationResponses } from "../../daemon/http/openapi.js";
 import type { RouteSpec } from "../../daemon/http/route.js";
+import { vaultEventData } from "../../daemon/http/responses.js";
 import { errorBody } from "../../daemon/http/schemas.js";
 import { z } from "zod";
 
@@ -34,6 +35,7 @@ export function routePattern(path: string): RegExp {
 /** Checks answers from the daemon at `url` against `routes` until the returned function is called. */
 export function watchDaemon(url: string, routes: RouteSpec[]): () => void {
   installFetchCheck();
+  reportAtExit();
   const origin = new URL(url).origin;
   watched.set(
     origin,
@@ -97,6 +99,25 @@ export function checkAnswer(
   return `${where} answered ${status} with a body that does not match its documented schema${codeNote}:\n  ${problems.join("\n  ")}`;
 }
 
+/**
+ * A message of GET /api/events: `data` is `{id, vault, type, time, ...fields}` with the fields of the
+ * event type's documented data (the same as in GET /api/vaults/{address}/events).
+ */
+export function checkStreamEvent(event: string, data: unknown): string | undefined {
+  const fields = vaultEventData[event as keyof typeof vaultEventData];
+  if (!fields) return `GET /api/events sent event type ${event}, which no schema documents (${Object.keys(vaultEventData).join(", ")})`;
+  const schema = fields.extend({ id: z.number().int(), vault: z.string(), type: z.literal(event), time: z.number().int() });
+  const problems = mismatches(schema, data);
+  return problems.length ? `GET /api/events sent a ${event} that does not match its documented data:\n  ${problems.join("\n  ")}` : undefined;
+}
+
+/** Records a violation found outside fetch (e.g. on an event stream) and throws it. */
+export function violated(problem: string): never {
+  reportAtExit();
+  violations.push(problem);
+  throw new ContractViolation(`API contract: ${problem}`);
+}
+
 let installed = false;
 
 function installFetchCheck(): void {
@@ -118,12 +139,16 @@ function installFetchCheck(): void {
       body = text;
     }
     const problem = checkAnswer(ops, method, url.pathname, { status: res.status, type, body });
-    if (problem) {
-      violations.push(problem);
-      throw new ContractViolation(`API contract: ${problem}`);
-    }
+    if (problem) violated(problem);
     return res;
   } as typeof fetch;
+}
+
+let reporting = false;
+
+function reportAtExit(): void {
+  if (reporting) return;
+  reporting = true;
   process.on("exit", () => {
     if (violations.length === 0) return;
     process.stderr.write(`\nAPI contract violations (${violations.length}):\n${violations.map((v) => `- ${v}`).join("\n")}\n`);
