@@ -1,7 +1,8 @@
 // The README's "Build your own frontend" recipes (recipes/frontend.js, verbatim) in a real browser, on
 // a page of another site (http://localhost:<port>) calling the daemon at http://127.0.0.1:<port> with
-// --cors-origin: sign-in through an injected EIP-1193 wallet, an error read from the envelope, and live
-// events over a ticket, including the recipe's reconnect (new ticket, resume after the last id).
+// --cors-origin: sign-in through an injected EIP-1193 wallet, an error read from the envelope, live
+// events over a ticket, including the recipe's reconnect (new ticket, resume after the last id), and
+// over fetch with the Bearer header.
 import { createServer } from "node:http";
 import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
@@ -54,12 +55,14 @@ test("sign-in, errors and live events from another site, as the README shows the
     assert.equal(err, { code: "NOT_FOUND", status: 404, message: (err as { message: string }).message });
 
     await page.evaluate("window.seen = []; openEvents((e) => seen.push(e)).then((s) => (window.firstSource = s))");
+    await page.evaluate("window.fetched = []; void streamWithFetch((e) => fetched.push(e))"); // runs on: not awaited
     await waitUntil(() => page.evaluate("window.firstSource?.readyState === 1"), { what: "the ticket stream to open" });
     const { token } = await signIn(d.http, wallet);
     await faucet(d, wallet.address, 10_000);
     await approveAgent(d.http, token, wallet);
     const vault = await createVault(d, { wallet, token, address: wallet.address }, await party(d));
     await waitUntil(() => page.evaluate(`seen.some((e) => e.type === "VaultCreated" && e.vault === ${JSON.stringify(vault)})`), { what: "VaultCreated in the page" });
+    await waitUntil(() => page.evaluate(`fetched.some((e) => e.type === "VaultCreated")`), { what: "VaultCreated on the Bearer stream" });
 
     // The stream fails: the recipe takes a new ticket and resumes after the last event it saw.
     await page.evaluate(`firstSource.dispatchEvent(new Event("error"))`);

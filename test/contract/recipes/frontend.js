@@ -51,3 +51,23 @@ async function openEvents(onEvent) {
   };
   return source;
 }
+
+/** Or read the stream with fetch, which can send the Bearer header; resume with Last-Event-ID. */
+async function streamWithFetch(onEvent, after = 0) {
+  const res = await fetch(`${API}/api/events`, { headers: { Authorization: `Bearer ${token}`, "Last-Event-ID": String(after) } });
+  if (!res.ok) throw new Error((await res.json()).error.message);
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return after; // ended (logout, shutdown): call again with this id to resume
+    buffer += value;
+    for (let end; (end = buffer.indexOf("\n\n")) >= 0; buffer = buffer.slice(end + 2)) {
+      const data = buffer.slice(0, end).split("\n").find((line) => line.startsWith("data: "));
+      if (!data) continue; // a keep-alive comment
+      const event = JSON.parse(data.slice(6));
+      after = event.id;
+      onEvent(event);
+    }
+  }
+}
