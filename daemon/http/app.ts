@@ -1,6 +1,6 @@
 // The Koa application. Middleware order is written once, here: request id, access log (outside the
 // envelope, so it logs the final status), error envelope, CORS, origin check, body parser, session,
-// routes, then the 405/OPTIONS answers for paths the routes know.
+// the API docs page (not an operation), routes, then the 405/OPTIONS answers for paths the routes know.
 import cors from "@koa/cors";
 import Router from "@koa/router";
 import Koa from "koa";
@@ -15,6 +15,7 @@ import { requestId } from "./middleware/request-id.js";
 import { session } from "./middleware/session.js";
 import { staticFiles } from "./middleware/static.js";
 import { mountRoutes, type Limiters, type RouteSpec } from "./route.js";
+import { apiDocs } from "./routes/docs-route.js";
 
 export interface AppDeps {
   log: Logger;
@@ -50,6 +51,7 @@ export function buildApp(deps: AppDeps): { app: Koa; router: Router } {
   app.use(originCheck(deps.allowedOrigins));
   for (const mw of jsonBody()) app.use(mw);
   app.use(session(deps.auth));
+  app.use(apiDocs());
   app.use(staticFiles()); // the dashboard, on paths no route took
   app.use(router.routes());
   app.use(allowedMethods());

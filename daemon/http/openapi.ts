@@ -1,8 +1,8 @@
 // The OpenAPI 3.1 document, generated from the same route list the router is built from.
 import { z } from "zod";
-import { ERROR_STATUS } from "../errors.js";
+import { ERROR_STATUS, type ErrorCode } from "../errors.js";
 import { edgeErrors, type RouteSpec } from "./route.js";
-import { envelope, errorBody } from "./schemas.js";
+import { envelope, errorEnvelope } from "./schemas.js";
 
 type Json = Record<string, unknown>;
 
@@ -26,28 +26,44 @@ function parameters(route: RouteSpec): Json[] {
   return out;
 }
 
-function operation(route: RouteSpec): Json {
+/** One documented answer of an operation: its status, media type, body schema and (failures) codes. */
+export interface ResponseDoc {
+  status: number;
+  description: string;
+  mediaType: "application/json" | "text/event-stream";
+  /** The whole body; absent for an event stream. */
+  schema?: z.ZodType;
+  codes?: ErrorCode[];
+}
+
+/** The error codes an operation may answer: its edge's, its own, and INTERNAL. */
+export const operationCodes = (route: RouteSpec): ErrorCode[] => [...new Set([...edgeErrors(route), ...(route.errors ?? []), "INTERNAL" as const])];
+
+/**
+ * Every answer an operation documents, from its spec: the OpenAPI document is rendered from this, and
+ * the contract tests validate live answers against the same schemas.
+ */
+export function operationResponses(route: RouteSpec): ResponseDoc[] {
   const raw = route.rawResponse;
-  const responses: Json = {
-    "200": raw
-      ? {
-          description: raw.description,
-          content: { [raw.mediaType]: { schema: raw.mediaType === "text/event-stream" ? { type: "string" } : { type: "object" } } },
-        }
-      : {
-          description: "Success",
-          content: { "application/json": { schema: toSchema(envelope(route.response ?? z.unknown()), "output") } },
-        },
-  };
-  const errorSchema = toSchema(errorBody, "output");
-  const codes = new Set([...edgeErrors(route), ...(route.errors ?? []), "INTERNAL" as const]);
-  const byStatus = new Map<number, string[]>();
-  for (const code of codes) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
-  for (const [status, names] of [...byStatus].sort((a, b) => a[0] - b[0])) {
-    responses[String(status)] = {
-      description: names.join(", "),
-      content: { "application/json": { schema: errorSchema } },
-    };
+  const success: ResponseDoc = raw
+    ? { status: 200, description: raw.description, mediaType: raw.mediaType, schema: raw.schema }
+    : { status: 200, description: "Success", mediaType: "application/json", schema: envelope(route.response ?? z.unknown()) };
+  const own = new Set(route.errors ?? []);
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of operationCodes(route)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
+  const failures = [...byStatus].sort((a, b) => a[0] - b[0]).map(([status, codes]): ResponseDoc => ({
+    status, description: codes.join(", "), mediaType: "application/json", codes,
+    // A raw route writes its own failures (e.g. /healthz's 503 with data); the edge's use the envelope.
+    schema: raw?.errorSchema && codes.every((c) => own.has(c)) ? raw.errorSchema : errorEnvelope(codes as [ErrorCode, ...ErrorCode[]]),
+  }));
+  return [success, ...failures];
+}
+
+function operation(route: RouteSpec): Json {
+  const responses: Json = {};
+  for (const r of operationResponses(route)) {
+    const schema = r.schema ? toSchema(r.schema, "output") : r.mediaType === "text/event-stream" ? { type: "string" } : { type: "object" };
+    responses[String(r.status)] = { description: r.description, content: { [r.mediaType]: { schema } } };
   }
   return {
     operationId: `${route.method}${route.path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string = "") => c.toUpperCase())}`,

@@ -7,14 +7,37 @@ import { z } from "zod";
 const unixSeconds = z.number().int().meta({ description: "Unix seconds" });
 const usdcText = z.string().meta({ description: "USDC, decimal text" });
 
-/** EIP-712 typed data ready for eth_signTypedData_v4 (types include EIP712Domain). */
+const eip712Field = z.object({ name: z.string(), type: z.string() });
+const uintText = z.string().meta({ description: "an unsigned integer as decimal text" });
+
+/** EIP-712 typed data ready for eth_signTypedData_v4 (types include EIP712Domain, integers as decimal text). */
 export const typedData = z.object({
-  domain: z.record(z.string(), z.unknown()),
-  types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }))),
+  domain: z.object({ name: z.string(), version: z.string(), chainId: z.number().int(), verifyingContract: z.string() }),
+  types: z.record(z.string(), z.array(eip712Field)),
   primaryType: z.string(),
-  message: z.record(z.string(), z.unknown()),
+  message: z.record(z.string(), z.string()),
 });
 export type TypedData = z.infer<typeof typedData>;
+
+const typedDataFor = <M extends z.ZodRawShape>(primaryType: string, message: M) =>
+  typedData.extend({ primaryType: z.literal(primaryType), message: z.object(message) });
+
+/** Hyperliquid's approveAgent, signed by the master key (GET /api/agent). */
+export const approveAgentTypedData = typedDataFor("HyperliquidTransaction:ApproveAgent", {
+  hyperliquidChain: z.enum(["Mainnet", "Testnet"]), agentAddress: z.string(), agentName: z.string(), nonce: uintText,
+});
+
+/** The vault terms both parties sign (proposals); the factory checks both signatures on-chain. */
+export const vaultTermsTypedData = typedDataFor("VaultTerms", {
+  investor: z.string(), trader: z.string(), exchangeAccount: z.string(), initialBalance: uintText.meta({ description: "USDC base units (6 decimals)" }),
+  maxDrawdownBps: uintText, dailyDrawdownBps: uintText, dealDeadline: uintText, traderShareBps: uintText,
+  breachPolicy: uintText.meta({ description: "0 pause, 1 reduce-only, 2 flatten" }), validUntil: uintText, salt: z.string(),
+});
+
+/** An EIP-2612 permit of the settlement token, signed by the investor to fund a vault's escrow. */
+export const permitTypedData = typedDataFor("Permit", {
+  owner: z.string(), spender: z.string(), value: uintText, nonce: uintText, deadline: uintText,
+});
 
 /** Advisory notes the daemon adds to proposal answers (e.g. a balance the account does not hold). */
 export const warning = z.object({ code: z.string(), message: z.string() });
@@ -27,6 +50,13 @@ export type Challenge = z.infer<typeof challenge>;
 
 export const login = z.object({ user: z.object({ address: z.string(), sessionToken: z.string() }) });
 export type Login = z.infer<typeof login>;
+
+/** POST /api/auth/logout answers an empty object. */
+export const loggedOut = z.object({});
+
+/** POST /api/events/ticket: single use, for GET /api/events?ticket=... */
+export const eventTicket = z.object({ ticket: z.string(), expiresAt: unixSeconds });
+export type EventTicket = z.infer<typeof eventTicket>;
 
 export const account = z.object({
   address: z.string(),
@@ -48,7 +78,7 @@ export const agentStatus = z.object({
   agentAddress: z.string(),
   approved: z.boolean(),
   validUntil: unixSeconds.nullable(),
-  approval: z.object({ nonce: z.number().int(), typedData }).optional(),
+  approval: z.object({ nonce: z.number().int(), typedData: approveAgentTypedData }).optional(),
 });
 export type AgentStatus = z.infer<typeof agentStatus>;
 
@@ -142,10 +172,55 @@ export type VaultDetailResponse = z.infer<typeof vaultDetailResponse>;
 export const vaultTrades = z.object({ trades: z.array(vaultTrade), total: z.number().int(), hasMore: z.boolean() });
 export type VaultTrades = z.infer<typeof vaultTrades>;
 
-export const vaultEvent = z.object({
-  id: z.number().int(), vault: z.string(), type: z.string(), time: unixSeconds, txHash: z.string().nullable(), blockNumber: z.number().int().nullable(),
-  data: z.record(z.string(), z.unknown()),
-});
+const percent = z.number().meta({ description: "percent (10 means 10%)" });
+
+/** Each event type's `data`: USDC amounts as decimal text, limits and drawdowns in percent (as the vault endpoints). */
+export const vaultEventData = {
+  VaultCreated: z.object({
+    factory: z.string(), investor: z.string(), trader: z.string(), exchangeAccount: z.string(), initialBalance: usdcText,
+    maxDrawdown: percent, dailyDrawdown: percent, dealDeadline: unixSeconds, traderShare: percent,
+    breachPolicy: z.number().int().meta({ description: "0 pause, 1 reduce-only, 2 flatten" }), validUntil: unixSeconds,
+    salt: z.string(), termsHash: z.string(),
+  }),
+  BalanceUpdated: z.object({
+    balance: usdcText, peakBalance: usdcText, dayStartBalance: usdcText, observedAt: unixSeconds, drawdown: percent, dailyDrawdown: percent,
+  }),
+  Paused: z.object({
+    reason: z.number().int().meta({ description: "bit 1: max drawdown, bit 2: daily drawdown; 4: the operator's (the account's mode changed)" }), maxDrawdown: z.boolean(), dailyDrawdown: z.boolean(),
+  }),
+  Unpaused: z.object({ by: z.string() }),
+  Closed: z.object({ by: z.string(), finalBalance: usdcText, profit: usdcText, traderShare: usdcText, investorShare: usdcText }),
+  Funded: z.object({ from: z.string(), amount: usdcText }),
+  Withdrawn: z.object({ party: z.string(), amount: usdcText }),
+  Fill: z.object({
+    tradeId: z.string(), orderId: z.number().int(), symbol: z.string(), side: z.enum(["buy", "sell"]),
+    size: z.string(), price: z.string(), pnl: z.string(), fee: z.string(),
+  }).meta({ description: "a fill of the vault's account; numbers as exact decimal text" }),
+  BalanceMismatch: z.object({ expected: usdcText, observed: usdcText }).meta({ description: "the first reading differs from initialBalance" }),
+  OrdersCanceled: z.object({ reason: z.string(), count: z.number().int() }),
+  Flattened: z.object({
+    reason: z.string(), canceledOrders: z.number().int(),
+    positions: z.array(z.object({
+      symbol: z.string(), size: z.string().meta({ description: "the position closed (signed decimal text)" }), orderId: z.number().int(),
+      filledSize: z.string().nullable(), averagePrice: z.string().nullable(),
+    })),
+  }).meta({ description: "the breach policy 'flatten' closed every position at the breach" }),
+  AccountModeChanged: z.object({ from: z.string().nullable(), to: z.string(), valued: z.boolean() })
+    .meta({ description: "the exchange account's abstraction mode changed (valued: the oracle can value the new mode)" }),
+};
+
+const eventOf = <T extends keyof typeof vaultEventData>(type: T) =>
+  z.object({
+    id: z.number().int(), vault: z.string(), type: z.literal(type), time: unixSeconds,
+    txHash: z.string().nullable(), blockNumber: z.number().int().nullable(), data: vaultEventData[type],
+  });
+
+/** A VaultEvent record; `type` tells the shape of `data`. */
+export const vaultEvent = z.discriminatedUnion("type", [
+  eventOf("VaultCreated"), eventOf("BalanceUpdated"), eventOf("Paused"), eventOf("Unpaused"), eventOf("Closed"),
+  eventOf("Funded"), eventOf("Withdrawn"), eventOf("Fill"), eventOf("BalanceMismatch"), eventOf("OrdersCanceled"),
+  eventOf("Flattened"), eventOf("AccountModeChanged"),
+]);
 export type VaultEvent = z.infer<typeof vaultEvent>;
 export const vaultEvents = z.object({ events: z.array(vaultEvent), total: z.number().int(), hasMore: z.boolean() });
 export type VaultEvents = z.infer<typeof vaultEvents>;
@@ -166,7 +241,7 @@ export type VaultUnpause = z.infer<typeof vaultUnpause>;
 export const withdrawal = z.object({ txHash: z.string(), amount: usdcText, recipient: z.string() });
 export type Withdrawal = z.infer<typeof withdrawal>;
 
-export const fundPrepare = z.object({ typedData, amount: usdcText, deadline: unixSeconds, spender: z.string() });
+export const fundPrepare = z.object({ typedData: permitTypedData, amount: usdcText, deadline: unixSeconds, spender: z.string() });
 export type FundPrepare = z.infer<typeof fundPrepare>;
 
 export const fundResult = z.object({ txHash: z.string(), amount: usdcText });
@@ -181,7 +256,7 @@ export const proposal = z.object({
   signedBy: z.object({ investor: z.boolean(), trader: z.boolean() }),
   vaultAddress: z.string().nullable(), createTx: z.string().nullable(), relayError: z.string().nullable(),
   rejectedBy: z.string().nullable(), createdBy: z.string(), createdAt: unixSeconds,
-  typedData,
+  typedData: vaultTermsTypedData,
 });
 export type Proposal = z.infer<typeof proposal>;
 
@@ -195,3 +270,40 @@ export type ProposalAction = z.infer<typeof proposalAction>;
 
 export const proposalList = z.object({ proposals: z.array(proposal), total: z.number().int(), hasMore: z.boolean() });
 export type ProposalList = z.infer<typeof proposalList>;
+
+// ---- the daemon itself ----
+
+/** GET /healthz's data (the same when ready and when not). */
+export const health = z.object({
+  status: z.enum(["ok", "unavailable"]), version: z.string(), uptimeSeconds: z.number().int(),
+  database: z.object({ status: z.enum(["ok", "error"]), network: z.string() }),
+  exchange: z.object({ kind: z.string(), url: z.string(), isTestnet: z.boolean() }),
+  priceStream: z.object({
+    state: z.enum(["connecting", "open", "down", "off"]), lastMessageAgeSeconds: z.number().int().nullable(), connects: z.number().int(),
+    breachMarginPoints: z.number(), earlyWrites: z.number().int(),
+  }),
+  chain: z.object({
+    kind: z.enum(["embedded", "external"]), chainId: z.number().int(), rpcUrl: z.string(), factory: z.string(), settlementToken: z.string(),
+    operator: z.string(), operatorBalance: z.string().nullable().meta({ description: "wei, decimal text" }),
+  }),
+  oracle: z.object({
+    status: z.enum(["ok", "down"]), intervalSeconds: z.number(), lastCycleAt: unixSeconds.nullable(), lastResult: z.enum(["ok", "error"]).nullable(),
+    lastError: z.string().nullable(), lastSuccessAt: unixSeconds.nullable(), activeVaults: z.number().int(), durationMs: z.number().nullable(),
+    ageSeconds: z.number(),
+  }),
+});
+export type Health = z.infer<typeof health>;
+export const healthReady = z.object({ ok: z.literal(true), data: health });
+/** 503: not ready; the data says which part is down. */
+export const healthNotReady = z.object({
+  ok: z.literal(false), data: health, error: z.object({ code: z.literal("SERVICE_UNAVAILABLE"), message: z.string() }),
+});
+
+/** GET /api/openapi.json: the document itself (its paths are described by OpenAPI 3.1, not here). */
+export const openApiDocument = z.object({
+  openapi: z.literal("3.1.0"),
+  info: z.object({ title: z.string(), version: z.string(), description: z.string() }),
+  servers: z.array(z.object({ url: z.string() })),
+  components: z.object({ securitySchemes: z.record(z.string(), z.record(z.string(), z.string())) }),
+  paths: z.record(z.string(), z.record(z.string(), z.record(z.string(), z.unknown()))),
+});

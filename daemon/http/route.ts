@@ -32,14 +32,21 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   body?: z.ZodType<B>;
   query?: z.ZodType<Q>;
   params?: z.ZodType<P>;
-  /** Schema of `data` in the success envelope (documentation only). */
+  /** Schema of `data` in the success envelope (the OpenAPI document and the contract tests read it). */
   response?: z.ZodType;
   errors?: ErrorCode[];
   /** Returns the `data` of the success envelope; `raw` routes write ctx.body themselves. */
   handler(input: HandlerInput<B, Q, P>): Promise<unknown> | unknown;
   raw?: boolean;
   /** What a `raw` route answers instead of the JSON envelope (for the OpenAPI document). */
-  rawResponse?: { mediaType: "application/json" | "text/event-stream"; description: string };
+  rawResponse?: {
+    mediaType: "application/json" | "text/event-stream";
+    description: string;
+    /** The whole JSON body at 200 (no envelope is added). */
+    schema?: z.ZodType;
+    /** The whole body of the failures the handler writes itself (its `errors`), when not the error envelope. */
+    errorSchema?: z.ZodType;
+  };
   /** Which rate limit applies: per client IP on sign-in, per session on order-changing routes. */
   limit?: "signIn" | "orders";
 }

@@ -58,11 +58,16 @@ export const signInNonce = z.string().regex(/^[A-Za-z0-9]{8,64}$/, "must be the 
 /** Success envelope for documentation: { ok: true, data }. */
 export const envelope = (data: z.ZodType) => z.object({ ok: z.literal(true), data });
 
-export const errorBody = z.object({
-  ok: z.literal(false),
-  error: z.object({
-    code: z.string(),
-    message: z.string(),
-    details: z.unknown().optional(),
-  }),
-});
+const fieldErrors = z.array(z.object({ field: z.string(), message: z.string() }))
+  .meta({ description: "INVALID_INPUT: one entry per field, e.g. body.size" });
+const errorDetails = z.union([fieldErrors, z.record(z.string(), z.unknown())])
+  .meta({ description: "INVALID_INPUT: per-field errors; otherwise an object (e.g. cloid of an order in doubt, reason the exchange gave)" });
+
+/** Failure envelope: { ok: false, error: { code, message, details? } }, `code` one of `codes` when given. */
+export const errorEnvelope = (codes?: readonly [string, ...string[]]) =>
+  z.object({
+    ok: z.literal(false),
+    error: z.object({ code: codes ? z.enum(codes) : z.string(), message: z.string(), details: errorDetails.optional() }),
+  });
+
+export const errorBody = errorEnvelope();

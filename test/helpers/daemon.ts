@@ -1,10 +1,12 @@
 // Starts a real daemon in-process on a free loopback port with its own data directory, and gives
-// tests a small HTTP client and a controllable clock.
+// tests a small HTTP client and a controllable clock. Every answer a test receives from it is checked
+// against the API contract (contract.ts).
 import { Wallet, type HDNodeWallet } from "ethers";
 import pino from "pino";
 import { resolveConfig, type ConfigInput } from "../../daemon/config.js";
 import { startDaemon, type Daemon } from "../../daemon/main.js";
 import type { AuthSettings } from "../../daemon/auth/auth-service.js";
+import { watchDaemon } from "./contract.js";
 import { tempDir } from "./util.js";
 
 export interface FakeClock {
@@ -44,6 +46,8 @@ export async function startTestDaemon(
   const clock = opts.clock ?? fakeClock();
   const config = resolveConfig({ port: 0, dataDir, logLevel: "silent", signInRateLimit: 10_000, orderRateLimit: 10_000, simFeed: "static", ...opts.config });
   const daemon = await startDaemon({ config, clock, log: pino({ level: "silent" }), authSettings: opts.authSettings, startOracle: opts.startOracle });
+  // Every JSON answer this daemon gives a test is checked against the operation's documented schema.
+  const unwatch = watchDaemon(daemon.url, daemon.routes);
   return {
     daemon,
     url: daemon.url,
@@ -51,6 +55,7 @@ export async function startTestDaemon(
     clock,
     http: httpClient(daemon.url),
     async close() {
+      unwatch();
       await daemon.stop();
       dir?.remove();
     },

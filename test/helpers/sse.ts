@@ -1,5 +1,7 @@
-// Collects a daemon's Server-Sent Events for tests, with the CLI's own reader (cli/sse.ts).
+// Collects a daemon's Server-Sent Events for tests, with the CLI's own reader (cli/sse.ts), each
+// checked against the documented event data (contract.ts).
 import { readSse } from "../../cli/sse.js";
+import { checkStreamEvent, violated } from "./contract.js";
 
 export interface SseReader {
   events: Array<{ id: number; event: string; data: any }>;
@@ -25,7 +27,11 @@ export async function openSse(url: string, token: string, lastEventId?: number):
   reader.ended = (async () => {
     try {
       for await (const m of readSse(res.body as unknown as AsyncIterable<Uint8Array>)) {
-        reader.events.push({ id: Number(m.id), event: m.event, data: JSON.parse(m.data) });
+        const data = JSON.parse(m.data);
+        // Each message keeps the contract; a violation fails the file at exit even if `ended` is never awaited.
+        const problem = checkStreamEvent(m.event, data);
+        if (problem) violated(problem);
+        reader.events.push({ id: Number(m.id), event: m.event, data });
       }
     } catch (err) {
       if ((err as Error).name !== "AbortError") throw err;

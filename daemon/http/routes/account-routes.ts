@@ -1,8 +1,8 @@
 // SPEC 4.4: the signed-in user's account: address, session, the exchange account summary and the
 // agent's status. Balances are decimal strings (exact), like every money amount the API returns.
-import { z } from "zod";
 import type { AccountViews } from "../../trading/account-views.js";
 import { seconds } from "../render.js";
+import * as R from "../responses.js";
 import { defineRoute } from "../route.js";
 
 export function accountRoutes(deps: { views: AccountViews }) {
@@ -14,20 +14,7 @@ export function accountRoutes(deps: { views: AccountViews }) {
       tag: "account",
       summary: "Your account: address, session expiry, exchange balances and agent status",
       auth: true,
-      response: z.object({
-        address: z.string(),
-        session: z.object({ expiresAt: z.number().int().meta({ description: "Unix seconds" }) }),
-        exchange: z.object({
-          kind: z.string(),
-          available: z.boolean(),
-          accountValue: z.string().optional(),
-          withdrawable: z.string().optional(),
-          marginUsed: z.string().optional(),
-          openPositions: z.number().int().optional(),
-          error: z.string().optional(),
-        }),
-        agent: z.object({ address: z.string(), approved: z.boolean(), validUntil: z.number().int().nullable() }).nullable(),
-      }),
+      response: R.account,
       errors: ["UNAUTHENTICATED"],
       handler: async ({ user }) => {
         const s = await views.summary(user.address);

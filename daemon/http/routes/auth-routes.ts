@@ -2,6 +2,7 @@
 import type { Context } from "koa";
 import { z } from "zod";
 import type { AuthService } from "../../auth/auth-service.js";
+import * as R from "../responses.js";
 import { defineRoute } from "../route.js";
 import { SESSION_COOKIE } from "../middleware/session.js";
 import { address, signature, signInNonce } from "../schemas.js";
@@ -31,7 +32,7 @@ export function authRoutes(auth: AuthService, hooks: { onLogout?: (sessionKey: s
       auth: false,
       limit: "signIn",
       body: z.object({ address }).strict(),
-      response: z.object({ message: z.string(), nonce: z.string() }),
+      response: R.challenge,
       errors: ["INVALID_INPUT", "RATE_LIMITED"],
       handler: async ({ body, ctx }) => {
         // An Origin here passed the origin check (it is allowed): the message names that page.
@@ -47,7 +48,7 @@ export function authRoutes(auth: AuthService, hooks: { onLogout?: (sessionKey: s
       auth: false,
       limit: "signIn",
       body: z.object({ address, signature, nonce: signInNonce }).strict(),
-      response: z.object({ user: z.object({ address: z.string(), sessionToken: z.string() }) }),
+      response: R.login,
       errors: ["INVALID_INPUT", "UNAUTHENTICATED", "RATE_LIMITED"],
       handler: async ({ body, ctx }) => {
         const result = await auth.login(body);
@@ -61,7 +62,7 @@ export function authRoutes(auth: AuthService, hooks: { onLogout?: (sessionKey: s
       tag: "auth",
       summary: "End the current session",
       auth: true,
-      response: z.object({}),
+      response: R.loggedOut,
       errors: ["UNAUTHENTICATED"],
       handler: async ({ ctx, user }) => {
         await auth.logout(ctx.state.sessionToken as string);

@@ -7,6 +7,7 @@ import type { AuthService, AuthUser } from "../../auth/auth-service.js";
 import { AppError } from "../../errors.js";
 import type { EventHub, HubEvent } from "../../events/event-hub.js";
 import { seconds } from "../render.js";
+import * as R from "../responses.js";
 import { defineRoute } from "../route.js";
 
 export const KEEPALIVE_MS = 15_000;
@@ -20,7 +21,7 @@ export function eventsRoute(deps: {
   const ticketRoute = defineRoute({
     method: "post", path: "/api/events/ticket", tag: "events", auth: true,
     summary: "A single-use ticket (valid 60 s) that opens GET /api/events?ticket=... as you: for EventSource from another site, which can send neither a Bearer header nor the cookie",
-    response: z.object({ ticket: z.string(), expiresAt: z.number().int().meta({ description: "Unix seconds" }) }),
+    response: R.eventTicket,
     errors: ["UNAUTHENTICATED"],
     handler: ({ user }) => {
       const t = deps.auth.issueTicket(user);

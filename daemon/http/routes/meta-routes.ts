@@ -1,6 +1,6 @@
 // Unauthenticated routes about the daemon itself: readiness and the API description.
-import { z } from "zod";
 import type { Health } from "../../health.js";
+import * as R from "../responses.js";
 import { defineRoute, type RouteSpec } from "../route.js";
 
 export function metaRoutes(deps: { health: () => Promise<Health>; openApi: () => unknown }): RouteSpec[] {
@@ -15,8 +15,10 @@ export function metaRoutes(deps: { health: () => Promise<Health>; openApi: () =>
       rawResponse: {
         mediaType: "application/json",
         description: "`{ok: true, data}` when ready; 503 `{ok: false, data, error: {code: SERVICE_UNAVAILABLE, message}}` when not. data: status, version, database, exchange, chain, oracle (lastSuccessAt, ageSeconds, ...)",
+        schema: R.healthReady,
+        errorSchema: R.healthNotReady,
       },
-      response: z.object({ status: z.string() }).loose(),
+      errors: ["SERVICE_UNAVAILABLE"],
       handler: async ({ ctx }) => {
         const h = await deps.health();
         ctx.status = h.ready ? 200 : 503;
@@ -33,7 +35,7 @@ export function metaRoutes(deps: { health: () => Promise<Health>; openApi: () =>
       summary: "This OpenAPI 3.1 document",
       auth: false,
       raw: true,
-      rawResponse: { mediaType: "application/json", description: "The OpenAPI 3.1 document itself (no envelope)" },
+      rawResponse: { mediaType: "application/json", description: "The OpenAPI 3.1 document itself (no envelope)", schema: R.openApiDocument },
       handler: ({ ctx }) => {
         ctx.body = deps.openApi();
       },

@@ -30,7 +30,6 @@ const idempotencyKey = (headers: Record<string, string | string[] | undefined>) 
   const v = headers["idempotency-key"];
   return typeof v === "string" && v.length > 0 ? v.slice(0, 200) : undefined;
 };
-const tradeResult = z.object({ orderId: z.number().int(), status: z.literal("submitted"), timestamp: z.number().int() });
 /** SPEC 2.5 exactly: what filled at once is GET /api/orders/:orderId's to tell. */
 const render = (r: TradeResult) => ({ orderId: r.orderId, status: r.status, timestamp: r.timestamp });
 /** validUntil in Unix seconds, like every timestamp but the trade result's. */
@@ -51,7 +50,7 @@ export function tradingRoutes(deps: { desk: OrderDesk; agents: AgentService }) {
         reduceOnly: z.boolean().optional(),
         vaultAddress: address.optional(),
       }).strict(),
-      response: tradeResult,
+      response: R.tradeResult,
       errors: ["INVALID_INPUT", "UNAUTHENTICATED", "FORBIDDEN", "NOT_FOUND", "VAULT_PAUSED", "VAULT_CLOSED", "DEAL_EXPIRED",
         "AGENT_NOT_APPROVED", "CONFLICT", "INSUFFICIENT_BALANCE", "ORDER_REJECTED", "RATE_LIMITED", "EXCHANGE_UNAVAILABLE", "BALANCE_STALE"],
       handler: async ({ body, user, ctx }) =>
@@ -63,7 +62,7 @@ export function tradingRoutes(deps: { desk: OrderDesk; agents: AgentService }) {
     defineRoute({
       method: "get", path: "/api/orders", tag: "trading", auth: true, query: vaultQuery,
       summary: "Open orders of your account (or of a vault you trade)",
-      response: z.object({ orders: z.array(z.object({ orderId: z.number().int(), symbol: z.string(), side: z.string(), size: z.number(), price: z.number(), status: z.literal("resting") })) }),
+      response: R.openOrders,
       errors: ["UNAUTHENTICATED", "NOT_FOUND", "EXCHANGE_UNAVAILABLE"],
       handler: async ({ query, user }) => ({
         orders: (await desk.openOrders(user.address, query.vaultAddress)).map((o) => ({ ...o, size: num(o.size), price: num(o.price) })),
@@ -87,14 +86,14 @@ export function tradingRoutes(deps: { desk: OrderDesk; agents: AgentService }) {
     defineRoute({
       method: "delete", path: "/api/orders/:orderId", tag: "trading", auth: true, limit: "orders", params: orderIdParams, query: vaultQuery,
       summary: "Cancel a resting order",
-      response: z.object({ orderId: z.number().int(), status: z.literal("canceled") }),
+      response: R.cancelResult,
       errors: ["INVALID_INPUT", "UNAUTHENTICATED", "FORBIDDEN", "NOT_FOUND", "ORDER_NOT_OPEN", "VAULT_CLOSED", "AGENT_NOT_APPROVED", "RATE_LIMITED", "EXCHANGE_UNAVAILABLE"],
       handler: ({ params, query, user }) => desk.cancel(user.address, params.orderId, query.vaultAddress),
     }),
     defineRoute({
       method: "get", path: "/api/positions", tag: "trading", auth: true, query: vaultQuery,
       summary: "Open positions (size is signed: negative for shorts)",
-      response: z.object({ positions: z.array(z.object({ symbol: z.string(), size: z.number(), entryPrice: z.number(), markPrice: z.number(), unrealizedPnl: z.number(), liquidationPrice: z.number().nullable() })) }),
+      response: R.positions,
       errors: ["UNAUTHENTICATED", "NOT_FOUND", "EXCHANGE_UNAVAILABLE"],
       handler: async ({ query, user }) => ({
         positions: (await desk.positions(user.address, query.vaultAddress)).map(renderPosition),
@@ -104,9 +103,9 @@ export function tradingRoutes(deps: { desk: OrderDesk; agents: AgentService }) {
       method: "post", path: "/api/positions/close", tag: "trading", auth: true, limit: "orders",
       summary: "Close a position (or part of it) with a reduce-only market order",
       body: z.object({ symbol: z.string().min(1).max(32), size: decimal.optional(), vaultAddress: address.optional() }).strict(),
-      response: tradeResult,
+      response: R.tradeResult,
       errors: ["INVALID_INPUT", "UNAUTHENTICATED", "FORBIDDEN", "NOT_FOUND", "NO_POSITION", "VAULT_PAUSED", "VAULT_CLOSED",
-        "AGENT_NOT_APPROVED", "ORDER_REJECTED", "RATE_LIMITED", "EXCHANGE_UNAVAILABLE", "BALANCE_STALE"],
+        "AGENT_NOT_APPROVED", "CONFLICT", "ORDER_REJECTED", "RATE_LIMITED", "EXCHANGE_UNAVAILABLE", "BALANCE_STALE"],
       handler: async ({ body, user, ctx }) => render(await desk.closePosition(user.address, body, idempotencyKey(ctx.headers))),
     }),
     defineRoute({
