@@ -285,6 +285,15 @@ export const health = z.object({
   chain: z.object({
     kind: z.enum(["embedded", "external"]), chainId: z.number().int(), rpcUrl: z.string(), factory: z.string(), settlementToken: z.string(),
     operator: z.string(), operatorBalance: z.string().nullable().meta({ description: "wei, decimal text" }),
+    height: z.number().int().nullable().meta({ description: "the chain's block height (null when it did not answer)" }),
+    snapshotAgeSeconds: z.number().int().nullable().meta({ description: "embedded chain: age of the newest snapshot (null before the first, and on an external chain)" }),
+  }),
+  deadMan: z.object({
+    seconds: z.number().int().nullable().meta({ description: "--dead-man-seconds (null: off)" }),
+    accounts: z.array(z.object({
+      account: z.string(), vault: z.string(), armed: z.boolean(), cancelsAt: unixSeconds.nullable(),
+      error: z.string().nullable().meta({ description: "the exchange's refusal, e.g. its volume gate" }), triedAt: unixSeconds,
+    })),
   }),
   oracle: z.object({
     status: z.enum(["ok", "down"]), intervalSeconds: z.number(), lastCycleAt: unixSeconds.nullable(), lastResult: z.enum(["ok", "error"]).nullable(),
