@@ -6,7 +6,7 @@ import { resolveConfig } from "../../daemon/config.js";
 import { startTestDaemon, trader, type TestDaemon } from "../helpers/daemon.js";
 import { vaultCase } from "../helpers/vaults.js";
 import { waitUntil } from "../helpers/util.js";
-import { scrape, val } from "./_prom.js";
+import { scrape, val, type Samples } from "./_prom.js";
 
 const t = suite<{ d: TestDaemon }>("metrics");
 t.before(async (ctx) => {
@@ -52,11 +52,11 @@ t("orders, vaults, chain transactions, oracle and exchange weight move with real
   assert.is(order.status, 200, JSON.stringify(order.body));
   await vaultCase(d);
   // The next cycles read the new vault and write its balance on-chain.
-  const after = await waitUntil(async () => {
+  const after = await waitUntil(async (): Promise<Samples | false> => {
     const s = (await scrape(url(d))).samples;
     return val(s, "tradevault_oracle_active_vaults") === 1 && val(s, 'tradevault_vaults{state="active"}') === 1 &&
       val(s, "tradevault_vault_balance_max_age_seconds") < 1e9 && val(s, 'tradevault_chain_transactions{status="confirmed"}') > val(before, 'tradevault_chain_transactions{status="confirmed"}') + 2 && s;
-  }, { timeoutMs: 30_000, what: "an oracle cycle over the new vault" });
+  }, { timeoutMs: 30_000, what: "an oracle cycle over the new vault" }) as Samples;
 
   assert.is(val(after, 'tradevault_orders{status="resting"}') - val(before, 'tradevault_orders{status="resting"}'), 1);
   assert.is(val(after, 'tradevault_vaults{state="active"}'), 1);
