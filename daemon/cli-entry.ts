@@ -31,7 +31,12 @@ function maintenance(cmd: Command, choose: (c: Choice) => void): void {
     .argument("<dir>", "a new or empty folder for the backup (created 0700; it will hold private keys)")
     .addOption(dataDirOption("the data directory to back up").default(FLAGS.dataDir.default))
     .addHelpText("after", "\nExample:\n  tradevaultd backup /var/backups/tradevault-$(date +%F) --data-dir ./data")
-    .action((dir: string, o: { dataDir: string }) => choose({ kind: "backup", dir, dataDir: o.dataDir }));
+    .action((dir: string, o: { dataDir: string }, sub: Command) => {
+      // `tradevaultd --data-dir X backup DIR` means X too: a flag typed before the command beats the
+      // environment and the default, as it would for the daemon.
+      const typedBefore = sub.getOptionValueSource("dataDir") !== "cli" && cmd.getOptionValueSource("dataDir") === "cli";
+      choose({ kind: "backup", dir, dataDir: typedBefore ? (cmd.opts().dataDir as string) : o.dataDir });
+    });
   cmd.command("restore")
     .description("check a backup against its manifest and lay it out as a new data directory; refuses a damaged or partial backup")
     .argument("<dir>", "the backup folder")

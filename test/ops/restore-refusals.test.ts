@@ -117,6 +117,13 @@ t("the command line: a damaged backup is exit 1 with one line saying why", async
   assert.is((await tradevaultd(["restore", dir])).code, 2, "--data-dir is required");
 });
 
+t("the command line: the daemon's --data-dir before the command names what backup copies", async (ctx) => {
+  const out = join(ctx.root, "cli-backup");
+  const run = await tradevaultd(["--data-dir", join(ctx.root, "data"), "backup", out], { TRADEVAULT_DATA_DIR: join(ctx.root, "nowhere") });
+  assert.is(run.code, 0, run.stderr);
+  assert.is(manifestOf(out).source.dataDir, join(ctx.root, "data"));
+});
+
 t("chain snapshots the database names are backed up and restored; others are not", async (ctx) => {
   // What the Anvil chain keeps: files in chain/snapshots/ and a row naming each in chain_snapshots.
   const data = join(ctx.root, "with-snapshots");
