@@ -1,5 +1,6 @@
 // `tradevaultd` command line: the flags of config.ts's FLAGS table, each with its TRADEVAULT_*
-// environment twin, then the composition root. Exit codes: 0 ok, 1 failure, 2 usage.
+// environment twin, then the composition root; or one of the maintenance commands (backup, restore),
+// which take their own flags after their name. Exit codes: 0 ok, 1 failure, 2 usage.
 import { Command, CommanderError, Option } from "commander";
 import { ConfigError, envName, FLAGS, resolveConfig, type Config, type ConfigInput, type FlagSpec } from "./config.js";
 import { packageVersion } from "./lib/package-root.js";
@@ -17,13 +18,44 @@ function option(spec: FlagSpec): Option {
   return o;
 }
 
-export function program(): Command {
+/** What the command line asked for: run the daemon (the default) or a maintenance command. */
+export type Choice =
+  | { kind: "daemon" }
+  | { kind: "backup" | "restore"; dir: string; dataDir: string };
+
+const dataDirOption = (description: string) => new Option("--data-dir <dir>", description).env(envName(FLAGS.dataDir));
+
+function maintenance(cmd: Command, choose: (c: Choice) => void): void {
+  cmd.command("backup")
+    .description("copy the data directory (databases, keys, chain records and snapshots) into <dir>, with a manifest of checksums; safe while the daemon runs")
+    .argument("<dir>", "a new or empty folder for the backup (created 0700; it will hold private keys)")
+    .addOption(dataDirOption("the data directory to back up").default(FLAGS.dataDir.default))
+    .addHelpText("after", "\nExample:\n  tradevaultd backup /var/backups/tradevault-$(date +%F) --data-dir ./data")
+    .action((dir: string, o: { dataDir: string }, sub: Command) => {
+      // `tradevaultd --data-dir X backup DIR` means X too: a flag typed before the command beats the
+      // environment and the default, as it would for the daemon.
+      const typedBefore = sub.getOptionValueSource("dataDir") !== "cli" && cmd.getOptionValueSource("dataDir") === "cli";
+      choose({ kind: "backup", dir, dataDir: typedBefore ? (cmd.opts().dataDir as string) : o.dataDir });
+    });
+  cmd.command("restore")
+    .description("check a backup against its manifest and lay it out as a new data directory; refuses a damaged or partial backup")
+    .argument("<dir>", "the backup folder")
+    .addOption(dataDirOption("the new data directory (must not exist, or be empty)").makeOptionMandatory())
+    .addHelpText("after", "\nExample:\n  tradevaultd restore /var/backups/tradevault-2026-11-23 --data-dir ./data-restored\n  tradevaultd --data-dir ./data-restored")
+    .action((dir: string, o: { dataDir: string }) => choose({ kind: "restore", dir, dataDir: o.dataDir }));
+}
+
+export function program(choose: (c: Choice) => void = () => {}): Command {
   const cmd = new Command("tradevaultd")
     .description("tradevault daemon: HTTP API, oracle loop and chain indexer on SQLite")
     .version(version())
     .showHelpAfterError()
-    .exitOverride();
+    .exitOverride()
+    // The daemon's flags go before a command's name; after it, the command's own.
+    .enablePositionalOptions()
+    .action(() => choose({ kind: "daemon" }));
   for (const [, spec] of flags()) cmd.addOption(option(spec));
+  maintenance(cmd, choose);
   return cmd;
 }
 
@@ -52,8 +84,12 @@ export function readConfig(argv: string[]): Config {
 
 export async function main(argv: string[]): Promise<void> {
   let config: Config;
+  let choice: Choice = { kind: "daemon" };
   try {
-    config = readConfig(argv);
+    const cmd = program((c) => (choice = c));
+    cmd.parse(argv);
+    if (choice.kind !== "daemon") return await runMaintenance(choice);
+    config = resolveConfig(configInput(cmd));
   } catch (err) {
     if (err instanceof CommanderError) {
       // Commander has printed the error (or the help, or the version) already.
@@ -86,6 +122,18 @@ export async function main(argv: string[]): Promise<void> {
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+}
+
+/** backup / restore: loaded only when asked for; a refusal is a failure (1), its message one line. */
+async function runMaintenance(choice: Exclude<Choice, { kind: "daemon" }>): Promise<void> {
+  const { runBackup, runRestore } = await import("./backup/commands.js");
+  const out = { log: (line: string) => console.log(line) };
+  try {
+    await (choice.kind === "backup" ? runBackup(choice, out) : runRestore(choice, out));
+  } catch (err) {
+    console.error(`tradevaultd ${choice.kind}: ${(err as Error).message}`);
+    process.exitCode = 1;
+  }
 }
 
 /** `--sim-only`: the Hyperliquid-compatible sim exchange alone, for frontends and other tools. */

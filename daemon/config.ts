@@ -90,6 +90,7 @@ export const FLAGS = {
   marketSlippage: valued("--market-slippage <percent>", "price bound of market orders around the mid", number(0.01, 50), "5"),
   signInRateLimit: valued("--sign-in-rate-limit <n>", "sign-in requests per minute per IP", number(1, Number.MAX_SAFE_INTEGER, { int: true }), "30"),
   orderRateLimit: valued("--order-rate-limit <n>", "order requests per second per session", number(1, Number.MAX_SAFE_INTEGER, { int: true }), "20"),
+  metricsPort: optional("--metrics-port <port>", "serve Prometheus metrics (GET /metrics) on this port, on --host; off by default (0 = any free port)", port()),
   sessionMaxAgeDays: valued("--session-max-age <days>", "absolute session lifetime", number(1, 365), "30"),
 };
 

@@ -30,6 +30,8 @@ import { healthCheck } from "./health.js";
 import { packageVersion } from "./lib/package-root.js";
 import { loadSecretKey, secretBox } from "./lib/secret-box.js";
 import { createLogger } from "./log.js";
+import { createMetrics, type Metrics } from "./metrics/metrics.js";
+import { startMetricsServer } from "./metrics/metrics-server.js";
 import type { Oracle } from "./oracle/oracle.js";
 import { createSimExchange, type PriceFeedConfig, type SimExchange } from "./sim/index.js";
 import { chainOps } from "./vaults/chain-ops.js";
@@ -57,6 +59,8 @@ export interface Daemon {
   oracle: Oracle;
   routes: RouteSpec[];
   router: Router;
+  /** GET /metrics, when --metrics-port is set. */
+  metricsUrl?: string;
   /** Settles one in-doubt order now (the background sweep does this every few seconds). */
   reconcile(cloid: string): Promise<OrderRow | undefined>;
   stop(): Promise<void>;
@@ -87,18 +91,20 @@ async function assertPortFree(host: string, port: number): Promise<void> {
   await new Promise<void>((r) => probe.close(() => r()));
 }
 
-function createExchange(config: Config, sim: SimExchange | undefined, clock: () => number): ExchangeAdapter {
+function createExchange(config: Config, sim: SimExchange | undefined, clock: () => number, metrics?: Metrics): ExchangeAdapter {
   const timeoutMs = config.exchangeTimeout * 1000;
   // The sim has no request budget; Hyperliquid's (1200 weight a minute per IP) applies to the real venue only.
-  if (sim) return createHyperliquidAdapter({ kind: "sim", url: sim.url, isTestnet: true, clock, timeoutMs, limiter: weightLimiter({ perMinute: 1e9 }) });
+  const unlimited = () => (metrics ? metrics.meter(weightLimiter({ perMinute: 1e9 })) : weightLimiter({ perMinute: 1e9 }));
+  const venue = metrics ? metrics.meter(weightLimiter({ perMinute: 1200, reservedForTrading: 200, clock })) : undefined;
+  if (sim) return createHyperliquidAdapter({ kind: "sim", url: sim.url, isTestnet: true, clock, timeoutMs, limiter: unlimited() });
   // A sim elsewhere (`tradevaultd --sim-only`): paper trading, signed as testnet, no request budget either.
   if (config.exchangeUrl) {
-    return createHyperliquidAdapter({ kind: "sim", url: config.exchangeUrl, isTestnet: true, clock, timeoutMs, limiter: weightLimiter({ perMinute: 1e9 }) });
+    return createHyperliquidAdapter({ kind: "sim", url: config.exchangeUrl, isTestnet: true, clock, timeoutMs, limiter: unlimited() });
   }
   if (config.exchange === "hyperliquid-testnet") {
-    return createHyperliquidAdapter({ kind: "hyperliquid-testnet", url: TESTNET_URL, isTestnet: true, clock, timeoutMs });
+    return createHyperliquidAdapter({ kind: "hyperliquid-testnet", url: TESTNET_URL, isTestnet: true, clock, timeoutMs, limiter: venue });
   }
-  return createHyperliquidAdapter({ kind: "hyperliquid", url: MAINNET_URL, isTestnet: false, clock, timeoutMs });
+  return createHyperliquidAdapter({ kind: "hyperliquid", url: MAINNET_URL, isTestnet: false, clock, timeoutMs, limiter: venue });
 }
 
 async function operatorKey(config: Config) {
@@ -111,6 +117,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   const log = opts.log ?? createLogger(config.logLevel);
   const clock = opts.clock ?? Date.now;
   const version = packageVersion();
+  const metrics = config.metricsPort === undefined ? undefined : createMetrics();
   // What has started so far, stopped in reverse if a later step fails.
   const undo: Array<() => Promise<void>> = [];
   const cleanup = async () => {
@@ -126,6 +133,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       dataDir: config.dataDir, store, log, clock, operatorKey: key.privateKey,
       sink: { knownVaults: (addresses) => knownVaults(store.db, addresses), apply: applyChainEvents },
       embedded: { port: config.chainPort, snapshotIntervalS: config.chainSnapshotInterval, compactEveryBlocks: config.chainCompactBlocks },
+      onConfirmed: metrics?.onConfirmed,
       external: config.rpcUrl
         ? { rpcUrl: config.rpcUrl, chainId: config.chainId!, factory: config.factoryAddress, token: config.settlementToken }
         : undefined,
@@ -136,7 +144,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       await sim.start();
       undo.push(() => sim.stop());
     }
-    const exchange = createExchange(config, sim, clock);
+    const exchange = createExchange(config, sim, clock, metrics);
 
     // The address is known only once the port is open (port 0), so whatever needs it reads it late;
     // the server listens last, with the app in place, so no early request goes unanswered.
@@ -161,6 +169,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       ? createPriceStream({ apiUrl: exchange.url, onMids: (mids) => services.watch.onMids(mids), log, clock })
       : undefined;
     undo.push(async () => prices?.stop());
+    metrics?.watch({ db: store.db, clock, oracle: services.oracle, chainKey: chain.key, operatorBalance: () => chain.operatorBalance() });
 
     const routes: RouteSpec[] = [];
     let openApi: unknown;
@@ -178,7 +187,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
         signIn: tokenBucket({ capacity: config.signInRateLimit, perMs: 60_000, clock }),
         orders: tokenBucket({ capacity: config.orderRateLimit, perMs: 1_000, clock }),
       },
-      allowedOrigins: () => allowed, corsOrigins: config.corsOrigins, trustProxy: config.trustProxy,
+      allowedOrigins: () => allowed, corsOrigins: config.corsOrigins, trustProxy: config.trustProxy, metrics: metrics?.http,
     });
     const server = config.tlsCert && config.tlsKey
       ? createHttpsServer({ cert: readFileSync(config.tlsCert), key: readFileSync(config.tlsKey) })
@@ -195,10 +204,12 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     const url = (where.url = `${config.tlsCert ? "https" : "http"}://${hostForUrl}:${addr.port}`);
     const publicUrl = (where.publicUrl = config.publicUrl ? new URL(config.publicUrl).origin : url);
     allowed = new Set([new URL(publicUrl).origin, new URL(url).origin, ...config.corsOrigins]);
+    const metricsServer = metrics ? await startMetricsServer(metrics, config.host, config.metricsPort!) : undefined;
+    undo.push(async () => metricsServer?.stop());
     services.reconciler.start(5_000);
     if (opts.startOracle !== false) services.oracle.start(1_000);
     prices?.start();
-    log.info({ url, publicUrl, dataDir: config.dataDir, network: config.network, chain: chain.rpcUrl, exchange: exchange.url }, `tradevaultd listening on ${url}`);
+    log.info({ url, publicUrl, dataDir: config.dataDir, network: config.network, chain: chain.rpcUrl, exchange: exchange.url, metrics: metricsServer?.url }, `tradevaultd listening on ${url}`);
 
     let stopping: Promise<void> | undefined;
     const stop = () =>
@@ -210,6 +221,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
         const timer = setTimeout(() => server.closeAllConnections(), 10_000);
         await closed;
         clearTimeout(timer);
+        await metricsServer?.stop();
         await prices?.stop();
         await services.oracle.stop();
         await services.reconciler.stop();
@@ -220,7 +232,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       })());
 
     return {
-      url, publicUrl, store, sim, exchange, chain, oracle: services.oracle, routes, router,
+      url, publicUrl, store, sim, exchange, chain, oracle: services.oracle, routes, router, metricsUrl: metricsServer?.url,
       reconcile: (cloid) => services.reconciler.settle(cloid), stop,
     };
   } catch (err) {

@@ -47,6 +47,8 @@ export interface StartChainOptions {
   external?: { rpcUrl: string; chainId: number } & ExternalContracts;
   sender?: Partial<TxSenderSettings>;
   indexer?: Partial<IndexerSettings>;
+  /** Observes each mined operator transaction (the metrics' confirmation times). */
+  onConfirmed?: (tx: ConfirmedTx) => void;
   /** How long stop() lets transactions in flight settle (the journal settles the rest at the next start). */
   shutdownSettleMs?: number;
 }
@@ -210,6 +212,7 @@ export async function startChain(opts: StartChainOptions): Promise<Chain> {
       name: cursorName(conn.key, record.factory), settings: indexerSettings(conn.kind, opts.indexer), log: opts.log, clock,
     });
     hooks.confirmed = async (tx) => {
+      opts.onConfirmed?.(tx);
       await indexer.applyReceipt(tx.receipt, tx.blockTime);
     };
     await indexer.sync();

@@ -46,6 +46,8 @@ export interface ConfirmedTx {
   receipt: TransactionReceipt;
   blockTime: number;
   reverted: boolean;
+  /** Milliseconds from the flight's first send (or its resumption after a restart) to the receipt. */
+  elapsedMs: number;
 }
 
 export interface SenderContext {
@@ -69,6 +71,8 @@ export interface Flight {
   rows: TxJournalRow[];
   /** Date.now() of the last (re)send. */
   lastSentAt: number;
+  /** Date.now() of the first send by this process. */
+  sentAt: number;
   /** Broadcast the newest attempt again on the next check (outcome of the last one in doubt). */
   needsBroadcast: boolean;
   done: Promise<ConfirmedTx>;
@@ -81,7 +85,7 @@ export function newFlight(nonce: number, purpose: string, rows: TxJournalRow[], 
   let reject!: (e: AppError) => void;
   const done = new Promise<ConfirmedTx>((res, rej) => ((resolve = res), (reject = rej)));
   done.catch(() => {}); // a flight nobody waits for must not become an unhandled rejection
-  return { nonce, purpose, rows, lastSentAt: Date.now(), needsBroadcast, done, resolve, reject };
+  return { nonce, purpose, rows, lastSentAt: Date.now(), sentAt: Date.now(), needsBroadcast, done, resolve, reject };
 }
 
 export interface TxFields {
@@ -153,7 +157,7 @@ async function settleMined(ctx: SenderContext, f: Flight, row: TxJournalRow, rec
       { status: reverted ? "reverted" : "confirmed", block_number: receipt.blockNumber, block_time: block.timestamp, error: null }, now);
     await markReplaced(trx, ctx.chain, f.nonce, row.id, now);
   });
-  const tx: ConfirmedTx = { hash: row.hash, nonce: f.nonce, purpose: f.purpose, receipt, blockTime: block.timestamp, reverted };
+  const tx: ConfirmedTx = { hash: row.hash, nonce: f.nonce, purpose: f.purpose, receipt, blockTime: block.timestamp, reverted, elapsedMs: Date.now() - f.sentAt };
   try {
     await ctx.onConfirmed?.(tx);
   } catch (e) {

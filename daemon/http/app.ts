@@ -26,6 +26,8 @@ export interface AppDeps {
   allowedOrigins: () => Set<string>;
   corsOrigins: string[];
   trustProxy: boolean;
+  /** Outermost: request metrics (--metrics-port), timing everything below. */
+  metrics?: Koa.Middleware;
 }
 
 export function buildApp(deps: AppDeps): { app: Koa; router: Router } {
@@ -34,6 +36,7 @@ export function buildApp(deps: AppDeps): { app: Koa; router: Router } {
   const router = new Router();
   mountRoutes(router, deps.routes, deps.limiters);
 
+  if (deps.metrics) app.use(deps.metrics);
   app.use(requestId());
   app.use(accessLog(deps.log));
   app.use(errorEnvelope(deps.log));

@@ -48,6 +48,7 @@ const SAMPLES: Record<ConfigKey, { value?: string; with?: string[]; env?: string
   marketSlippage: { value: "1.5" },
   signInRateLimit: { value: "5" },
   orderRateLimit: { value: "7" },
+  metricsPort: { value: "9464" },
   sessionMaxAgeDays: { value: "2" },
 };
 

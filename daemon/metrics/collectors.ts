@@ -1,0 +1,137 @@
+// Gauges read at scrape time from what the daemon already keeps: the orders, vaults and chain journal
+// tables (small GROUP BYs over indexes), the oracle's status, the exchange budget meter and the
+// operator's balance. Nothing here is threaded through the services; a scrape costs a few queries.
+import { formatEther } from "ethers";
+import { Counter, Gauge, type Registry } from "prom-client";
+import type { Executor } from "../db/database.js";
+import type { OrderStatus } from "../db/schema.js";
+import type { TxStatus } from "../db/schema-chain.js";
+import type { OracleStatus } from "../oracle/oracle.js";
+import type { MeteredLimiter } from "./metered-limiter.js";
+
+export interface ScrapeSources {
+  db: Executor;
+  clock: () => number;
+  oracle: { status(): OracleStatus & { ageSeconds: number } };
+  /** The journal partition of the chain in use (Chain.key). */
+  chainKey: string;
+  operatorBalance(): Promise<bigint>;
+  limiter?: MeteredLimiter;
+}
+
+const ORDER_STATUSES: OrderStatus[] = ["pending", "resting", "filled", "canceled", "rejected", "unknown"];
+const TX_STATUSES: TxStatus[] = ["pending", "sent", "confirmed", "reverted", "replaced", "failed"];
+/** A chain that does not answer must not hang the scrape: the balance is then left out. */
+const BALANCE_TIMEOUT_MS = 2_000;
+
+/** Counts per value of `column`, with every known value present (0 when absent) so series never vanish. */
+function fill<K extends string>(known: K[], rows: Array<{ key: string; n: number | bigint }>): Map<string, number> {
+  const out = new Map<string, number>(known.map((k) => [k, 0]));
+  for (const r of rows) out.set(r.key, Number(r.n));
+  return out;
+}
+
+function within<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), ms)));
+  return Promise.race([p.catch(() => undefined), late]).finally(() => clearTimeout(timer));
+}
+
+function tableGauges(reg: Registry, s: ScrapeSources): void {
+  new Gauge({
+    name: "tradevault_orders", help: "Orders in the audit trail, by current status", labelNames: ["status"], registers: [reg],
+    async collect() {
+      const rows = await s.db.selectFrom("orders").select(["status as key", (eb) => eb.fn.countAll<number>().as("n")]).groupBy("status").execute();
+      for (const [status, n] of fill(ORDER_STATUSES, rows)) this.set({ status }, n);
+    },
+  });
+  new Gauge({
+    name: "tradevault_vaults", help: "Vaults by state: active, paused (active but paused) or closed", labelNames: ["state"], registers: [reg],
+    async collect() {
+      const rows = await s.db.selectFrom("vaults").select(["paused", "closed", (eb) => eb.fn.countAll<number>().as("n")]).groupBy(["paused", "closed"]).execute();
+      const by = { active: 0, paused: 0, closed: 0 };
+      for (const r of rows) by[r.closed ? "closed" : r.paused ? "paused" : "active"] += Number(r.n);
+      for (const [state, n] of Object.entries(by)) this.set({ state }, n);
+    },
+  });
+  new Gauge({
+    name: "tradevault_vault_balance_max_age_seconds", help: "Age of the oldest balance among open vaults (0 with none)", registers: [reg],
+    async collect() {
+      const row = await s.db.selectFrom("vaults").select((eb) => eb.fn.min("last_observed_at").as("oldest")).where("closed", "=", 0).executeTakeFirst();
+      const oldest = row?.oldest as number | null | undefined;
+      this.set(oldest == null ? 0 : Math.max(0, s.clock() / 1000 - oldest));
+    },
+  });
+  new Gauge({
+    name: "tradevault_chain_transactions", help: "Operator transactions in the journal, by status", labelNames: ["status"], registers: [reg],
+    async collect() {
+      const rows = await s.db.selectFrom("tx_journal").select(["status as key", (eb) => eb.fn.countAll<number>().as("n")])
+        .where("chain", "=", s.chainKey).groupBy("status").execute();
+      for (const [status, n] of fill(TX_STATUSES, rows)) this.set({ status }, n);
+    },
+  });
+}
+
+function oracleGauges(reg: Registry, s: ScrapeSources): void {
+  new Gauge({
+    name: "tradevault_oracle_last_cycle_duration_seconds", help: "How long the last successful oracle cycle took", registers: [reg],
+    collect() {
+      const ms = s.oracle.status().durationMs;
+      if (ms !== null) this.set(ms / 1000);
+    },
+  });
+  new Gauge({
+    name: "tradevault_oracle_lag_seconds", help: "Seconds since the last successful oracle cycle (since start before the first)", registers: [reg],
+    collect() {
+      this.set(s.oracle.status().ageSeconds);
+    },
+  });
+  new Gauge({
+    name: "tradevault_oracle_last_cycle_ok", help: "1 when the last oracle cycle succeeded, 0 when it failed", registers: [reg],
+    collect() {
+      const r = s.oracle.status().lastResult;
+      if (r !== null) this.set(r === "ok" ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: "tradevault_oracle_active_vaults", help: "Active vaults the last oracle cycle found", registers: [reg],
+    collect() {
+      this.set(s.oracle.status().activeVaults);
+    },
+  });
+}
+
+function venueGauges(reg: Registry, s: ScrapeSources): void {
+  const limiter = s.limiter;
+  if (limiter) {
+    new Counter({
+      name: "tradevault_exchange_weight_spent_total", help: "Exchange request weight spent since start (Hyperliquid allows 1200 a minute per IP)", registers: [reg],
+      collect() {
+        // The meter keeps the count; the counter mirrors it at each scrape.
+        this.reset();
+        this.inc(limiter.spentTotal());
+      },
+    });
+    new Gauge({
+      name: "tradevault_exchange_weight_last_minute", help: "Exchange request weight spent in the last 60 seconds", registers: [reg],
+      collect() {
+        this.set(limiter.spentLastMinute());
+      },
+    });
+  }
+  new Gauge({
+    name: "tradevault_operator_balance_ether", help: "The operator's gas balance on the chain, in ether (left out when the chain does not answer)", registers: [reg],
+    async collect() {
+      this.reset();
+      const wei = await within(s.operatorBalance(), BALANCE_TIMEOUT_MS);
+      if (wei !== undefined) this.set(Number(formatEther(wei)));
+    },
+  });
+}
+
+/** Registers every scrape-time gauge on `reg`. */
+export function registerCollectors(reg: Registry, s: ScrapeSources): void {
+  tableGauges(reg, s);
+  oracleGauges(reg, s);
+  venueGauges(reg, s);
+}
