@@ -48,8 +48,12 @@ const manifestOf = (dir: string) => JSON.parse(readFileSync(join(dir, "manifest.
 t("an intact backup restores; backup and restored files are owner-only", async (ctx) => {
   const target = join(ctx.root, "intact");
   const { manifest } = await restoreBackup({ dir: ctx.good, dataDir: target });
-  assert.equal(manifest.files.map((f) => f.path).sort(), ["chain/31337.json", "keys/operator.key", "keys/secret.key", "sim-exchange.db", "tradevault-sim.db"]);
-  assert.equal(manifest.databases.map((d) => [d.path, d.migration]), [["tradevault-sim.db", "2026-11-23-004-vaults"], ["sim-exchange.db", null]]);
+  const paths = manifest.files.map((f) => f.path).sort();
+  // The embedded chain's snapshots (taken at the source daemon's clean stop) that the database names.
+  const snapshots = paths.filter((p) => p.startsWith("chain/snapshots/"));
+  assert.ok(snapshots.length >= 1 && snapshots.every((p) => /^chain\/snapshots\/31337-.+\.json\.gz$/.test(p)), paths.join());
+  assert.equal(paths.filter((p) => !p.startsWith("chain/snapshots/")), ["chain/31337.json", "keys/operator.key", "keys/secret.key", "sim-exchange.db", "tradevault-sim.db"]);
+  assert.equal(manifest.databases.map((d) => [d.path, d.migration]), [["tradevault-sim.db", "2026-11-23-006-chain-snapshots"], ["sim-exchange.db", null]]);
   for (const root of [ctx.good, target]) {
     for (const f of manifest.files) assert.is(statSync(join(root, f.path)).mode & 0o777, 0o600, `${root}/${f.path}`);
     for (const sub of ["", "keys", "chain"]) assert.is(statSync(join(root, sub)).mode & 0o777, 0o700, `${root}/${sub}`);
@@ -129,10 +133,13 @@ t("chain snapshots the database names are backed up and restored; others are not
   const data = join(ctx.root, "with-snapshots");
   cpSync(join(ctx.root, "data"), data, { recursive: true });
   const db = new Database(join(data, "tradevault-sim.db"));
-  db.exec("create table chain_snapshots (id integer primary key, file text not null, journal_id integer not null)");
-  db.prepare("insert into chain_snapshots (file, journal_id) values (?, ?), (?, ?)").run("snap-1.gz", 3, "snap-2.gz", 7);
+  db.exec("delete from chain_snapshots");
+  const row = "('31337', ?, 1, 1, 1, 10, 'x', '1.7.1', 0)";
+  db.prepare(`insert into chain_snapshots (chain, file, operator_nonce, journal_id, height, bytes, sha256, anvil_version, created_at) values ${row}, ${row}`)
+    .run("snap-1.gz", "snap-2.gz");
   db.close();
-  mkdirSync(join(data, "chain/snapshots"));
+  mkdirSync(join(data, "chain/snapshots"), { recursive: true });
+  for (const f of readdirSync(join(data, "chain/snapshots"))) rmSync(join(data, "chain/snapshots", f));
   for (const f of ["snap-1.gz", "snap-2.gz", "snap-0.gz.tmp"]) writeFileSync(join(data, "chain/snapshots", f), `state ${f}`);
   const out = join(ctx.root, "snap-backup");
   const { manifest } = await createBackup({ dataDir: data, dir: out });
