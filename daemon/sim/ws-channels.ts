@@ -25,8 +25,6 @@ export class SimStreams {
   private readonly market: MarketState;
   private ws: SimWsServer | undefined;
   private lastMids: Record<string, string>;
-  /** Subscription key -> text of the book data last sent for it, so an unchanged book is not sent again. */
-  private readonly lastSent = new Map<string, string>();
 
   constructor(private readonly ctx: EngineCtx, private readonly logger: SimLogger) {
     this.market = new MarketState(ctx);
@@ -92,9 +90,7 @@ export class SimStreams {
       const key = subscriptionKey(sub);
       if (!decided.has(key)) {
         const data = dataFor(sub);
-        const text = JSON.stringify(content(data));
-        decided.set(key, this.lastSent.get(key) === text ? undefined : data);
-        this.lastSent.set(key, text);
+        decided.set(key, this.market.isNews(sub, content(data)) ? data : undefined);
       }
       return decided.get(key);
     });

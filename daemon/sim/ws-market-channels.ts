@@ -5,6 +5,7 @@ import { markOf, type EngineCtx } from "./engine/context.js";
 import { handleInfo } from "./info.js";
 import type { WireTrade } from "./sim-events.js";
 import { CandleBook, isCandleInterval, type CandleInterval } from "./ws-candles.js";
+import { subscriptionKey } from "./ws-protocol.js";
 import type { Channel, Subscription } from "./ws.js";
 
 type Level = { px: string; sz: string; n: number };
@@ -27,6 +28,8 @@ function absent(v: unknown): boolean {
 export class MarketState {
   readonly candles = new CandleBook();
   private readonly recent = new Map<string, WireTrade[]>();
+  /** Subscription key -> text of the book data last sent for it, so an unchanged book is not sent again. */
+  private readonly lastSent = new Map<string, string>();
 
   constructor(private readonly ctx: EngineCtx) {}
 
@@ -50,6 +53,15 @@ export class MarketState {
     return { coin, time: book.time, bbo: [book.levels[0][0] ?? null, book.levels[1][0] ?? null] };
   }
 
+  /** Records `content` as sent for `sub`; false when it is what was sent last (nothing to send). */
+  isNews(sub: Subscription, content: unknown): boolean {
+    const key = subscriptionKey(sub);
+    const text = JSON.stringify(content);
+    if (this.lastSent.get(key) === text) return false;
+    this.lastSent.set(key, text);
+    return true;
+  }
+
   addTrades(coin: string, trades: WireTrade[]): void {
     const kept = [...(this.recent.get(coin) ?? []), ...trades];
     this.recent.set(coin, kept.slice(-RECENT_TRADES));
@@ -64,6 +76,12 @@ export class MarketState {
   }
 }
 
+/** A snapshot is always sent, and recorded so that the next change is compared with it. */
+function remembered<T>(state: MarketState, sub: Subscription, data: T, content: (d: T) => unknown): T {
+  state.isNews(sub, content(data));
+  return data;
+}
+
 export function marketChannels(state: MarketState): [string, Channel][] {
   const coinOnly = (sub: Subscription) => state.isCoin(sub.coin);
   return [
@@ -73,9 +91,9 @@ export function marketChannels(state: MarketState): [string, Channel][] {
         (absent(sub.nSigFigs) || SIG_FIGS.includes(sub.nSigFigs as number)) &&
         // The venue takes a mantissa only with 5 significant figures.
         (absent(sub.mantissa) || (sub.nSigFigs === 5 && MANTISSAS.includes(sub.mantissa as number))),
-      snapshot: (sub) => state.book(sub),
+      snapshot: (sub) => remembered(state, sub, state.book(sub), (b) => b.levels),
     }],
-    ["bbo", { accepts: coinOnly, snapshot: (sub) => state.bbo(sub.coin as string) }],
+    ["bbo", { accepts: coinOnly, snapshot: (sub) => remembered(state, sub, state.bbo(sub.coin as string), (b) => b.bbo) }],
     ["trades", {
       accepts: coinOnly,
       // An empty list is not sent: clients read the coin from the first trade.
