@@ -119,7 +119,14 @@ export class SimWsServer {
     this.clients.add(client);
     ws.on("close", () => this.clients.delete(client));
     ws.on("message", (data, isBinary) => {
-      if (!isBinary) this.onMessage(client, data.toString());
+      if (isBinary) return;
+      try {
+        this.onMessage(client, data.toString());
+      } catch (err) {
+        // A channel's bug must not take the sim down with it (an event listener has no caller to catch).
+        this.logger.error({ err, ip: client.ip }, "sim websocket message failed");
+        this.error(client, "Internal server error");
+      }
     });
   }
 
@@ -151,9 +158,10 @@ export class SimWsServer {
     if (user !== undefined && this.tooManyUsers(client.ip, user)) {
       return this.error(client, `Cannot track more than ${this.limits.maxUsersPerIp} total users.`);
     }
+    // Read before subscribing: a snapshot that throws leaves no half-made subscription behind.
+    const data = channel.snapshot?.(sub);
     client.subs.set(key, sub);
     this.send(client, { channel: "subscriptionResponse", data: { method: "subscribe", subscription: sub } });
-    const data = channel.snapshot?.(sub);
     if (data !== undefined) this.send(client, { channel: channel.channel ?? sub.type, data });
   }
 

@@ -145,4 +145,21 @@ test("a bad user address is an invalid subscription", async () => {
   }
 });
 
+test("a channel that throws (here: the store is gone) answers an error and the socket and server keep working", async () => {
+  const c = await startChannels();
+  try {
+    const p = await c.open();
+    c.ctx.repo.db.close();
+    const at = await p.subscribe({ type: "userFills", user: A });
+    assert.equal(await p.nth(at), { channel: "error", data: "Internal server error" });
+    assert.equal(await p.since(at), []); // ping still answered
+    const q = await c.open();
+    assert.equal(await q.nth(await q.subscribe({ type: "orderUpdates", user: B })), ack("subscribe", { type: "orderUpdates", user: B }));
+    p.close();
+    q.close();
+  } finally {
+    await c.close();
+  }
+});
+
 test.run();
