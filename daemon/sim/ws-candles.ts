@@ -2,7 +2,7 @@
 // open/high/low/close from the marks the sim observed, volume and count from its trades. A candle
 // opens at the first mark seen in its bucket (after a restart, at the mark then), so highs and lows
 // between two observations are not seen.
-import { F, exact } from "./num.js";
+import { exact } from "./num.js";
 
 export const CANDLE_INTERVALS = ["1m", "3m", "5m", "15m", "30m", "1h", "2h", "4h", "8h", "12h", "1d", "3d", "1w", "1M"] as const;
 export type CandleInterval = (typeof CANDLE_INTERVALS)[number];
@@ -104,7 +104,7 @@ export class CandleBook {
   private render(coin: string, interval: CandleInterval, c: OpenCandle): WireCandle {
     return {
       t: c.t, T: c.T, s: coin, i: interval, o: exact(c.o), c: exact(c.c), h: exact(c.h), l: exact(c.l),
-      v: F.format(c.v), n: c.n,
+      v: exact(c.v), n: c.n,
     };
   }
 }

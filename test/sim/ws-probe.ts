@@ -102,9 +102,13 @@ export interface ChannelHarness {
 /** SimStreams + SimWsServer on a fresh in-memory engine context, listening on 127.0.0.1:0. */
 export async function startChannels(limits: Partial<WsLimits> = {}): Promise<ChannelHarness> {
   const db = openDb(":memory:");
-  const ctx = createEngineCtx(new SimRepo(db), new MarketList(DEFAULT_MARKETS), {
+  // No funding and the venue's scheduleCancel gate: fields the engine config gains with issue 14 item 4
+  // (a variable, not a literal, so the same file compiles before and after that work).
+  const cfg = {
     fees: DEFAULT_FEES, book: DEFAULT_BOOK, defaultLeverage: 20, minOrderValueUsd: "10",
-  }, Date.now, new SimEvents());
+    fundingRate: "0", scheduleCancelMinVolumeUsd: "1000000",
+  };
+  const ctx = createEngineCtx(new SimRepo(db), new MarketList(DEFAULT_MARKETS), cfg, Date.now, new SimEvents());
   const streams = new SimStreams(ctx, silentLogger);
   const ws = new SimWsServer(streams.channels, { ...DEFAULT_WS_LIMITS, ...limits }, silentLogger, () => undefined);
   streams.attach(ws);

@@ -22,7 +22,7 @@ test("orderUpdates: a resting order through POST /exchange arrives as open, its 
     }));
     const oid = status.resting.oid;
     const open = await p.find((m) => m.channel === "orderUpdates", "the open update", from);
-    assert.equal(open.data.map((u: any) => [u.order.oid, u.order.coin, u.order.side, u.order.limitPx, u.status]), [[oid, "ETH", "B", "2900", "open"]]);
+    assert.equal(open.data.map((u: any) => [u.order.oid, u.order.coin, u.order.side, Number(u.order.limitPx), u.status]), [[oid, "ETH", "B", 2900, "open"]]);
     await h.exchange(wallet).cancel({ cancels: [{ a: 1, o: oid }] });
     const canceled = await p.find((m) => m.channel === "orderUpdates" && m.data[0].status === "canceled", "the canceled update", from);
     assert.is(canceled.data[0].order.oid, oid);
