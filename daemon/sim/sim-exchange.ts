@@ -21,7 +21,8 @@ import { DEFAULT_NONCE_POLICY, type NoncePolicy } from "./nonces.js";
 import { F, exact, usd } from "./num.js";
 import { SimHttpServer, type RequestLogEntry } from "./server.js";
 import { DEFAULT_WS_LIMITS, SimWsServer, type WsLimits } from "./ws.js";
-import { MidsPublisher, simChannels } from "./ws-channels.js";
+import { SimStreams } from "./ws-channels.js";
+import { createPostHandler } from "./ws-post.js";
 import { SimEvents, type SimEventListener } from "./sim-events.js";
 import { openDb, type Db } from "./store/db.js";
 import { SimRepo } from "./store/repo.js";
@@ -49,7 +50,7 @@ export interface SimExchangeOptions {
   /** Largest single faucet credit in USDC (decimal text; default 1 000 000). */
   maxFaucetUsd?: string;
   requestLogLimit?: number;
-  /** WebSocket limits per remote address (default: the venue's 10 connections, 1000 subscriptions). */
+  /** WebSocket limits per remote address (default: the venue's 10 connections, 1000 subscriptions, 10 users). */
   ws?: Partial<WsLimits>;
   /** Hourly funding rate as a decimal fraction (default "0": no funding; the venue's floor is "0.0000125"). */
   fundingRate?: string;
@@ -94,7 +95,7 @@ interface Running {
   feed: PriceFeed;
   server: SimHttpServer;
   ws: SimWsServer;
-  mids: MidsPublisher;
+  streams: SimStreams;
   port: number;
   timer?: NodeJS.Timeout;
   housekeeping?: NodeJS.Timeout;
@@ -179,11 +180,15 @@ class SimExchangeImpl implements SimExchange {
     }, this.now, new SimEvents());
     const feed = createFeed(this.options.priceFeed ?? { kind: "random-walk", seed: 1 }, this.list, ctx.repo);
     this.seedMarks(ctx, feed);
-    const ws = new SimWsServer(simChannels(ctx), { ...DEFAULT_WS_LIMITS, ...this.options.ws }, this.logger);
+    const streams = new SimStreams(ctx, this.logger);
+    const exchangeDeps = { ctx, network: this.network, nonces: this.nonces, agents: this.agents };
+    const post = createPostHandler({ info: (b) => handleInfo(ctx, b), exchange: (b) => handleExchange(exchangeDeps, b) });
+    const ws = new SimWsServer(streams.channels, { ...DEFAULT_WS_LIMITS, ...this.options.ws }, this.logger, post);
+    streams.attach(ws);
     const server = this.createServer(ctx, ws);
     this.log = server.requests;
     const port = await server.listen(this.options.host ?? "127.0.0.1", this.options.port ?? 0);
-    return { db, ctx, feed, server, ws, mids: new MidsPublisher(ctx, ws), port };
+    return { db, ctx, feed, server, ws, streams, port };
   }
 
   async stop(): Promise<void> {
@@ -228,7 +233,7 @@ class SimExchangeImpl implements SimExchange {
   }
 
   tick(steps = 1): MarkMoveResult {
-    const { ctx, feed, mids } = this.live();
+    const { ctx, feed, streams } = this.live();
     const out: MarkMoveResult = { filledOids: [], liquidated: [] };
     try {
       for (let i = 0; i < steps; i++) {
@@ -238,7 +243,7 @@ class SimExchangeImpl implements SimExchange {
       }
     } finally {
       // Steps committed before a failing one still moved prices; subscribers hear of them once.
-      mids.publish();
+      streams.publishPrices();
     }
     this.housekeeping();
     return out;
@@ -278,7 +283,7 @@ class SimExchangeImpl implements SimExchange {
   }
 
   setPrice(symbol: string, price: string | number): MarkMoveResult {
-    const { ctx, mids } = this.live();
+    const { ctx, streams } = this.live();
     if (!this.list.byCoin(symbol)) throw new ControlInputError(`unknown symbol ${symbol}`);
     let px: bigint;
     try {
@@ -288,7 +293,7 @@ class SimExchangeImpl implements SimExchange {
     }
     if (px <= 0n) throw new ControlInputError("price must be positive");
     const result = ctx.tx(() => moveMarks(ctx, new Map([[symbol, px]])));
-    mids.publish();
+    streams.publishPrices();
     return result;
   }
 

@@ -1,13 +1,24 @@
 // The sim's WebSocket at /ws, speaking Hyperliquid's protocol: subscribe/unsubscribe acks on
-// `subscriptionResponse`, data on the channel named by the subscription type, `ping` -> `pong`, and
-// problems on the `error` channel without closing the socket. What a subscription type streams lives
-// in a registry (type -> Channel) so new types plug in without touching the protocol.
+// `subscriptionResponse`, data on the channel named by the subscription type, `ping` -> `pong`, `post`
+// (an /info or /exchange body over the socket) answered on `post`, and problems on the `error` channel
+// without closing the socket. What a subscription type streams lives in a registry (type -> Channel)
+// so new types plug in without touching the protocol.
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocket, WebSocketServer } from "ws";
 import type { SimLogger } from "./types.js";
+import { parseRequest, subscriptionKey, type PostRequest, type Subscription } from "./ws-protocol.js";
 
-export type Subscription = { type: string } & Record<string, unknown>;
+export type { PostRequest, Subscription } from "./ws-protocol.js";
+
+/** What a `post` answers, as `data.response` of the `post` channel. */
+export interface PostResponse {
+  type: "info" | "action" | "error";
+  payload: unknown;
+}
+
+/** Answers a post; undefined when the payload is not a request the venue parses (its HTTP 422). */
+export type PostHandler = (req: PostRequest) => PostResponse | undefined;
 
 /** One subscription type. */
 export interface Channel {
@@ -17,6 +28,8 @@ export interface Channel {
   accepts(sub: Subscription): boolean;
   /** Data of the message sent right after the ack; undefined sends none. */
   snapshot?(sub: Subscription): unknown;
+  /** The user a user-specific subscription follows (lowercase), for the unique-users limit. */
+  user?(sub: Subscription): string;
 }
 
 export interface WsLimits {
@@ -24,9 +37,11 @@ export interface WsLimits {
   maxConnectionsPerIp: number;
   /** Subscriptions per remote address across its sockets (the venue allows 1000). */
   maxSubscriptionsPerIp: number;
+  /** Distinct users in user-specific subscriptions per remote address (the venue allows 10). */
+  maxUsersPerIp: number;
 }
 
-export const DEFAULT_WS_LIMITS: WsLimits = { maxConnectionsPerIp: 10, maxSubscriptionsPerIp: 1000 };
+export const DEFAULT_WS_LIMITS: WsLimits = { maxConnectionsPerIp: 10, maxSubscriptionsPerIp: 1000, maxUsersPerIp: 10 };
 
 // A closing handshake normally takes one round trip; a client that never answers must not hold stop().
 const CLOSE_GRACE_MS = 1000;
@@ -37,34 +52,6 @@ interface Client {
   ip: string;
   /** Canonical key -> the subscription as the client sent it. */
   subs: Map<string, Subscription>;
-}
-
-type Request =
-  | { method: "ping" }
-  | { method: "subscribe" | "unsubscribe"; subscription: Subscription };
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function parseRequest(text: string): Request | undefined {
-  let msg: unknown;
-  try {
-    msg = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (!isObject(msg)) return undefined;
-  if (msg.method === "ping") return { method: "ping" };
-  if (msg.method !== "subscribe" && msg.method !== "unsubscribe") return undefined;
-  const sub = msg.subscription;
-  if (!isObject(sub) || typeof sub.type !== "string") return undefined;
-  return { method: msg.method, subscription: sub as Subscription };
-}
-
-/** Same subscription, whatever the key order (the venue compares parsed values, not text). */
-function subscriptionKey(sub: Subscription): string {
-  return JSON.stringify(Object.fromEntries(Object.entries(sub).sort(([a], [b]) => (a < b ? -1 : 1))));
 }
 
 function refuseUpgrade(socket: Duplex, status: string): void {
@@ -80,6 +67,7 @@ export class SimWsServer {
     private readonly channels: ReadonlyMap<string, Channel>,
     private readonly limits: WsLimits,
     private readonly logger: SimLogger,
+    private readonly post: PostHandler,
   ) {}
 
   /** Listener for the HTTP server's `upgrade` event: /ws becomes a socket, anything else is refused. */
@@ -131,17 +119,26 @@ export class SimWsServer {
     this.clients.add(client);
     ws.on("close", () => this.clients.delete(client));
     ws.on("message", (data, isBinary) => {
-      if (!isBinary) this.onMessage(client, data.toString());
+      if (isBinary) return;
+      try {
+        this.onMessage(client, data.toString());
+      } catch (err) {
+        // A channel's bug must not take the sim down with it (an event listener has no caller to catch).
+        this.logger.error({ err, ip: client.ip }, "sim websocket message failed");
+        this.error(client, "Internal server error");
+      }
     });
   }
 
   private onMessage(client: Client, text: string): void {
     const req = parseRequest(text);
     // The venue parses the subscription as a tagged union: an unknown type fails like bad JSON.
-    if (!req || (req.method !== "ping" && !this.channels.has(req.subscription.type))) {
+    const known = req && (req.method === "ping" || req.method === "post" || this.channels.has(req.subscription.type));
+    if (!req || !known) {
       return this.error(client, `Error parsing JSON into valid websocket request: ${text}`);
     }
     if (req.method === "ping") return this.send(client, { channel: "pong" });
+    if (req.method === "post") return this.answerPost(client, req, text);
     const sub = req.subscription;
     if (!this.channels.get(sub.type)!.accepts(sub)) {
       return this.error(client, `Invalid subscription ${JSON.stringify(sub)}`);
@@ -156,10 +153,15 @@ export class SimWsServer {
     if (this.subscriptionsOf(client.ip) >= this.limits.maxSubscriptionsPerIp) {
       return this.error(client, `Cannot subscribe to more than ${this.limits.maxSubscriptionsPerIp} channels.`);
     }
+    const channel = this.channels.get(sub.type)!;
+    const user = channel.user?.(sub);
+    if (user !== undefined && this.tooManyUsers(client.ip, user)) {
+      return this.error(client, `Cannot track more than ${this.limits.maxUsersPerIp} total users.`);
+    }
+    // Read before subscribing: a snapshot that throws leaves no half-made subscription behind.
+    const data = channel.snapshot?.(sub);
     client.subs.set(key, sub);
     this.send(client, { channel: "subscriptionResponse", data: { method: "subscribe", subscription: sub } });
-    const channel = this.channels.get(sub.type)!;
-    const data = channel.snapshot?.(sub);
     if (data !== undefined) this.send(client, { channel: channel.channel ?? sub.type, data });
   }
 
@@ -168,6 +170,32 @@ export class SimWsServer {
       return this.error(client, `Already unsubscribed: ${JSON.stringify(sub)}`);
     }
     this.send(client, { channel: "subscriptionResponse", data: { method: "unsubscribe", subscription: sub } });
+  }
+
+  private answerPost(client: Client, req: PostRequest, text: string): void {
+    let response: PostResponse | undefined;
+    try {
+      response = this.post(req);
+      // The venue parses the whole message, payload included, as one request type.
+      if (!response) return this.error(client, `Error parsing JSON into valid websocket request: ${text}`);
+    } catch (err) {
+      this.logger.error({ err, id: req.id }, "sim websocket post failed");
+      response = { type: "error", payload: "Internal server error" };
+    }
+    this.send(client, { channel: "post", data: { id: req.id, response } });
+  }
+
+  /** Whether following `user` would make this address follow more users than allowed. */
+  private tooManyUsers(ip: string, user: string): boolean {
+    const users = new Set<string>();
+    for (const c of this.clients) {
+      if (c.ip !== ip) continue;
+      for (const s of c.subs.values()) {
+        const u = this.channels.get(s.type)?.user?.(s);
+        if (u !== undefined) users.add(u);
+      }
+    }
+    return !users.has(user) && users.size >= this.limits.maxUsersPerIp;
   }
 
   private connectionsOf(ip: string): number {

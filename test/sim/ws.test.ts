@@ -4,65 +4,14 @@
 import { SubscriptionClient, WebSocketTransport } from "@nktkas/hyperliquid";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { WebSocket } from "ws";
 import { waitUntil, within } from "../helpers/util.js";
 import { postJson, startSim, type SimHarness } from "./_support.js";
+import { ack, Probe as RawProbe, SdkWs } from "./ws-probe.js";
+
+const Probe = { open: (h: SimHarness, path?: string) => RawProbe.open(h.sim.port, path) };
+type Probe = RawProbe;
 
 const ALL_MIDS = { type: "allMids" };
-
-// ws's first constructor overload (address: null) does not match the SDK's DOM-style type; it works the same.
-type SdkWebSocket = NonNullable<NonNullable<ConstructorParameters<typeof WebSocketTransport>[0]>["reconnect"]>["WebSocket"];
-
-/** A raw client that keeps every message it got, in order. */
-class Probe {
-  readonly messages: any[] = [];
-  readonly socket: WebSocket;
-  closeCode: number | undefined;
-
-  constructor(url: string) {
-    this.socket = new WebSocket(url);
-    this.socket.on("message", (d) => this.messages.push(JSON.parse(d.toString())));
-    this.socket.on("close", (code) => (this.closeCode = code));
-  }
-
-  static async open(h: SimHarness, path = "/ws"): Promise<Probe> {
-    const p = new Probe(`ws://127.0.0.1:${h.sim.port}${path}`);
-    await within(new Promise((resolve, reject) => {
-      p.socket.once("open", resolve);
-      p.socket.once("error", reject);
-    }), 5_000, "the socket opening");
-    return p;
-  }
-
-  send(msg: unknown): void {
-    this.socket.send(typeof msg === "string" ? msg : JSON.stringify(msg));
-  }
-
-  /** Waits until `n` messages have arrived and returns the n-th (1-based). */
-  async nth(n: number): Promise<any> {
-    await waitUntil(() => this.messages.length >= n, { what: `message ${n} (have ${JSON.stringify(this.messages)})` });
-    return this.messages[n - 1];
-  }
-
-  /** Sends a ping and waits for its pong: everything the server sent before it has arrived. */
-  async sync(): Promise<any[]> {
-    const before = this.messages.length;
-    this.send({ method: "ping" });
-    await waitUntil(() => this.messages.slice(before).some((m) => m.channel === "pong"), { what: "pong" });
-    return this.messages.slice(before, this.messages.findLastIndex((m) => m.channel === "pong"));
-  }
-
-  async closed(): Promise<number> {
-    await waitUntil(() => this.closeCode !== undefined, { what: "the socket closing" });
-    return this.closeCode!;
-  }
-
-  close(): void {
-    this.socket.terminate();
-  }
-}
-
-const ack = (method: string, subscription: unknown) => ({ channel: "subscriptionResponse", data: { method, subscription } });
 
 test("subscribe allMids: ack, the current mids at once, and a new message when POST /sim/price moves one", async () => {
   const h = await startSim();
@@ -213,7 +162,7 @@ test("stop() with open sockets finishes and closes them with 1001 (going away)",
 test("the SDK's WebSocketTransport + SubscriptionClient.allMids receive the sim's mids", async () => {
   const h = await startSim();
   const transport = new WebSocketTransport({
-    url: `ws://127.0.0.1:${h.sim.port}/ws`, isTestnet: true, timeout: 5_000, reconnect: { WebSocket: WebSocket as unknown as SdkWebSocket },
+    url: `ws://127.0.0.1:${h.sim.port}/ws`, isTestnet: true, timeout: 5_000, reconnect: { WebSocket: SdkWs },
   });
   try {
     const got: Record<string, string>[] = [];
