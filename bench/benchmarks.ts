@@ -50,7 +50,7 @@ export const BENCHMARKS: Benchmark[] = [
   {
     name: "breach",
     full: () => breach(BREACH_FULL),
-    tiny: () => breach({ runs: 1, stepMs: 200, oracleIntervalS: 2 }),
+    tiny: () => breach({ runs: 1, stepMs: 200, oracleIntervalS: 2, weightVaults: 2, weightMinutes: 0.1 }),
   },
   {
     name: "soak",

@@ -12,9 +12,23 @@ export interface BreachSize {
   runs: number;
   stepMs: number;
   oracleIntervalS: number;
+  /** The weight figure: vaults and minutes measured (0 minutes: skipped). */
+  weightVaults: number;
+  weightMinutes: number;
 }
 
-export const BREACH_FULL: BreachSize = { runs: 10, stepMs: 200, oracleIntervalS: 60 };
+export const BREACH_FULL: BreachSize = { runs: 10, stepMs: 200, oracleIntervalS: 60, weightVaults: 100, weightMinutes: 3 };
+
+async function weight(priceStream: boolean, size: BreachSize) {
+  const worker = await startWorker(new URL("./servers/breach-lab.ts", import.meta.url).pathname);
+  try {
+    return await worker.call<{ perVaultPerMinute: number; earlyWrites: number }>(
+      "weight", { priceStream, vaults: size.weightVaults, minutes: size.weightMinutes }, (size.weightMinutes + 20) * 60_000,
+    );
+  } finally {
+    await worker.stop();
+  }
+}
 
 async function side(priceStream: boolean, size: BreachSize): Promise<{ runs: BreachRun[]; rssKb: number }> {
   const worker = await startWorker(new URL("./servers/breach-lab.ts", import.meta.url).pathname);
@@ -34,6 +48,7 @@ export async function breach(size: BreachSize = BREACH_FULL): Promise<BenchResul
   const started = Date.now();
   const stream = await side(true, size);
   const poll = await side(false, size);
+  const weights = size.weightMinutes > 0 ? { stream: await weight(true, size), poll: await weight(false, size) } : undefined;
   const lat = (r: BreachRun[]) => r.map((x) => x.latencyMs);
   const over = (r: BreachRun[]) => r.map((x) => x.overshootPoints);
   const p50 = median(lat(stream.runs));
@@ -45,12 +60,20 @@ export async function breach(size: BreachSize = BREACH_FULL): Promise<BenchResul
       { label: "cross to pause, p50", value: p50, unit: "ms", baseline: median(lat(poll.runs)), target: "< 1000 ms", met: p50 < 1_000 },
       { label: "cross to pause, p99", value: p99, unit: "ms", baseline: percentile(lat(poll.runs), 99), target: "< 3000 ms", met: p99 < 3_000 },
       { label: "overshoot at pause, p50", value: median(over(stream.runs)), unit: "pts", baseline: median(over(poll.runs)) },
+      ...(weights
+        ? [{ label: `weight per vault per minute (${size.weightVaults} vaults)`, value: weights.stream.perVaultPerMinute, unit: "", baseline: weights.poll.perVaultPerMinute }]
+        : []),
     ],
     peakRssMb: mib(Math.max(stream.rssKb, poll.rssKb)),
     notes: [
       `Baseline: the same runs with --no-price-stream (the oracle's ${size.oracleIntervalS}-s poll alone).`,
       `Latency per run with the stream (ms): ${lat(stream.runs).map((x) => fmt(x)).join(", ")}; without: ${lat(poll.runs).map((x) => fmt(x)).join(", ")}.`,
       "Overshoot: the daily drawdown of the reading the contract paused on, minus the 5-point limit.",
+      ...(weights
+        ? [`Weight: ${size.weightVaults} vaults each holding 0.01 BTC, --oracle-interval 60, the sim's random walk, ${size.weightMinutes} min after the first cycle, ` +
+          `from the daemon's metered limiter (tradevault_exchange_weight_spent_total): ${fmt(weights.stream.perVaultPerMinute)} with the stream ` +
+          `(${weights.stream.earlyWrites} early writes), ${fmt(weights.poll.perVaultPerMinute)} without. The stream itself costs no weight (one WebSocket subscription).`]
+        : []),
     ],
     seconds: (Date.now() - started) / 1000,
   };

@@ -64,6 +64,47 @@ export function serve() {
       throw new Error(`no pause within ${timeoutMs} ms (crossed: ${crossedAt !== undefined})`);
     },
 
+    /**
+     * Exchange weight per vault per minute at `vaults` vaults, each holding a small BTC long, over
+     * `minutes` of the sim's random walk (one tick a second), read from the daemon's metered limiter
+     * (the figure GET /metrics exports as tradevault_exchange_weight_spent_total). Set-up weight (agents,
+     * orders, first readings) is left out: the count starts after the first full cycle.
+     */
+    async weight(opts: { priceStream: boolean; vaults: number; minutes: number }): Promise<{ perVaultPerMinute: number; earlyWrites: number }> {
+      const weighed = await hostDaemon({
+        startOracle: true,
+        config: { priceStream: opts.priceStream, oracleInterval: 60, staleAfter: 120, metricsPort: 0, simFeed: "random" },
+      });
+      try {
+        const wd = weighed.daemon;
+        const trader = Wallet.createRandom();
+        const token = await signIn(wd.url, trader);
+        const { addresses, investors } = await createVaults(wd, trader, opts.vaults, { usdc: 10_000 });
+        for (let i = 0; i < addresses.length; i++) {
+          await approveAgent(wd.url, await signIn(wd.url, investors[i]!), investors[i]!);
+          const buy = await fetch(`${wd.url}/api/trade`, {
+            method: "POST", headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+            body: JSON.stringify({ symbol: "BTC", side: "buy", size: "0.01", vaultAddress: addresses[i] }),
+          });
+          if (buy.status !== 200 && buy.status !== 503) throw new Error(`vault order: ${buy.status} ${await buy.text()}`);
+        }
+        await wd.oracle.cycle();
+        const spent = async () => {
+          const text = await (await fetch(wd.metricsUrl!)).text();
+          return Number(/^tradevault_exchange_weight_spent_total (\S+)$/m.exec(text)?.[1] ?? NaN);
+        };
+        const before = await spent();
+        const startedAt = Date.now();
+        await new Promise((r) => setTimeout(r, opts.minutes * 60_000));
+        const minutes = (Date.now() - startedAt) / 60_000;
+        const after = await spent();
+        const health = await (await fetch(`${wd.url}/healthz`)).json();
+        return { perVaultPerMinute: (after - before) / minutes / opts.vaults, earlyWrites: health.data.priceStream.earlyWrites };
+      } finally {
+        await weighed.close();
+      }
+    },
+
     close: () => hosted?.close(),
   };
 }
