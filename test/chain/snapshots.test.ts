@@ -35,8 +35,11 @@ async function stateOf(c: Chain) {
   };
 }
 
+/** A reading the vault takes: stamped newer than the one it holds (the contract skips any other). */
 async function reading(c: Chain, balance: bigint) {
-  await updateBalances(c.signer, { factory: c.addresses.factory, readings: [{ vault, balance, observedAt: await chainNow(c) }] });
+  const held = Number((await readVaultState(c.provider, { vault })).observedAt);
+  const observedAt = Math.max(await chainNow(c), held + 1);
+  await updateBalances(c.signer, { factory: c.addresses.factory, readings: [{ vault, balance, observedAt }] });
 }
 
 async function restart(): Promise<Chain> {
