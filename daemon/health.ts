@@ -29,6 +29,8 @@ export function healthCheck(deps: {
   watch: VaultWatch;
   /** Absent unless --dead-man-seconds is set. */
   deadMan?: DeadMan;
+  /** The exchange request weight spent (all of it: oracle, early writes, trading). */
+  weight?: { spentLastMinute(): number };
 }): () => Promise<Health> {
   const { config, clock, store, exchange, chain, oracle } = deps;
   const started = clock();
@@ -48,7 +50,11 @@ export function healthCheck(deps: {
       version: deps.version,
       uptimeSeconds: Math.floor((clock() - started) / 1000),
       database: { status: database, network: config.network },
-      exchange: { kind: exchange.kind, url: exchange.url, isTestnet: exchange.isTestnet },
+      exchange: {
+        kind: exchange.kind, url: exchange.url, isTestnet: exchange.isTestnet,
+        // Hyperliquid allows 1200 a minute per IP; the early writes between polls are counted here too.
+        weightLastMinute: deps.weight?.spentLastMinute() ?? null,
+      },
       // Not a readiness condition: while the stream is down the oracle polls as before.
       priceStream: {
         ...(deps.prices?.status() ?? { state: "off", lastMessageAgeSeconds: null, connects: 0 }),

@@ -31,6 +31,7 @@ import { packageVersion } from "./lib/package-root.js";
 import { loadSecretKey, secretBox } from "./lib/secret-box.js";
 import { createLogger } from "./log.js";
 import { createMetrics, type Metrics } from "./metrics/metrics.js";
+import { meteredLimiter, type MeteredLimiter } from "./metrics/metered-limiter.js";
 import { startMetricsServer } from "./metrics/metrics-server.js";
 import type { Oracle } from "./oracle/oracle.js";
 import { createSimExchange, type PriceFeedConfig, type SimExchange } from "./sim/index.js";
@@ -91,20 +92,23 @@ async function assertPortFree(host: string, port: number): Promise<void> {
   await new Promise<void>((r) => probe.close(() => r()));
 }
 
-function createExchange(config: Config, sim: SimExchange | undefined, clock: () => number, metrics?: Metrics): ExchangeAdapter {
+/**
+ * The exchange adapter and the meter of its request weight (every read and action, the oracle's, the
+ * early writes' and the traders' alike), which /healthz and /metrics report.
+ */
+function createExchange(config: Config, sim: SimExchange | undefined, clock: () => number, metrics?: Metrics): { exchange: ExchangeAdapter; meter: MeteredLimiter } {
   const timeoutMs = config.exchangeTimeout * 1000;
   // The sim has no request budget; Hyperliquid's (1200 weight a minute per IP) applies to the real venue only.
-  const unlimited = () => (metrics ? metrics.meter(weightLimiter({ perMinute: 1e9 })) : weightLimiter({ perMinute: 1e9 }));
-  const venue = metrics ? metrics.meter(weightLimiter({ perMinute: 1200, reservedForTrading: 200, clock })) : undefined;
-  if (sim) return createHyperliquidAdapter({ kind: "sim", url: sim.url, isTestnet: true, clock, timeoutMs, limiter: unlimited() });
+  const paper = sim !== undefined || config.exchangeUrl !== undefined;
+  const meter = meteredLimiter(paper ? weightLimiter({ perMinute: 1e9 }) : weightLimiter({ perMinute: 1200, reservedForTrading: 200, clock }), clock);
+  const limiter = metrics ? metrics.meter(meter) : meter;
+  const adapter = (kind: ExchangeAdapter["kind"], url: string, isTestnet: boolean) =>
+    ({ exchange: createHyperliquidAdapter({ kind, url, isTestnet, clock, timeoutMs, limiter }), meter });
+  if (sim) return adapter("sim", sim.url, true);
   // A sim elsewhere (`tradevaultd --sim-only`): paper trading, signed as testnet, no request budget either.
-  if (config.exchangeUrl) {
-    return createHyperliquidAdapter({ kind: "sim", url: config.exchangeUrl, isTestnet: true, clock, timeoutMs, limiter: unlimited() });
-  }
-  if (config.exchange === "hyperliquid-testnet") {
-    return createHyperliquidAdapter({ kind: "hyperliquid-testnet", url: TESTNET_URL, isTestnet: true, clock, timeoutMs, limiter: venue });
-  }
-  return createHyperliquidAdapter({ kind: "hyperliquid", url: MAINNET_URL, isTestnet: false, clock, timeoutMs, limiter: venue });
+  if (config.exchangeUrl) return adapter("sim", config.exchangeUrl, true);
+  if (config.exchange === "hyperliquid-testnet") return adapter("hyperliquid-testnet", TESTNET_URL, true);
+  return adapter("hyperliquid", MAINNET_URL, false);
 }
 
 async function operatorKey(config: Config) {
@@ -144,7 +148,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       await sim.start();
       undo.push(() => sim.stop());
     }
-    const exchange = createExchange(config, sim, clock, metrics);
+    const { exchange, meter } = createExchange(config, sim, clock, metrics);
 
     // The address is known only once the port is open (port 0), so whatever needs it reads it late;
     // the server listens last, with the app in place, so no early request goes unanswered.
@@ -175,7 +179,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     let openApi: unknown;
     routes.push(
       ...metaRoutes({
-        health: healthCheck({ config, version, clock, store, exchange, chain, oracle: services.oracle, prices, watch: services.watch, deadMan: services.deadMan }),
+        health: healthCheck({ config, version, clock, store, exchange, chain, oracle: services.oracle, prices, watch: services.watch, deadMan: services.deadMan, weight: meter }),
         openApi: () => (openApi ??= buildOpenApi(routes, { version, serverUrl: where.publicUrl })),
       }),
       ...services.routes,

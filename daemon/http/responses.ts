@@ -277,7 +277,10 @@ export type ProposalList = z.infer<typeof proposalList>;
 export const health = z.object({
   status: z.enum(["ok", "unavailable"]), version: z.string(), uptimeSeconds: z.number().int(),
   database: z.object({ status: z.enum(["ok", "error"]), network: z.string() }),
-  exchange: z.object({ kind: z.string(), url: z.string(), isTestnet: z.boolean() }),
+  exchange: z.object({
+    kind: z.string(), url: z.string(), isTestnet: z.boolean(),
+    weightLastMinute: z.number().nullable().meta({ description: "request weight spent in the last 60 s, all callers (the venue allows 1200)" }),
+  }),
   priceStream: z.object({
     state: z.enum(["connecting", "open", "down", "off"]), lastMessageAgeSeconds: z.number().int().nullable(), connects: z.number().int(),
     breachMarginPoints: z.number(), earlyWrites: z.number().int(),

@@ -29,6 +29,8 @@ test("with --exchange-url, /healthz follows that exchange and turns 503 within t
     assert.is(ok!.body.data.database.network, "sim-remote");
     assert.is(ok!.body.data.oracle.status, "ok");
     assert.ok(ok!.body.data.oracle.ageSeconds <= 3);
+    // Each cycle with no vault probes the mids (2 weight): the meter counts every caller's weight.
+    assert.ok(ok!.body.data.exchange.weightLastMinute >= 2, `weight in the last minute: ${ok!.body.data.exchange.weightLastMinute}`);
 
     await sim.stop();
     const down = await waitUntil(async () => {
