@@ -319,3 +319,12 @@ export const openApiDocument = z.object({
   components: z.object({ securitySchemes: z.record(z.string(), z.record(z.string(), z.string())) }),
   paths: z.record(z.string(), z.record(z.string(), z.record(z.string(), z.unknown()))),
 });
+
+// ---- sim controls (embedded sim only) ----
+
+/** POST /api/sim/faucet: the credit and the account's USDC after it (decimal text). */
+export const simFaucet = z.object({ user: z.string(), amount: z.string(), usdc: z.string() });
+export type SimFaucet = z.infer<typeof simFaucet>;
+/** POST /api/sim/price: the resting orders the move filled and the accounts it liquidated. */
+export const simPrice = z.object({ filledOids: z.array(z.number().int()), liquidated: z.array(z.string()) });
+export type SimPrice = z.infer<typeof simPrice>;

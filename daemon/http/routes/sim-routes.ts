@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { AppError } from "../../errors.js";
 import { handleControl, type ControlTarget } from "../../sim/controls.js";
+import * as R from "../responses.js";
 import { defineRoute } from "../route.js";
 
 const amount = z.union([z.number().positive(), z.string().regex(/^\d+(\.\d+)?$/, "must be a positive decimal")]);
@@ -24,7 +25,7 @@ export function simRoutes(sim: ControlTarget) {
       method: "post", path: "/api/sim/faucet", tag: "sim", auth: true,
       summary: "Sim only: credit test USDC to your own sim account (and the chain's test token)",
       body: z.object({ amount }).strict(),
-      response: z.object({}).loose(),
+      response: R.simFaucet,
       errors: ["INVALID_INPUT", "UNAUTHENTICATED", "EXCHANGE_UNAVAILABLE"],
       handler: ({ body, user }) => relay(sim, "/sim/faucet", { user: user.address, amount: body.amount }),
     }),
@@ -32,7 +33,7 @@ export function simRoutes(sim: ControlTarget) {
       method: "post", path: "/api/sim/price", tag: "sim", auth: true,
       summary: "Sim only: set a coin's mark price (resting orders that cross it fill)",
       body: z.object({ symbol: z.string().min(1).max(32), price: amount }).strict(),
-      response: z.object({}).loose(),
+      response: R.simPrice,
       errors: ["INVALID_INPUT", "UNAUTHENTICATED", "EXCHANGE_UNAVAILABLE"],
       handler: ({ body }) => relay(sim, "/sim/price", { symbol: body.symbol.toUpperCase(), price: body.price }),
     }),

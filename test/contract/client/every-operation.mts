@@ -74,6 +74,11 @@ export async function everyOperation(base: string, token: string, vault: string,
   const funded = data(await call("post", "/api/vaults/{address}/fund", { ...a, params, body: { amount: "500", deadline: prepared.deadline, signature: "0x" } }));
   const fundTx: string = use(funded.txHash);
 
+  const credited = data(await call("post", "/api/sim/faucet", { ...a, body: { amount: "100" } }));
+  const usdc: string = use(credited.usdc);
+  const moved = data(await call("post", "/api/sim/price", { ...a, body: { symbol: "BTC", price: "60000" } }));
+  const filled: number[] = use(moved.filledOids);
+
   const ticket = data(await call("post", "/api/events/ticket", a));
   const expiresAt: number = use(ticket.expiresAt);
   const stream = await call("get", "/api/events", { query: { ticket: ticket.ticket, lastEventId: 0 } });
@@ -84,5 +89,5 @@ export async function everyOperation(base: string, token: string, vault: string,
 
   return [sessionToken, accountValue, agentNonce, approvedFlag, placed, restingPrice, fillFee, canceledStatus, liquidation, closedAt,
     warning, more, termsSalt, vaultAddress, rejectedBy, share, drawdown, peak, pnl, profit, paused, amount, permitValue, fundTx,
-    expiresAt, loggedOut];
+    expiresAt, loggedOut, usdc, filled];
 }
