@@ -157,6 +157,9 @@ export async function startEmbeddedNode(opts: NodeOptions): Promise<EmbeddedNode
   const port = opts.port || (await freeLoopbackPort());
   const child: Child = spawn("sh", ["-c", WATCHDOG, bin.path, ...anvilArgs({ ...opts, port })], { stdio: ["pipe", "pipe", "pipe"] });
   const exited = new Promise<void>((resolve) => child.stdout.once("close", () => resolve()));
+  // Anvil gone on its own: release the watchdog too, or it (and our pipe to it) would live on and keep
+  // the daemon's process from ever exiting.
+  void exited.then(() => child.stdin.end());
   child.once("error", () => undefined); // no sh: whenReady reports it (stdout closes)
   const url = `http://127.0.0.1:${port}`;
   let pid: number;
