@@ -7,7 +7,7 @@ import { Transaction, toQuantity } from "ethers";
 import type { FetchRequest } from "ethers";
 import type { Logger } from "pino";
 import type { Store } from "../db/database.js";
-import { firstJournalRow, journalFromNonce, lastJournalBlock, snapshotsOf } from "../db/chain-repo.js";
+import { firstJournalRow, journalFromNonce, lastJournalBlock, snapshotsOf, unsettledJournal } from "../db/chain-repo.js";
 import { AppError } from "../errors.js";
 import { anvilBinary } from "./anvil-binary.js";
 import { loadStateParam } from "./anvil-state.js";
@@ -123,9 +123,23 @@ export async function startEmbeddedChain(o: EmbeddedChainOptions): Promise<Embed
   /** One maintenance step at a time (snapshot, compaction, restart). */
   const serial = (step: () => Promise<void>): Promise<void> => (busy = busy.then(step, step));
 
+  /**
+   * The lowest block holding an operator transaction the sender has not settled yet: its receipt must
+   * survive the trim, or after a restart the sender finds its nonce used "by an unknown transaction".
+   */
+  const lowestUnsettledBlock = async (): Promise<number> => {
+    let lowest = Number.MAX_SAFE_INTEGER;
+    for (const row of await unsettledJournal(o.store.db, o.chain)) {
+      const receipt = (await node.rpc.request({ method: "eth_getTransactionReceipt", params: [row.hash] })) as { blockNumber?: string } | null;
+      if (receipt?.blockNumber) lowest = Math.min(lowest, Number(receipt.blockNumber));
+    }
+    return lowest;
+  };
+
   const snapshotNow = async () => {
     const indexed = await o.indexedBlock();
-    const taken = await takeSnapshot(snapCtx, node, (h) => Math.min(h - SNAPSHOT_KEEP_BLOCKS, indexed + 1));
+    const unsettled = await lowestUnsettledBlock();
+    const taken = await takeSnapshot(snapCtx, node, (h) => Math.min(h - SNAPSHOT_KEEP_BLOCKS, indexed + 1, unsettled));
     lastSnapshot = taken.row;
     return taken;
   };
