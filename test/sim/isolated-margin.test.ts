@@ -28,11 +28,11 @@ const refusal = (call: Promise<unknown>) => call.then(() => "accepted", (e) => S
 const margin = (ntli: number) => h.exchange(w).updateIsolatedMargin({ asset: 1, isBuy: true, ntli });
 
 /** A maker buy of `sz` ETH at exactly `px`: rests while the mark is above it, fills when the mark reaches it. */
-async function makerBuy(wallet: Wallet, px: string, sz: string): Promise<void> {
-  h.sim.setPrice("ETH", String(Number(px) + 10));
-  const [st] = await statusesOf(h.exchange(wallet).order(gtc(1, true, px, sz)));
+async function makerBuy(wallet: Wallet, px: string, sz: string, sim: SimHarness = h): Promise<void> {
+  sim.sim.setPrice("ETH", String(Number(px) + 10));
+  const [st] = await statusesOf(sim.exchange(wallet).order(gtc(1, true, px, sz)));
   assert.ok(st.resting, JSON.stringify(st));
-  h.sim.setPrice("ETH", px);
+  sim.sim.setPrice("ETH", px);
 }
 
 test("opening isolated moves the initial margin out of the cross balance", async () => {
@@ -116,6 +116,27 @@ test("back to cross once flat", async () => {
   await h.exchange(w).updateLeverage({ asset: 1, isCross: true, leverage: 10 });
   await makerBuy(w, "2000", "0.1");
   assert.equal((await eth())!.leverage, { type: "cross", value: 10 });
+});
+
+test("funding on an isolated position is paid from its margin, not from cross", async () => {
+  const HOUR = 3_600_000;
+  // Just before a whole hour, near the real time (the SDK's nonces come from the real clock).
+  let now = Math.floor(Date.now() / HOUR) * HOUR + 59 * 60_000;
+  const f = await startSim({ clock: () => now, fundingRate: "0.0001", housekeepingMs: HOUR });
+  try {
+    const payer = await fundedWallet(f.sim, 1000);
+    const who = payer.address.toLowerCase() as `0x${string}`;
+    await f.exchange(payer).updateLeverage({ asset: 1, isCross: false, leverage: 10 });
+    await makerBuy(payer, "3000", "1", f);
+    f.sim.tick(); // opens the funding period
+    now += HOUR;
+    f.sim.tick();
+    const s = await f.info.clearinghouseState({ user: who });
+    // 1 × 3000 × 0.0001 = 0.3 out of the position's 300; cross keeps 1000 - 300 - 0.45
+    assert.equal([s.assetPositions[0]!.position.marginUsed, s.crossMarginSummary.accountValue], ["299.7", "699.55"]);
+  } finally {
+    await f.close();
+  }
 });
 
 test.run();
