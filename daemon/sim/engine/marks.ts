@@ -123,9 +123,11 @@ export function liquidateUnderwater(ctx: EngineCtx): string[] {
   const liquidated: string[] = [];
   const viewOf = (user: string) => accountView(ctx.repo, ctx.markets, user, ctx.cfg.defaultLeverage);
   for (const user of ctx.repo.usersWithPositions()) {
-    const underwater = viewOf(user).positions.filter((p) => p.isolated !== null && p.marginUsed < p.maintenance);
+    const before = viewOf(user);
+    const underwater = before.positions.filter((p) => p.isolated !== null && p.marginUsed < p.maintenance);
     for (const p of underwater) liquidateIsolated(ctx, user, p);
-    const view = viewOf(user); // after any isolated liquidation, which may have returned margin to cross
+    // An isolated liquidation may have returned margin to cross: look again.
+    const view = underwater.length > 0 ? viewOf(user) : before;
     const crossUnderwater = view.positions.some((p) => p.isolated === null) && view.cross.accountValue < view.cross.maintenance;
     if (crossUnderwater) liquidateCross(ctx, view);
     if (underwater.length > 0 || crossUnderwater) liquidated.push(user);
