@@ -2,8 +2,9 @@
 // the action in one transaction that also records the nonce. Answers use Hyperliquid's shapes:
 // {"status":"ok","response":{...}} or {"status":"err","response":"<message>"}.
 import { actingUser, approveAgent, type AgentPolicy } from "./agents.js";
-import { cancelByCloid, cancelByOid, modifyOrder, updateLeverage } from "./engine/actions.js";
+import { cancelByCloid, cancelByOid, modifyOrder } from "./engine/actions.js";
 import { scheduleCancel } from "./engine/clock-jobs.js";
+import { updateIsolatedMargin, updateLeverage } from "./engine/leverage.js";
 import { runTransfer } from "./engine/transfers.js";
 import type { EngineCtx } from "./engine/context.js";
 import { placeOrder } from "./engine/place.js";
@@ -78,8 +79,10 @@ function runL1(ctx: EngineCtx, user: string, action: L1Action, hash: string): un
       const refused = scheduleCancel(ctx, user, action.time);
       return refused ? err(refused) : DEFAULT;
     }
-    case "updateIsolatedMargin":
-      return err("Isolated margin is not supported by the sim: every position is cross.");
+    case "updateIsolatedMargin": {
+      const refused = updateIsolatedMargin(ctx, user, action);
+      return refused ? err(refused) : DEFAULT;
+    }
   }
 }
 

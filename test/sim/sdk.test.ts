@@ -113,10 +113,14 @@ test("exchange.updateLeverage (cross)", async () => {
   await exchange.updateLeverage({ asset: 2, isCross: true, leverage: 5 });
 });
 test("exchange.updateLeverage (isolated) and exchange.updateIsolatedMargin", async () => {
-  await exchange.updateLeverage({ asset: 1, isCross: false, leverage: 10 });
-  await exchange.updateIsolatedMargin({ asset: 1, isBuy: true, ntli: 10_000_000 });
-  const eth = (await info.clearinghouseState({ user })).assetPositions.find((p) => p.position.coin === "ETH");
-  assert.is(eth!.position.leverage.type, "isolated");
+  // The venue refuses to switch a coin with an open position (the ETH bought above) to isolated.
+  const refused = await exchange.updateLeverage({ asset: 1, isCross: false, leverage: 10 }).then(() => undefined, (e) => e);
+  assert.is(refused?.response?.response, "Cannot switch leverage type with open position.", String(refused));
+  await exchange.updateLeverage({ asset: 0, isCross: false, leverage: 10 });
+  assert.ok((await statusesOf(exchange.order(ioc(0, true, "61000", "0.001"))))[0].filled);
+  await exchange.updateIsolatedMargin({ asset: 0, isBuy: true, ntli: 10_000_000 });
+  const btc = (await info.clearinghouseState({ user })).assetPositions.find((p) => p.position.coin === "BTC");
+  assert.is(btc!.position.leverage.type, "isolated");
 });
 test("exchange.scheduleCancel: set, or refused by the venue's volume gate in its JSON error form", async () => {
   await exchange.scheduleCancel({ time: Date.now() + 60_000 }).catch((e) => {

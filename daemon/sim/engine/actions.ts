@@ -1,7 +1,8 @@
-// The account-changing actions other than placing orders: cancels, leverage, and faucet credits.
+// The account-changing actions other than placing orders: cancels, modify, and faucet credits
+// (leverage and isolated margin: leverage.ts).
 // The caller holds the transaction.
 import { usd } from "../num.js";
-import type { CancelAction, CancelByCloidAction, ModifyWire, UpdateLeverageAction } from "../wire.js";
+import type { CancelAction, CancelByCloidAction, ModifyWire } from "../wire.js";
 import type { Order } from "../types.js";
 import { syntheticHash, type EngineCtx } from "./context.js";
 import { changeOrder } from "./orders.js";
@@ -24,16 +25,6 @@ export function cancelByOid(ctx: EngineCtx, user: string, action: CancelAction):
 
 export function cancelByCloid(ctx: EngineCtx, user: string, action: CancelByCloidAction): CancelResult[] {
   return action.cancels.map((c) => cancelOne(ctx, c.asset, ctx.repo.orderByCloid(user, c.cloid), user));
-}
-
-/** Sets the user's cross leverage for one market; returns an error text when refused. */
-export function updateLeverage(ctx: EngineCtx, user: string, action: UpdateLeverageAction): string | undefined {
-  const market = ctx.markets.byAsset(action.asset);
-  if (!market) return "Invalid asset.";
-  if (!action.isCross) return "Isolated margin is not supported by the sim.";
-  if (action.leverage < 1 || action.leverage > market.maxLeverage) return "Invalid leverage value.";
-  ctx.repo.setLeverage(user, market.name, action.leverage);
-  return undefined;
 }
 
 /** The venue's modify: the old order is canceled and the new one placed with a new oid (and the cloid). */

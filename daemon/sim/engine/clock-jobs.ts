@@ -34,8 +34,10 @@ function fundOneHour(ctx: EngineCtx, time: number): void {
     // Positive payment = paid by the position (a long when the rate is positive).
     const paid = roundUsd(F.mul(F.mul(pos.szi, mark, "half-up"), rate, "half-up"));
     if (paid === 0n) continue;
-    const account = ctx.repo.getAccount(pos.user)!;
-    ctx.repo.setUsdc(pos.user, account.usdc - paid);
+    // An isolated position pays (or receives) funding from its own margin, like its losses.
+    const isolated = ctx.repo.isolatedMargin(pos.user, pos.coin);
+    if (isolated !== undefined) ctx.repo.setIsolatedMargin(pos.user, pos.coin, isolated - paid);
+    else ctx.repo.setUsdc(pos.user, ctx.repo.getAccount(pos.user)!.usdc - paid);
     const totals = ctx.repo.fundingTotals(pos.user, pos.coin);
     ctx.repo.setFundingTotals(pos.user, pos.coin, {
       allTime: totals.allTime + paid, sinceOpen: totals.sinceOpen + paid, sinceChange: totals.sinceChange + paid,

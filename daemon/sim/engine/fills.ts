@@ -1,5 +1,6 @@
 // Applying one fill to an account: position size and cost basis, realized PnL on the reducing part,
-// the fee, the USDC balance, and the userFills record. The caller holds the transaction.
+// the fee, the USDC balance, an isolated position's margin, and the userFills record. The caller
+// holds the transaction.
 import { F, abs, min, roundUsd, sign, usd, exact } from "../num.js";
 import type { SimRepo } from "../store/repo.js";
 import type { FillRecord } from "../types.js";
@@ -39,6 +40,23 @@ function direction(start: bigint, isBuy: boolean, sz: bigint): string {
   return start > 0n ? "Long > Short" : "Short > Long";
 }
 
+/**
+ * An isolated position's margin follows its size: the closed share goes back to the cross balance,
+ * and opening moves the new size's initial margin (at the fill price and the coin's leverage) out of
+ * it. PnL and fees settle on the cross balance, as for a cross position. Returns what the cross
+ * balance gains (negative when margin moved out). Cross positions: 0.
+ */
+function moveIsolatedMargin(repo: SimRepo, f: FillInput, startSz: bigint, closing: bigint, opening: bigint): bigint {
+  const margin = repo.isolatedMargin(f.user, f.coin);
+  if (margin === undefined) return 0n;
+  const released = closing === 0n ? 0n : closing === startSz ? margin : roundUsd((margin * closing) / startSz, "down");
+  // updateLeverage stores the leverage whenever it makes a coin isolated.
+  const leverage = BigInt(repo.getLeverage(f.user, f.coin)!);
+  const allocated = opening === 0n ? 0n : roundUsd(F.mul(f.px, opening, "up") / leverage, "up");
+  repo.setIsolatedMargin(f.user, f.coin, margin - released + allocated);
+  return released - allocated;
+}
+
 export function applyFill(repo: SimRepo, fees: FeeSchedule, tid: number, f: FillInput): FillResult {
   const pos = repo.getPosition(f.user, f.coin);
   const start = pos.szi;
@@ -62,7 +80,8 @@ export function applyFill(repo: SimRepo, fees: FeeSchedule, tid: number, f: Fill
   const fee = roundUsd(F.mul(F.mul(f.px, f.sz, "half-up"), rate, "half-up"));
   const closedPnl = roundUsd(pnl);
   const account = repo.getAccount(f.user)!;
-  repo.setUsdc(f.user, account.usdc + closedPnl - fee);
+  const fromIsolated = moveIsolatedMargin(repo, f, abs(start), closing, opening);
+  repo.setUsdc(f.user, account.usdc + closedPnl - fee + fromIsolated);
   repo.addVolume(f.user, F.mul(f.px, f.sz, "half-up"));
   // cumFunding: sinceChange restarts at every fill, sinceOpen when the position closes or flips.
   const totals = repo.fundingTotals(f.user, f.coin);

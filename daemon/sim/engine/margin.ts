@@ -1,7 +1,9 @@
-// Cross-margin account arithmetic: position value, unrealized PnL, margin used, maintenance margin,
-// withdrawable and the liquidation price, plus Hyperliquid's clearinghouseState rendering.
-// All positions are cross; maintenance margin = half the initial margin at max leverage.
-import { F, abs, max, px, sign, usd, exact, wire } from "../num.js";
+// Account margin arithmetic: position value, unrealized PnL, margin used, maintenance margin,
+// withdrawable and the liquidation price. A position is cross (it shares the account's USDC with the
+// other cross positions) or isolated (it holds its own margin, moved out of the cross balance, and
+// nothing else backs it). Maintenance margin = half the initial margin at max leverage. Also
+// Hyperliquid's clearinghouseState rendering.
+import { F, abs, exact, max, px, sign, usd, wire } from "../num.js";
 import type { MarketList } from "../markets.js";
 import type { SimRepo } from "../store/repo.js";
 import type { Market, Position } from "../types.js";
@@ -11,22 +13,36 @@ export interface PositionView {
   market: Market;
   mark: bigint;
   leverage: number;
+  /** The isolated margin (without unrealized PnL); null for a cross position. */
+  isolated: bigint | null;
   /** |szi| × mark */
   ntl: bigint;
   upnl: bigint;
+  /** Cross: notional / leverage. Isolated: its margin plus its unrealized PnL (what backs it). */
+  marginUsed: bigint;
+  maintenance: bigint;
+}
+
+/** Sums over a set of positions. */
+export interface MarginTotals {
+  accountValue: bigint;
+  ntl: bigint;
+  /** Σ szi × mark */
+  signedNtl: bigint;
   marginUsed: bigint;
   maintenance: bigint;
 }
 
 export interface AccountView {
   user: string;
+  /** The cross balance: USDC not held by isolated positions. */
   usdc: bigint;
   positions: PositionView[];
-  accountValue: bigint;
-  totalNtl: bigint;
-  totalMarginUsed: bigint;
-  maintenance: bigint;
-  /** Initial margin held by resting orders that would open or grow a position. */
+  /** Every position (Hyperliquid's marginSummary). */
+  all: MarginTotals;
+  /** Cross positions and the cross balance only (crossMarginSummary): what cross liquidation looks at. */
+  cross: MarginTotals;
+  /** Initial margin held by resting orders that would open or grow a position (taken from cross). */
   orderMargin: bigint;
 }
 
@@ -34,29 +50,39 @@ export function leverageOf(repo: SimRepo, user: string, market: Market, defaultL
   return repo.getLeverage(user, market.name) ?? Math.min(defaultLeverage, market.maxLeverage);
 }
 
-function positionView(repo: SimRepo, markets: MarketList, pos: Position, defaultLeverage: number): PositionView {
+export function positionView(repo: SimRepo, markets: MarketList, pos: Position, defaultLeverage: number): PositionView {
   const market = markets.byCoin(pos.coin)!;
   const mark = repo.getMark(pos.coin) ?? F.parse(market.startPx);
   const leverage = leverageOf(repo, pos.user, market, defaultLeverage);
+  const isolated = repo.isolatedMargin(pos.user, pos.coin) ?? null;
   const ntl = F.mul(abs(pos.szi), mark, "half-up");
   const upnl = F.mul(pos.szi, mark, "half-up") - sign(pos.szi) * pos.entryNtl;
-  const marginUsed = ntl / BigInt(leverage);
+  const marginUsed = isolated === null ? ntl / BigInt(leverage) : isolated + upnl;
   const maintenance = ntl / BigInt(2 * market.maxLeverage);
-  return { pos, market, mark, leverage, ntl, upnl, marginUsed, maintenance };
+  return { pos, market, mark, leverage, isolated, ntl, upnl, marginUsed, maintenance };
+}
+
+function totals(base: bigint, positions: PositionView[]): MarginTotals {
+  const sum = (f: (p: PositionView) => bigint) => positions.reduce((acc, p) => acc + f(p), 0n);
+  return {
+    // An isolated position adds what backs it (margin + uPnL); a cross one its uPnL on the shared balance.
+    accountValue: base + sum((p) => (p.isolated === null ? p.upnl : p.marginUsed)),
+    ntl: sum((p) => p.ntl),
+    signedNtl: sum((p) => F.mul(p.pos.szi, p.mark, "half-up")),
+    marginUsed: sum((p) => p.marginUsed),
+    maintenance: sum((p) => p.maintenance),
+  };
 }
 
 export function accountView(repo: SimRepo, markets: MarketList, user: string, defaultLeverage: number): AccountView {
   const usdc = repo.getAccount(user)?.usdc ?? 0n;
   const positions = repo.positionsOf(user).map((p) => positionView(repo, markets, p, defaultLeverage));
-  const sum = (f: (p: PositionView) => bigint) => positions.reduce((acc, p) => acc + f(p), 0n);
   return {
     user,
     usdc,
     positions,
-    accountValue: usdc + sum((p) => p.upnl),
-    totalNtl: sum((p) => p.ntl),
-    totalMarginUsed: sum((p) => p.marginUsed),
-    maintenance: sum((p) => p.maintenance),
+    all: totals(usdc, positions),
+    cross: totals(usdc, positions.filter((p) => p.isolated === null)),
     orderMargin: orderMargin(repo, markets, user, defaultLeverage),
   };
 }
@@ -72,32 +98,50 @@ function orderMargin(repo: SimRepo, markets: MarketList, user: string, defaultLe
   return reserved;
 }
 
+/** Cross margin not yet committed to positions or resting orders: what new orders and isolated margin draw on. */
+export function freeCrossMargin(view: AccountView): bigint {
+  return view.cross.accountValue - view.cross.marginUsed - view.orderMargin;
+}
+
 /**
  * Hyperliquid's documented formula (docs "Liquidations"):
  *   liq_price = price - side * margin_available / position_size / (1 - l * side)
- * side = 1 long / -1 short, l = 1 / maintenance leverage (= 1 / (2 × max leverage)),
- * margin_available = account_value - maintenance_margin_required (cross). Other positions are held
- * at their current marks. Null when the price would have to go to zero or below.
+ * side = 1 long / -1 short, l = 1 / maintenance leverage (= 1 / (2 × max leverage)).
+ * Cross: margin_available = cross account value - cross maintenance margin, other cross positions
+ * held at their current marks. Isolated: margin_available = isolated margin (with its uPnL) - its
+ * maintenance margin, whatever the cross account holds. Null when the price would have to go to
+ * zero or below.
  */
 export function liquidationPx(view: AccountView, p: PositionView): bigint | null {
   const side = sign(p.pos.szi);
   if (side === 0n) return null;
   const l = F.div(F.one, F.fromInt(2 * p.market.maxLeverage), "half-up");
-  const marginAvailable = view.accountValue - view.maintenance;
+  const marginAvailable = p.isolated === null
+    ? view.cross.accountValue - view.cross.maintenance
+    : p.marginUsed - p.maintenance;
   const perUnit = F.div(marginAvailable, abs(p.pos.szi), "half-up");
   const liq = p.mark - side * F.div(perUnit, F.one - side * l, "half-up");
   return liq > 0n ? liq : null;
 }
 
-/** What may leave the account: value above the margin positions and resting orders hold (and above 10% of the notional). */
+/**
+ * What may leave the cross balance: its value above the margin cross positions and resting orders
+ * hold, and above 10% of the cross notional (the docs' transfer_margin_required).
+ */
 export function withdrawable(view: AccountView): bigint {
-  const locked = max(view.totalMarginUsed + view.orderMargin, view.totalNtl / 10n);
-  return max(0n, view.accountValue - locked);
+  const locked = max(view.cross.marginUsed + view.orderMargin, view.cross.ntl / 10n);
+  return max(0n, view.cross.accountValue - locked);
 }
 
 function cumFunding(repo: SimRepo, p: PositionView) {
   const t = repo.fundingTotals(p.pos.user, p.pos.coin);
   return { allTime: usd(t.allTime), sinceOpen: usd(t.sinceOpen), sinceChange: usd(t.sinceChange) };
+}
+
+/** Isolated: rawUsd is the position's own USDC (its margin less the signed entry notional). */
+function leverage(p: PositionView) {
+  if (p.isolated === null) return { type: "cross", value: p.leverage };
+  return { type: "isolated", value: p.leverage, rawUsd: usd(p.isolated - sign(p.pos.szi) * p.pos.entryNtl) };
 }
 
 function renderPosition(repo: SimRepo, view: AccountView, p: PositionView): unknown {
@@ -109,7 +153,7 @@ function renderPosition(repo: SimRepo, view: AccountView, p: PositionView): unkn
     position: {
       coin: p.pos.coin,
       szi: exact(p.pos.szi),
-      leverage: { type: "cross", value: p.leverage },
+      leverage: leverage(p),
       entryPx: px(entryPx),
       positionValue: usd(p.ntl),
       unrealizedPnl: usd(p.upnl),
@@ -122,20 +166,22 @@ function renderPosition(repo: SimRepo, view: AccountView, p: PositionView): unkn
   };
 }
 
+function summary(t: MarginTotals, orderMargin: bigint) {
+  return {
+    accountValue: usd(t.accountValue),
+    totalNtlPos: usd(t.ntl),
+    totalRawUsd: usd(t.accountValue - t.signedNtl),
+    // The venue counts what resting orders hold as margin in use.
+    totalMarginUsed: usd(t.marginUsed + orderMargin),
+  };
+}
+
 /** Hyperliquid's clearinghouseState body. */
 export function renderClearinghouse(repo: SimRepo, view: AccountView, time: number): unknown {
-  const signedNtl = view.positions.reduce((acc, p) => acc + F.mul(p.pos.szi, p.mark, "half-up"), 0n);
-  const summary = {
-    accountValue: usd(view.accountValue),
-    totalNtlPos: usd(view.totalNtl),
-    totalRawUsd: usd(view.accountValue - signedNtl),
-    // The venue counts what resting orders hold as margin in use.
-    totalMarginUsed: usd(view.totalMarginUsed + view.orderMargin),
-  };
   return {
-    marginSummary: summary,
-    crossMarginSummary: summary,
-    crossMaintenanceMarginUsed: usd(view.maintenance),
+    marginSummary: summary(view.all, view.orderMargin),
+    crossMarginSummary: summary(view.cross, view.orderMargin),
+    crossMaintenanceMarginUsed: usd(view.cross.maintenance),
     withdrawable: usd(withdrawable(view)),
     assetPositions: view.positions.map((p) => renderPosition(repo, view, p)),
     time,

@@ -1,11 +1,12 @@
 // What happens when a mark price moves: resting orders the mark crossed fill as makers at their limit
-// price (buy: mark <= limit, sell: mark >= limit), then accounts whose value fell below maintenance
-// margin are liquidated at the mark. The caller holds the transaction.
+// price (buy: mark <= limit, sell: mark >= limit), then isolated positions whose own margin fell below
+// their maintenance margin, and cross accounts whose value did, are liquidated at the mark. The
+// caller holds the transaction.
 import { F, abs, min, exact, usd } from "../num.js";
 import type { Order } from "../types.js";
 import { markOf, syntheticHash, type EngineCtx } from "./context.js";
 import { applyFill } from "./fills.js";
-import { accountView } from "./margin.js";
+import { accountView, type AccountView, type PositionView } from "./margin.js";
 import { SIM_COUNTERPARTY, announceFill, announceOrder, changeOrder } from "./orders.js";
 
 function crosses(o: Order, mark: bigint): boolean {
@@ -38,63 +39,98 @@ export function fillCrossedOrders(ctx: EngineCtx, coin: string, mark: bigint): n
   return filled;
 }
 
-/** Closes every position of `user` at the mark and cancels its orders (account value < maintenance). */
-function liquidate(ctx: EngineCtx, user: string): void {
-  const view = accountView(ctx.repo, ctx.markets, user, ctx.cfg.defaultLeverage);
+/** What one liquidation closes: the cross positions together, or one isolated position alone. */
+interface Liquidation {
+  user: string;
+  leverageType: "Cross" | "Isolated";
+  positions: PositionView[];
+  ntl: bigint;
+  /** The value that fell below maintenance: the cross account's, or the isolated position's margin. */
+  accountValue: bigint;
+}
+
+/** Closes one position at the mark with a LiquidationMarket order. */
+function closeAtMark(ctx: EngineCtx, user: string, p: PositionView): void {
   const now = ctx.now();
-  for (const o of ctx.repo.openOrdersOf(user)) changeOrder(ctx, o, o.sz, "liquidatedCanceled");
-  for (const p of view.positions) {
-    const oid = ctx.nextOid();
-    const isBuy = p.pos.szi < 0n;
-    const sz = abs(p.pos.szi);
-    const order: Order = {
-      oid, user, coin: p.pos.coin, isBuy, limitPx: p.mark, sz: 0n, origSz: sz, tif: "LiquidationMarket",
-      reduceOnly: true, cloid: null, status: "filled", createdAt: now, statusAt: now,
-    };
-    ctx.repo.insertOrder(order);
-    const tid = ctx.nextTid();
-    const { record } = applyFill(ctx.repo, ctx.cfg.fees, tid, {
-      user, coin: p.pos.coin, isBuy, px: p.mark, sz, oid, cloid: null, crossed: true,
-      hash: syntheticHash(`liquidation:${tid}`), time: now,
-      liquidation: { liquidatedUser: user, markPx: exact(p.mark), method: "market" },
-    });
-    announceFill(ctx, user, record);
-    announceOrder(ctx, order, false);
-  }
+  const oid = ctx.nextOid();
+  const isBuy = p.pos.szi < 0n;
+  const sz = abs(p.pos.szi);
+  const order: Order = {
+    oid, user, coin: p.pos.coin, isBuy, limitPx: p.mark, sz: 0n, origSz: sz, tif: "LiquidationMarket",
+    reduceOnly: true, cloid: null, status: "filled", createdAt: now, statusAt: now,
+  };
+  ctx.repo.insertOrder(order);
+  const tid = ctx.nextTid();
+  const { record } = applyFill(ctx.repo, ctx.cfg.fees, tid, {
+    user, coin: p.pos.coin, isBuy, px: p.mark, sz, oid, cloid: null, crossed: true,
+    hash: syntheticHash(`liquidation:${tid}`), time: now,
+    liquidation: { liquidatedUser: user, markPx: exact(p.mark), method: "market" },
+  });
+  announceFill(ctx, user, record);
+  announceOrder(ctx, order, false);
+}
+
+function liquidate(ctx: EngineCtx, liq: Liquidation, orders: Order[]): void {
+  const { user } = liq;
+  const now = ctx.now();
+  for (const o of orders) changeOrder(ctx, o, o.sz, "liquidatedCanceled");
+  for (const p of liq.positions) closeAtMark(ctx, user, p);
   ctx.emit({
     kind: "userEvent",
     user,
     event: {
       liquidation: {
         lid: ctx.repo.nextId("next_lid", 1), liquidator: SIM_COUNTERPARTY, liquidated_user: user,
-        liquidated_ntl_pos: usd(view.totalNtl), liquidated_account_value: usd(view.accountValue),
+        liquidated_ntl_pos: usd(liq.ntl), liquidated_account_value: usd(liq.accountValue),
       },
     },
   });
   ctx.repo.insertLedger(user, {
     time: now,
-    hash: syntheticHash(`liquidation:${user}:${now}`),
+    hash: syntheticHash(`liquidation:${user}:${liq.positions[0]!.pos.coin}:${now}`),
     delta: {
       type: "liquidation",
-      liquidatedNtlPos: usd(view.totalNtl),
-      accountValue: usd(view.accountValue),
-      leverageType: "Cross",
-      liquidatedPositions: view.positions.map((p) => ({ coin: p.pos.coin, szi: exact(p.pos.szi) })),
+      liquidatedNtlPos: usd(liq.ntl),
+      accountValue: usd(liq.accountValue),
+      leverageType: liq.leverageType,
+      liquidatedPositions: liq.positions.map((p) => ({ coin: p.pos.coin, szi: exact(p.pos.szi) })),
     },
   });
-  // A loss beyond the account's value is absorbed by the venue (no auto-deleveraging in the sim).
-  const account = ctx.repo.getAccount(user)!;
-  if (account.usdc < 0n) ctx.repo.setUsdc(user, 0n);
 }
 
-/** Liquidates every account below maintenance margin; returns the users liquidated. */
+/** An isolated position below its maintenance margin: closed alone, and its loss stops at its own margin. */
+function liquidateIsolated(ctx: EngineCtx, user: string, p: PositionView): void {
+  const cross = ctx.repo.getAccount(user)!.usdc;
+  const orders = ctx.repo.openOrdersOf(user).filter((o) => o.coin === p.pos.coin);
+  liquidate(ctx, { user, leverageType: "Isolated", positions: [p], ntl: p.ntl, accountValue: p.marginUsed }, orders);
+  // The close returned margin + PnL - fee to cross; a loss beyond the margin is the venue's, not cross's.
+  if (ctx.repo.getAccount(user)!.usdc < cross) ctx.repo.setUsdc(user, cross);
+}
+
+/** The cross account below maintenance: every cross position closes; isolated ones are untouched. */
+function liquidateCross(ctx: EngineCtx, view: AccountView): void {
+  const { user } = view;
+  const positions = view.positions.filter((p) => p.isolated === null);
+  const isolatedCoins = new Set(view.positions.filter((p) => p.isolated !== null).map((p) => p.pos.coin));
+  const orders = ctx.repo.openOrdersOf(user).filter((o) => !isolatedCoins.has(o.coin));
+  liquidate(ctx, { user, leverageType: "Cross", positions, ntl: view.cross.ntl, accountValue: view.cross.accountValue }, orders);
+  // A loss beyond the account's value is absorbed by the venue (no auto-deleveraging in the sim).
+  if (ctx.repo.getAccount(user)!.usdc < 0n) ctx.repo.setUsdc(user, 0n);
+}
+
+/** Liquidates isolated positions below their own maintenance, then cross accounts below theirs; returns the users liquidated. */
 export function liquidateUnderwater(ctx: EngineCtx): string[] {
   const liquidated: string[] = [];
+  const viewOf = (user: string) => accountView(ctx.repo, ctx.markets, user, ctx.cfg.defaultLeverage);
   for (const user of ctx.repo.usersWithPositions()) {
-    const view = accountView(ctx.repo, ctx.markets, user, ctx.cfg.defaultLeverage);
-    if (view.accountValue >= view.maintenance) continue;
-    liquidate(ctx, user);
-    liquidated.push(user);
+    const before = viewOf(user);
+    const underwater = before.positions.filter((p) => p.isolated !== null && p.marginUsed < p.maintenance);
+    for (const p of underwater) liquidateIsolated(ctx, user, p);
+    // An isolated liquidation may have returned margin to cross: look again.
+    const view = underwater.length > 0 ? viewOf(user) : before;
+    const crossUnderwater = view.positions.some((p) => p.isolated === null) && view.cross.accountValue < view.cross.maintenance;
+    if (crossUnderwater) liquidateCross(ctx, view);
+    if (underwater.length > 0 || crossUnderwater) liquidated.push(user);
   }
   return liquidated;
 }

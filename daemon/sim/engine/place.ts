@@ -9,7 +9,7 @@ import type { Market, Order, OrderStatus } from "../types.js";
 import { buildBook, crossingLevels } from "./book.js";
 import { markOf, type EngineCtx } from "./context.js";
 import { applyFill } from "./fills.js";
-import { accountView, leverageOf } from "./margin.js";
+import { accountView, freeCrossMargin, leverageOf } from "./margin.js";
 import { announceFill, announceOrder } from "./orders.js";
 
 export type OrderResult =
@@ -40,7 +40,10 @@ function reject(p: Placement, message: string, status: OrderStatus): OrderResult
   return { error: `${message} asset=${p.w.a}` };
 }
 
-/** Margin left for new orders after positions and resting orders (which reserve margin too). */
+/**
+ * Margin left for new orders after positions and resting orders (which reserve margin too). Cross
+ * margin pays for every order: an isolated position's margin is moved out of it when the order fills.
+ */
 function hasMargin(p: Placement, limitPx: bigint, sz: bigint): boolean {
   const { ctx, user, market } = p;
   const view = accountView(ctx.repo, ctx.markets, user, ctx.cfg.defaultLeverage);
@@ -49,7 +52,7 @@ function hasMargin(p: Placement, limitPx: bigint, sz: bigint): boolean {
   const lev = leverageOf(ctx.repo, user, market, ctx.cfg.defaultLeverage);
   const fee = F.mul(F.mul(sz, limitPx, "up"), F.parse(ctx.cfg.fees.taker), "up");
   const required = F.mul(increase, limitPx, "up") / BigInt(lev) + fee;
-  return required <= view.accountValue - view.totalMarginUsed - view.orderMargin;
+  return required <= freeCrossMargin(view);
 }
 
 export function placeOrder(ctx: EngineCtx, user: string, w: OrderWire, hash: string): OrderResult {

@@ -43,6 +43,9 @@ export class SimRepo {
       setUsdc: p("UPDATE accounts SET usdc = ? WHERE user = ?"),
       getLeverage: p("SELECT leverage FROM leverages WHERE user = ? AND coin = ?"),
       setLeverage: p("INSERT INTO leverages (user, coin, leverage) VALUES (?, ?, ?) ON CONFLICT (user, coin) DO UPDATE SET leverage = excluded.leverage"),
+      getIsolated: p("SELECT margin FROM isolated_margins WHERE user = ? AND coin = ?"),
+      setIsolated: p("INSERT INTO isolated_margins (user, coin, margin) VALUES (?, ?, ?) ON CONFLICT (user, coin) DO UPDATE SET margin = excluded.margin"),
+      deleteIsolated: p("DELETE FROM isolated_margins WHERE user = ? AND coin = ?"),
       getPosition: p("SELECT szi, entry_ntl FROM positions WHERE user = ? AND coin = ?"),
       positionsOf: p("SELECT coin, szi, entry_ntl FROM positions WHERE user = ? ORDER BY coin"),
       positionUsers: p("SELECT DISTINCT user FROM positions ORDER BY user"),
@@ -148,6 +151,21 @@ export class SimRepo {
   }
   setLeverage(user: string, coin: string, leverage: number): void {
     this.s.setLeverage.run(user, coin, leverage);
+  }
+  /**
+   * The margin an isolated position holds (USDC moved out of the cross balance, without unrealized
+   * PnL); undefined when the user trades the coin on cross. A row with margin 0 means "isolated, flat".
+   */
+  isolatedMargin(user: string, coin: string): bigint | undefined {
+    const r = this.s.getIsolated.get(user, coin) as { margin: string } | undefined;
+    return r && F.parse(r.margin);
+  }
+  setIsolatedMargin(user: string, coin: string, margin: bigint): void {
+    this.s.setIsolated.run(user, coin, F.format(margin));
+  }
+  /** Back to cross for this coin. */
+  clearIsolated(user: string, coin: string): void {
+    this.s.deleteIsolated.run(user, coin);
   }
   getPosition(user: string, coin: string): Position {
     const r = this.s.getPosition.get(user, coin) as { szi: string; entry_ntl: string } | undefined;
