@@ -3,11 +3,11 @@
 // deployment records and the chain snapshots the copied database names (a snapshot newer than the
 // database copy would hold transactions the copied journal does not know). The manifest is written
 // last, so a backup interrupted half-way is never mistaken for a whole one.
-import { createRequire } from "node:module";
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { rmSync, statSync } from "node:fs";
 import Database from "better-sqlite3";
+import { anvilBinary } from "../chain/anvil-binary.js";
 import { AppError } from "../errors.js";
 import { packageVersion } from "../lib/package-root.js";
 import { fsyncPath, filesIn, isAbsentOrEmpty, privateCopy, privateDir, sha256File, writeAtomic } from "./files.js";
@@ -24,7 +24,7 @@ export interface BackupResult {
 
 function anvilVersion(): string | null {
   try {
-    return (createRequire(import.meta.url)("@foundry-rs/anvil/package.json") as { version: string }).version;
+    return anvilBinary().version;
   } catch {
     return null;
   }

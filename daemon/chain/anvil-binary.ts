@@ -1,7 +1,9 @@
-// Where the Anvil binary is: inside the platform package that @foundry-rs/anvil lists as an optional
-// dependency (npm installs the one matching this machine, offline, from the registry tarball). Found
-// through the packages' own resolution, never a hard-coded node_modules path, so a hoisted or nested
-// install works alike.
+// Where the Anvil binary is: inside Foundry's platform package (@foundry-rs/anvil-<os>-<arch>), an
+// optional dependency of ours that npm installs, offline from the registry tarball, on the machine it
+// fits. We depend on the platform package itself rather than the @foundry-rs/anvil wrapper: the
+// wrapper lists every platform's package, and a lock file must then name them all, which only a
+// registry that carries all of them can produce. Found through Node's resolution, never a hard-coded
+// node_modules path, so a hoisted or nested install works alike.
 import { accessSync, constants, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
@@ -23,9 +25,7 @@ export function anvilPackageName(platform: string = process.platform, arch: stri
 export function anvilBinary(): AnvilBinary {
   const name = anvilPackageName();
   try {
-    // Resolve from the wrapper package, as its own bin.mjs does: the platform package is its dependency.
-    const wrapper = createRequire(import.meta.url).resolve("@foundry-rs/anvil/package.json");
-    const manifest = createRequire(wrapper).resolve(`${name}/package.json`);
+    const manifest = createRequire(import.meta.url).resolve(`${name}/package.json`);
     const path = join(dirname(manifest), "bin", process.platform === "win32" ? "anvil.exe" : "anvil");
     accessSync(path, constants.X_OK);
     const version = (JSON.parse(readFileSync(manifest, "utf8")) as { version: string }).version;
@@ -34,7 +34,7 @@ export function anvilBinary(): AnvilBinary {
     throw new AppError(
       "CHAIN_UNAVAILABLE",
       `no Anvil binary for ${process.platform}-${process.arch} (package ${name}): the embedded chain needs it; ` +
-        "reinstall with optional dependencies (npm install --include=optional), or run against a chain with --rpc-url",
+        `install it (npm install --no-save ${name}@1.7.1; the lock file carries linux-x64's only) or run against a chain with --rpc-url`,
       { cause: e },
     );
   }
