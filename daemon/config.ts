@@ -86,7 +86,7 @@ export const FLAGS = {
   staleAfter: valued("--stale-after <seconds>", "age after which a vault balance is stale for trading", number(1, 86_400), "120"),
   priceStream: { flag: "--no-price-stream", description: "do not revalue vaults between oracle polls from the exchange's price stream (allMids)", toggle: true as const, field: yesNo.default(true) },
   breachMargin: valued("--breach-margin <points>", "percentage points below a drawdown limit at which a vault is read and written at once between polls", number(0, 50), "0.5"),
-  deadManSeconds: optional("--dead-man-seconds <seconds>", "keep the exchange's scheduled cancel this far ahead on every vault account, renewed each oracle cycle (off by default; more than --oracle-interval)", number(5, 86_400, { int: true })),
+  deadManSeconds: optional("--dead-man-seconds <seconds>", "keep the exchange's scheduled cancel this far ahead on every vault account, renewed each oracle cycle (off by default; more than --oracle-interval)", number(10, 86_400, { int: true })),
   marketSlippage: valued("--market-slippage <percent>", "price bound of market orders around the mid", number(0.01, 50), "5"),
   signInRateLimit: valued("--sign-in-rate-limit <n>", "sign-in requests per minute per IP", number(1, Number.MAX_SAFE_INTEGER, { int: true }), "30"),
   orderRateLimit: valued("--order-rate-limit <n>", "order requests per second per session", number(1, Number.MAX_SAFE_INTEGER, { int: true }), "20"),
