@@ -96,14 +96,13 @@ async function assertPortFree(host: string, port: number): Promise<void> {
  * The exchange adapter and the meter of its request weight (every read and action, the oracle's, the
  * early writes' and the traders' alike), which /healthz and /metrics report.
  */
-function createExchange(config: Config, sim: SimExchange | undefined, clock: () => number, metrics?: Metrics): { exchange: ExchangeAdapter; meter: MeteredLimiter } {
+function createExchange(config: Config, sim: SimExchange | undefined, clock: () => number): { exchange: ExchangeAdapter; meter: MeteredLimiter } {
   const timeoutMs = config.exchangeTimeout * 1000;
   // The sim has no request budget; Hyperliquid's (1200 weight a minute per IP) applies to the real venue only.
   const paper = sim !== undefined || config.exchangeUrl !== undefined;
   const meter = meteredLimiter(paper ? weightLimiter({ perMinute: 1e9 }) : weightLimiter({ perMinute: 1200, reservedForTrading: 200, clock }), clock);
-  const limiter = metrics ? metrics.meter(meter) : meter;
   const adapter = (kind: ExchangeAdapter["kind"], url: string, isTestnet: boolean) =>
-    ({ exchange: createHyperliquidAdapter({ kind, url, isTestnet, clock, timeoutMs, limiter }), meter });
+    ({ exchange: createHyperliquidAdapter({ kind, url, isTestnet, clock, timeoutMs, limiter: meter }), meter });
   if (sim) return adapter("sim", sim.url, true);
   // A sim elsewhere (`tradevaultd --sim-only`): paper trading, signed as testnet, no request budget either.
   if (config.exchangeUrl) return adapter("sim", config.exchangeUrl, true);
@@ -148,7 +147,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       await sim.start();
       undo.push(() => sim.stop());
     }
-    const { exchange, meter } = createExchange(config, sim, clock, metrics);
+    const { exchange, meter } = createExchange(config, sim, clock);
 
     // The address is known only once the port is open (port 0), so whatever needs it reads it late;
     // the server listens last, with the app in place, so no early request goes unanswered.
@@ -173,7 +172,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       ? createPriceStream({ apiUrl: exchange.url, onMids: (mids) => services.watch.onMids(mids), log, clock })
       : undefined;
     undo.push(async () => prices?.stop());
-    metrics?.watch({ db: store.db, clock, oracle: services.oracle, chainKey: chain.key, operatorBalance: () => chain.operatorBalance() });
+    metrics?.watch({ db: store.db, clock, oracle: services.oracle, chainKey: chain.key, operatorBalance: () => chain.operatorBalance(), limiter: meter });
 
     const routes: RouteSpec[] = [];
     let openApi: unknown;

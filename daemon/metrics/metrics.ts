@@ -5,10 +5,8 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { Middleware } from "koa";
 import type { ConfirmedTx } from "../chain/tx-sender.js";
-import type { WeightLimiter } from "../exchange/weight-limiter.js";
 import { registerCollectors, type ScrapeSources } from "./collectors.js";
 import { httpMetrics } from "./http-metrics.js";
-import { meteredLimiter, type MeteredLimiter } from "./metered-limiter.js";
 
 /** Request latency buckets, seconds: loopback reads take a millisecond, an order on the venue a second. */
 const HTTP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -21,10 +19,8 @@ export interface Metrics {
   http: Middleware;
   /** The chain's confirmation hook: one observation per mined operator transaction. */
   onConfirmed(tx: ConfirmedTx): void;
-  /** Wraps the exchange's request budget so the weight it grants is counted. */
-  meter(limiter: WeightLimiter): MeteredLimiter;
-  /** Adds the scrape-time gauges, once the parts they read exist. */
-  watch(sources: Omit<ScrapeSources, "limiter">): void;
+  /** Adds the scrape-time gauges, once the parts they read exist (the exchange's meter among them). */
+  watch(sources: ScrapeSources): void;
   /** The Prometheus text exposition. */
   scrape(): Promise<string>;
 }
@@ -44,19 +40,14 @@ export function createMetrics(): Metrics {
     name: "tradevault_chain_confirmation_seconds", help: "Operator transactions: first broadcast to mined receipt, by outcome",
     labelNames: ["status"], buckets: CONFIRM_BUCKETS, registers: [registry],
   });
-  let limiter: MeteredLimiter | undefined;
   return {
     registry,
     http: httpMetrics({ requests, duration }),
     onConfirmed(tx) {
       confirm.observe({ status: tx.reverted ? "reverted" : "confirmed" }, tx.elapsedMs / 1000);
     },
-    meter(inner) {
-      limiter = meteredLimiter(inner);
-      return limiter;
-    },
     watch(sources) {
-      registerCollectors(registry, { ...sources, limiter });
+      registerCollectors(registry, sources);
     },
     scrape: () => registry.metrics(),
   };
