@@ -57,7 +57,20 @@ export async function readFactory(runner: ContractRunner, params: { factory: str
  */
 export async function assertTermsVersion(runner: ContractRunner, factory: string): Promise<void> {
   const c = contractAt("VaultFactory", factory, runner);
-  const version = await c.getFunction("TERMS_VERSION")().then(Number, () => undefined);
+  // Only a call the contract itself cannot answer means an older factory; a node that did not answer
+  // (a chain still coming up) is asked again, and then reported as unavailable, never as "older".
+  let version: number | undefined;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      version = Number(await c.getFunction("TERMS_VERSION")());
+      break;
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      if (code === "CALL_EXCEPTION" || code === "BAD_DATA") break;
+      if (attempt >= 5) throw new AppError("CHAIN_UNAVAILABLE", "cannot read the vault factory's terms version", { cause: e, retryable: true });
+      await new Promise((r) => setTimeout(r, 200 * attempt));
+    }
+  }
   if (version === TERMS_VERSION) return;
   throw new AppError(
     "CHAIN_UNAVAILABLE",
