@@ -25,6 +25,13 @@ export interface TxSenderSettings {
   maxFeePerGas?: bigint;
   /** How often flights are checked. */
   pollMs: number;
+  /**
+   * How long a nonce must look used, with no receipt for any attempt, before the flight is given up
+   * as taken by a transaction the daemon did not send. A node may count a mined transaction in the
+   * sender's nonce a moment before it serves the receipt (Anvil does, under bursts), and a real
+   * chain may reorganise a transaction out and back in: one look is not proof.
+   */
+  takenGraceMs: number;
   /** Added to the gas estimate, percent: state may move between simulation and mining. */
   gasHeadroomPercent: number;
   /**
@@ -75,6 +82,8 @@ export interface Flight {
   sentAt: number;
   /** Broadcast the newest attempt again on the next check (outcome of the last one in doubt). */
   needsBroadcast: boolean;
+  /** Date.now() of the first look that found the nonce used with no receipt of ours; cleared otherwise. */
+  takenSince?: number;
   done: Promise<ConfirmedTx>;
   resolve(tx: ConfirmedTx): void;
   reject(e: AppError): void;
@@ -202,12 +211,18 @@ export async function checkFlight(ctx: SenderContext, f: Flight, latestNonce: nu
     }
   }
   if (latestNonce > f.nonce) {
-    // The nonce is used, by none of our attempts: the key sent elsewhere, or the block was reorganised away.
+    // The nonce is used and no attempt has a receipt yet. Only when that lasts is it proof that the
+    // key sent elsewhere (or a reorganisation dropped ours); until then nothing is rebroadcast or
+    // re-priced, since the nonce is gone either way.
+    f.takenSince ??= Date.now();
+    if (Date.now() - f.takenSince < ctx.settings.takenGraceMs) return false;
+    ctx.log.error({ nonce: f.nonce, hashes: f.rows.map((r) => r.hash) }, "operator nonce taken by a transaction the daemon did not send");
     const now = ctx.nowS();
     for (const row of f.rows) await updateJournal(ctx.store.db, row.id, { status: "replaced", error: "nonce taken by an unknown transaction" }, now);
     f.reject(new AppError("CHAIN_UNAVAILABLE", `operator nonce ${f.nonce} was used by a transaction the daemon did not send`));
     return true;
   }
+  f.takenSince = undefined;
   if (f.needsBroadcast) {
     const outcome = await broadcast(ctx, f.rows[f.rows.length - 1]!);
     f.needsBroadcast = outcome === "in-doubt";

@@ -60,6 +60,7 @@ export const DEFAULT_SENDER_SETTINGS: TxSenderSettings = {
   bumpAfterMs: 30_000,
   bumpPercent: 25,
   pollMs: 1_000,
+  takenGraceMs: 15_000,
   gasHeadroomPercent: 20,
   simulateWithGasLimit: true,
   readAttempts: 3,

@@ -3,7 +3,8 @@
 // it signed, and resuming after a restart.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { Interface, Wallet } from "ethers";
+import { Interface, JsonRpcProvider, Transaction, Wallet } from "ethers";
+import type { TransactionReceipt } from "ethers";
 import type { Chain } from "../../daemon/chain/chain.js";
 import { createVault, readTokenBalance } from "../../daemon/chain/contracts.js";
 import { DEFAULT_SENDER_SETTINGS, createTxSender } from "../../daemon/chain/tx-sender.js";
@@ -160,6 +161,74 @@ test("the facade's sender, left behind by another sender's nonce, resynchronises
   assert.is(failed.error, "nonce already used");
   assert.is(rows.find((row) => row.hash === r.txHash)!.nonce, stale + 1);
   assert.is(chain.sender.nextNonce(), stale + 2);
+});
+
+/** The chain as a node that counts a mined transaction in the nonce before it serves the receipt. */
+class LateReceipts extends JsonRpcProvider {
+  readonly asked = new Map<string, number>();
+  constructor(url: string, readonly lateFor: number) {
+    super(url, 31337, { staticNetwork: true, cacheTimeout: -1, pollingInterval: 50 });
+  }
+  override async getTransactionReceipt(hash: string): Promise<TransactionReceipt | null> {
+    const n = (this.asked.get(hash) ?? 0) + 1;
+    this.asked.set(hash, n);
+    return n <= this.lateFor ? null : super.getTransactionReceipt(hash);
+  }
+}
+
+const senderOn = (provider: JsonRpcProvider, takenGraceMs: number) => createTxSender({
+  provider, wallet: new Wallet(env.operatorKey), chainId: 31337n, chain: chain.key,
+  store: env.store, log: silent, nowS: () => Math.floor(Date.now() / 1000),
+  settings: { ...DEFAULT_SENDER_SETTINGS, pollMs: 50, bumpAfterMs: 60_000, takenGraceMs, simulateWithGasLimit: false },
+});
+
+test("a nonce already used while the node has no receipt yet is waited for, not blamed on an unknown sender", async () => {
+  const provider = new LateReceipts(chain.rpcUrl, 3);
+  const s = senderOn(provider, 2_000);
+  await s.start();
+  try {
+    const sent = await s.send({ to: chain.addresses.token, data: mintData(env.investor.address, 7n), gasLimit: 100_000n, purpose: "mint" });
+    const mined = await sent.wait(10_000);
+    assert.is(mined.hash, sent.hash);
+    assert.ok(provider.asked.get(sent.hash)! > 3, "the receipt was asked for after the lag");
+    assert.is((await journal()).find((r) => r.hash === sent.hash)!.status, "confirmed");
+  } finally {
+    await s.stop();
+    provider.destroy();
+  }
+});
+
+test("a nonce taken by a transaction the daemon did not send fails the flight, once the grace has passed", async () => {
+  const s = senderOn(chain.provider, 400);
+  await s.start();
+  await chain.provider.send("evm_setAutomine", [false]);
+  try {
+    const sent = await s.send({ to: chain.addresses.token, data: mintData(env.investor.address, 9n), gasLimit: 100_000n, purpose: "mint" });
+    // Another holder of the operator key wins the nonce: ours leaves the pool, theirs is mined.
+    await chain.provider.send("anvil_dropTransaction", [sent.hash]);
+    const other = await new Wallet(env.operatorKey).signTransaction({
+      chainId: 31337n, to: chain.addresses.token, data: mintData(env.trader.address, 1n), gasLimit: 100_000n, nonce: sent.nonce,
+      maxFeePerGas: 10n ** 9n, maxPriorityFeePerGas: 1n, type: 2,
+    });
+    await chain.provider.send("eth_sendRawTransaction", [other]);
+    await chain.provider.send("evm_mine", []);
+    const minedAt = Date.now();
+    try {
+      await sent.wait(10_000);
+      assert.unreachable("the flight settled on a transaction it did not send");
+    } catch (e) {
+      assert.ok(isAppError(e), String(e));
+      assert.is(e.code, "CHAIN_UNAVAILABLE");
+      assert.match(e.message, `operator nonce ${sent.nonce} was used by a transaction the daemon did not send`);
+    }
+    assert.ok(Date.now() - minedAt >= 400, "given up before the grace had passed");
+    const row = (await journal()).find((r) => r.hash === sent.hash)!;
+    assert.is(row.status, "replaced");
+    assert.ok((await chain.provider.getTransactionReceipt(Transaction.from(other).hash!))!.status === 1);
+  } finally {
+    await chain.provider.send("evm_setAutomine", [true]);
+    await s.stop();
+  }
 });
 
 test.run();
