@@ -6,6 +6,7 @@ import type { Logger } from "pino";
 import type { AuthService } from "./auth/auth-service.js";
 import type { Config } from "./config.js";
 import type { Store } from "./db/database.js";
+import { unpackEventData } from "./db/event-data.js";
 import * as vaultsRepo from "./db/vaults-repo.js";
 import type { VaultEventRow } from "./db/schema-chain.js";
 import { createEventHub, type HubEvent } from "./events/event-hub.js";
@@ -62,7 +63,7 @@ function liveEvents(store: Store, log: Logger) {
         p = { investor: v.investor, trader: v.trader };
         parties.set(r.vault, p);
       }
-      out.push({ id: r.id, vault: r.vault, type: r.type, time: r.time, data: eventData(r.type, JSON.parse(r.data)), ...p });
+      out.push({ id: r.id, vault: r.vault, type: r.type, time: r.time, data: eventData(r.type, unpackEventData(r.type, r.data)), ...p });
     }
     return out;
   }

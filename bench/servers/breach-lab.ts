@@ -4,6 +4,7 @@
 // account value) crossed the limit, when the Paused event was stored, and the drawdown it paused at.
 import { Wallet } from "ethers";
 import { sql } from "kysely";
+import { unpackEventData } from "../../daemon/db/event-data.js";
 import { approveAgent, createVaults, hostDaemon, signIn, type HostedDaemon } from "../lib/daemon-host.js";
 
 export interface BreachRun {
@@ -20,10 +21,11 @@ export function serve() {
   const d = () => hosted!.daemon;
 
   async function pausedAt(vault: string): Promise<{ at: number; dailyBps: number } | undefined> {
-    const rows = await sql<{ type: string; data: string }>`select type, data from vault_events where vault = ${vault} and type in ('Paused', 'BalanceUpdated') order by id desc limit 2`.execute(d().store.db);
+    const rows = await sql<{ type: string; data: string }>`select e.type, e.data from vault_events e join vaults v on v.num = e.vault_num
+      where v.address = ${vault} and e.type in ('Paused', 'BalanceUpdated') order by e.id desc limit 2`.execute(d().store.db);
     if (rows.rows[0]?.type !== "Paused") return undefined;
     const update = rows.rows.find((r) => r.type === "BalanceUpdated");
-    return { at: Date.now(), dailyBps: update ? Number(JSON.parse(update.data).dailyDrawdownBps) : NaN };
+    return { at: Date.now(), dailyBps: update ? Number(unpackEventData(update.type, update.data).dailyDrawdownBps) : NaN };
   }
 
   return {

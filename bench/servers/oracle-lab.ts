@@ -31,7 +31,7 @@ export function serve() {
   const count = (type: string) =>
     (d().store.sqlite.prepare("select count(*) n from vault_events where type = ?").get(type) as { n: number }).n;
   const daemonEvents = () =>
-    (d().store.sqlite.prepare("select count(*) n from vault_events where tx_hash is null").get() as { n: number }).n;
+    (d().store.sqlite.prepare("select count(*) n from vault_events where tx is null").get() as { n: number }).n;
 
   /** Gas and transaction count of the blocks after `from` (each operator transaction mines its own block). */
   async function gasSince(from: number): Promise<{ gas: number; transactions: number }> {

@@ -17,8 +17,11 @@ export interface TxJournalTable {
   chain: string;
   hash: string;
   nonce: number;
-  /** The signed transaction, 0x hex: what a rebuild of the embedded chain replays. */
-  raw: string;
+  /**
+   * The signed transaction: what a rebuild of the embedded chain replays. Stored deflated (a BLOB)
+   * since 2026-11-24, 0x hex text before; chain-repo.ts reads both and always hands out 0x hex.
+   */
+  raw: string | Buffer;
   /** The contract function (or "deploy:<Contract>") the transaction calls. */
   purpose: string;
   status: TxStatus;
@@ -39,6 +42,8 @@ export interface ChainCursorTable {
 
 export interface VaultsTable {
   address: string; // EIP-55
+  /** Small unique number, in creation order: what vault_events refers to the vault by. */
+  num: number;
   factory: string;
   investor: string;
   trader: string;
@@ -87,17 +92,38 @@ export interface VaultsTable {
 export interface VaultEventsTable {
   /** Durable and increasing: what an SSE client resumes from (Last-Event-ID). */
   id: Generated<number>;
-  vault: string;
+  /** vaults.num */
+  vault_num: number;
   /** Dense per-vault sequence (1, 2, 3...), so any page is an index range. */
   seq: number;
   /** The contract event name (BalanceUpdated, Paused, ...) or a daemon-side event type. */
   type: string;
-  /** Null for daemon-side events. */
+  /** chain_txs.id; null for daemon-side events. */
+  tx: number | null;
+  log_index: number | null;
+  block_number: number | null;
+  time: number;
+  /** JSON of the decoded fields (db/event-data.ts); amounts as decimal strings of base units. */
+  data: string;
+}
+
+/** Hashes of the transactions that emitted vault events, each stored once. */
+export interface ChainTxsTable {
+  id: Generated<number>;
+  hash: string;
+}
+
+/** An event as the rest of the daemon sees it: the vault's address and the transaction's hash. */
+export interface VaultEventRow {
+  id: number;
+  vault: string;
+  seq: number;
+  type: string;
   tx_hash: string | null;
   log_index: number | null;
   block_number: number | null;
   time: number;
-  /** JSON of the decoded fields; amounts as decimal strings of base units. */
+  /** As stored: read it with unpackEventData (db/event-data.ts). */
   data: string;
 }
 
@@ -125,13 +151,14 @@ export interface ChainTables {
   chain_cursor: ChainCursorTable;
   vaults: VaultsTable;
   vault_events: VaultEventsTable;
+  chain_txs: ChainTxsTable;
 }
 
-export type TxJournalRow = Selectable<TxJournalTable>;
-export type NewTxJournal = Insertable<TxJournalTable>;
+/** A journal row as the sender and the replay use it: `raw` as 0x hex. */
+export type TxJournalRow = Omit<Selectable<TxJournalTable>, "raw"> & { raw: string };
+export type NewTxJournal = Omit<Insertable<TxJournalTable>, "raw"> & { raw: string };
 export type VaultRow = Selectable<VaultsTable>;
-export type NewVault = Insertable<VaultsTable>;
-export type VaultEventRow = Selectable<VaultEventsTable>;
-export type NewVaultEvent = Insertable<VaultEventsTable>;
+/** The number is the database's to assign. */
+export type NewVault = Omit<Insertable<VaultsTable>, "num">;
 export type ChainSnapshotRow = Selectable<ChainSnapshotsTable>;
 export type NewChainSnapshot = Insertable<ChainSnapshotsTable>;

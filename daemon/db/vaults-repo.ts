@@ -1,11 +1,30 @@
 // Vaults and their events: rows in, rows out. What an event does to a vault is the vault service's
 // rule (vaults/vault-events.ts); this module only stores. Events are keyed by (tx hash, log index),
-// so inserting the same chain event twice inserts nothing and reports nothing.
+// so inserting the same chain event twice inserts nothing and reports nothing. The events table holds
+// a vault's number and a transaction's id (migration 007); rows come out with address and hash.
+import { sql } from "kysely";
 import type { Executor } from "./database.js";
+import { packEventData } from "./event-data.js";
 import type { NewVault, VaultEventRow, VaultRow } from "./schema-chain.js";
 
 export async function insertVault(db: Executor, row: NewVault): Promise<void> {
-  await db.insertInto("vaults").values(row).onConflict((oc) => oc.column("address").doNothing()).execute();
+  await db.insertInto("vaults")
+    .values({ ...row, num: sql<number>`(select coalesce(max(num), 0) + 1 from vaults)` })
+    .onConflict((oc) => oc.column("address").doNothing())
+    .execute();
+}
+
+/** Events joined back to their vault's address and their transaction's hash. */
+const events = (db: Executor) =>
+  db.selectFrom("vault_events as e")
+    .innerJoin("vaults as v", "v.num", "e.vault_num")
+    .leftJoin("chain_txs as t", "t.id", "e.tx")
+    .select(["e.id", "v.address as vault", "e.seq", "e.type", "t.hash as tx_hash", "e.log_index", "e.block_number", "e.time", "e.data"]);
+
+/** The id of a transaction hash, stored on first use. */
+async function txId(db: Executor, hash: string): Promise<number> {
+  await db.insertInto("chain_txs").values({ hash }).onConflict((oc) => oc.column("hash").doNothing()).execute();
+  return (await db.selectFrom("chain_txs").select("id").where("hash", "=", hash).executeTakeFirstOrThrow()).id;
 }
 
 export function findVault(db: Executor, address: string): Promise<VaultRow | undefined> {
@@ -29,16 +48,20 @@ export interface NewEvent {
 
 /** Inserts the vault's next event (seq = event_count + 1); undefined when this chain event is stored already. */
 export async function insertEvent(db: Executor, v: VaultRow, e: NewEvent): Promise<VaultEventRow | undefined> {
-  const row = await db.insertInto("vault_events")
-    .values({
-      vault: v.address, seq: v.event_count + 1, type: e.type, tx_hash: e.txHash, log_index: e.logIndex,
-      block_number: e.blockNumber, time: e.time, data: JSON.stringify(e.data),
-    })
-    .onConflict((oc) => oc.columns(["tx_hash", "log_index"]).doNothing())
-    .returningAll()
+  const values = {
+    vault_num: v.num, seq: v.event_count + 1, type: e.type, tx: e.txHash === null ? null : await txId(db, e.txHash),
+    log_index: e.logIndex, block_number: e.blockNumber, time: e.time, data: packEventData(e.type, e.data),
+  };
+  const row = await db.insertInto("vault_events").values(values)
+    .onConflict((oc) => oc.columns(["tx", "log_index"]).doNothing())
+    .returning("id")
     .executeTakeFirst();
-  if (row) await updateVault(db, v.address, { event_count: row.seq });
-  return row;
+  if (!row) return undefined;
+  await updateVault(db, v.address, { event_count: values.seq });
+  return {
+    id: row.id, vault: v.address, seq: values.seq, type: e.type, tx_hash: e.txHash, log_index: e.logIndex,
+    block_number: e.blockNumber, time: e.time, data: values.data,
+  };
 }
 
 /** Which of `addresses` are vaults the database knows. */
@@ -81,27 +104,29 @@ export function activeVaultFor(db: Executor, exchangeAccount: string): Promise<V
 }
 
 /** Events with id > afterId of the given vaults, oldest first: what an SSE stream resumes with. */
-export function eventsAfter(db: Executor, vaults: string[], afterId: number, limit = 500): Promise<VaultEventRow[]> {
-  if (vaults.length === 0) return Promise.resolve([]);
-  return db.selectFrom("vault_events").selectAll()
-    .where("vault", "in", vaults).where("id", ">", afterId)
-    .orderBy("id").limit(limit)
+export async function eventsAfter(db: Executor, vaults: string[], afterId: number, limit = 500): Promise<VaultEventRow[]> {
+  if (vaults.length === 0) return [];
+  const nums = (await db.selectFrom("vaults").select("num").where("address", "in", vaults).execute()).map((r) => r.num);
+  if (nums.length === 0) return [];
+  return events(db)
+    .where("e.vault_num", "in", nums).where("e.id", ">", afterId)
+    .orderBy("e.id").limit(limit)
     .execute();
 }
 
 /** One page of a vault's events, newest first, as a range of its dense sequence. */
 export async function vaultEventsPage(db: Executor, vault: string, limit: number, offset: number): Promise<{ rows: VaultEventRow[]; total: number }> {
-  const v = await db.selectFrom("vaults").select("event_count").where("address", "=", vault).executeTakeFirst();
+  const v = await db.selectFrom("vaults").select(["num", "event_count"]).where("address", "=", vault).executeTakeFirst();
   const total = v?.event_count ?? 0;
   const hi = total - offset;
-  if (hi <= 0) return { rows: [], total };
-  const rows = await db.selectFrom("vault_events").selectAll()
-    .where("vault", "=", vault).where("seq", "<=", hi).where("seq", ">", hi - limit)
-    .orderBy("seq", "desc")
+  if (!v || hi <= 0) return { rows: [], total };
+  const rows = await events(db)
+    .where("e.vault_num", "=", v.num).where("e.seq", "<=", hi).where("e.seq", ">", hi - limit)
+    .orderBy("e.seq", "desc")
     .execute();
   return { rows, total };
 }
 
 export function allVaultEvents(db: Executor): Promise<VaultEventRow[]> {
-  return db.selectFrom("vault_events").selectAll().orderBy("id").execute();
+  return events(db).orderBy("e.id").execute();
 }

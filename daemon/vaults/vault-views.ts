@@ -2,6 +2,7 @@
 // USDC decimal strings, limits and drawdowns in percent. SPEC's numbers (size, price, pnl, profit,
 // shares) stay exact decimal strings here; the HTTP edge renders them as JSON numbers.
 import type { VaultTradeRow } from "../db/schema.js";
+import { unpackEventData } from "../db/event-data.js";
 import type { VaultEventRow, VaultRow } from "../db/schema-chain.js";
 import type { VaultSummaryRow } from "../db/vaults-repo.js";
 import { breachPolicyName } from "../chain/terms.js";
@@ -99,7 +100,7 @@ export function rowToEvent(e: VaultEventRow) {
     time: e.time,
     txHash: e.tx_hash,
     blockNumber: e.block_number,
-    data: eventData(e.type, JSON.parse(e.data) as Record<string, unknown>),
+    data: eventData(e.type, unpackEventData(e.type, e.data)),
   };
 }
 export type VaultEvent = ReturnType<typeof rowToEvent>;

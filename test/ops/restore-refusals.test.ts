@@ -1,6 +1,7 @@
 // A backup is restored only whole: a flipped byte, a missing file, a truncated or tampered manifest,
 // a backup from a newer schema, or a target that already holds data are refused with a clear error,
 // and nothing is written. Also: what the backup holds (snapshots the database names) and its modes.
+import { migrations } from "../../daemon/db/migrations/index.js";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import Database from "better-sqlite3";
@@ -53,7 +54,7 @@ t("an intact backup restores; backup and restored files are owner-only", async (
   const snapshots = paths.filter((p) => p.startsWith("chain/snapshots/"));
   assert.ok(snapshots.length >= 1 && snapshots.every((p) => /^chain\/snapshots\/31337-.+\.json\.gz$/.test(p)), paths.join());
   assert.equal(paths.filter((p) => !p.startsWith("chain/snapshots/")), ["chain/31337.json", "keys/operator.key", "keys/secret.key", "sim-exchange.db", "tradevault-sim.db"]);
-  assert.equal(manifest.databases.map((d) => [d.path, d.migration]), [["tradevault-sim.db", "2026-11-23-006-chain-snapshots"], ["sim-exchange.db", null]]);
+  assert.equal(manifest.databases.map((d) => [d.path, d.migration]), [["tradevault-sim.db", Object.keys(migrations).at(-1)], ["sim-exchange.db", null]]);
   for (const root of [ctx.good, target]) {
     for (const f of manifest.files) assert.is(statSync(join(root, f.path)).mode & 0o777, 0o600, `${root}/${f.path}`);
     for (const sub of ["", "keys", "chain"]) assert.is(statSync(join(root, sub)).mode & 0o777, 0o700, `${root}/${sub}`);

@@ -7,6 +7,7 @@ import * as chain from "./2026-11-23-003-chain.js";
 import * as vaults from "./2026-11-23-004-vaults.js";
 import * as breachPolicy from "./2026-11-23-005-breach-policy.js";
 import * as chainSnapshots from "./2026-11-23-006-chain-snapshots.js";
+import * as compactEvents from "./2026-11-24-007-compact-events.js";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-23-001-auth": auth,
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-23-004-vaults": vaults,
   "2026-11-23-005-breach-policy": breachPolicy,
   "2026-11-23-006-chain-snapshots": chainSnapshots,
+  "2026-11-24-007-compact-events": compactEvents,
 };
