@@ -1,7 +1,8 @@
 // Sign-in and sessions (SPEC section 5, DESIGN section 5). The nonce is consumed only by a login
 // whose signature checks out, atomically with the session insert, so a garbage signature cannot burn
 // someone else's nonce and two concurrent logins with one nonce yield one session.
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { sha256Hex } from "../lib/sha256.js";
 import { verifyMessage } from "ethers";
 import type { Executor, UnitOfWork } from "../db/database.js";
 import * as repo from "../db/auth-repo.js";
@@ -52,7 +53,7 @@ export interface AuthService {
   redeemTicket(ticket: string): Promise<AuthUser>;
 }
 
-const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+const hashToken = (token: string) => sha256Hex(token);
 
 const rejected = (message: string) => new AppError("UNAUTHENTICATED", message);
 

@@ -3,13 +3,14 @@
 // ticket and puts it in the stream's URL. A ticket works once, for 60 seconds, for the user and
 // session that took it (a logout still ends the stream). Only its SHA-256 is kept, in memory: a
 // restart ends every stream anyway, and the page takes a new ticket when it reconnects.
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { sha256Hex } from "../lib/sha256.js";
 import { AppError } from "../errors.js";
 import type { AuthUser } from "./auth-service.js";
 
 export const TICKET_TTL_MS = 60_000;
 
-const hash = (ticket: string) => createHash("sha256").update(ticket).digest("hex");
+const hash = (ticket: string) => sha256Hex(ticket);
 
 export function createEventTickets(clock: () => number) {
   const live = new Map<string, { user: AuthUser; expiresAt: number }>();

@@ -3,7 +3,7 @@
 // a temp file, fsynced, renamed and the directory fsynced; only then is it recorded in SQLite with the
 // operator nonce it includes, so a row always names a whole file. The last two are kept. At start the
 // newest one whose bytes match their recorded hash is loaded; the journal replays what came after.
-import { createHash } from "node:crypto";
+import { sha256Hex } from "../lib/sha256.js";
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -62,7 +62,6 @@ function writeDurably(dir: string, name: string, bytes: Buffer): void {
   }
 }
 
-const sha256 = (b: Buffer) => createHash("sha256").update(b).digest("hex");
 
 /**
  * Dumps the node's state, keeps blocks from `keepFrom` on, and records the snapshot. The caller makes
@@ -81,12 +80,12 @@ export async function takeSnapshot(ctx: SnapshotContext, node: EmbeddedNode, kee
   const createdAt = ctx.nowS();
   // Two snapshots in one second at one height (a clean stop right before a compaction) differ in
   // trimming: the hash keeps their names apart.
-  const file = `${ctx.chain}-${createdAt}-h${full.best_block_number}-n${nonce}-${sha256(gz).slice(0, 8)}.json.gz`;
+  const file = `${ctx.chain}-${createdAt}-h${full.best_block_number}-n${nonce}-${sha256Hex(gz).slice(0, 8)}.json.gz`;
   const dir = snapshotDir(ctx.dataDir);
   writeDurably(dir, file, gz);
   const row = {
     chain: ctx.chain, file, operator_nonce: nonce, journal_id: await lastJournalIdBelow(ctx.store.db, ctx.chain, nonce),
-    height: full.best_block_number, bytes: gz.length, sha256: sha256(gz), anvil_version: ctx.anvilVersion, created_at: createdAt,
+    height: full.best_block_number, bytes: gz.length, sha256: sha256Hex(gz), anvil_version: ctx.anvilVersion, created_at: createdAt,
   };
   await ctx.store.write((trx) => insertSnapshot(trx, row));
   await pruneSnapshots(ctx);
@@ -126,7 +125,7 @@ export async function loadableSnapshots(ctx: Pick<SnapshotContext, "dataDir" | "
   for (const row of await snapshotsOf(ctx.store.db, ctx.chain)) {
     try {
       const gz = readFileSync(join(snapshotDir(ctx.dataDir), row.file));
-      if (gz.length !== row.bytes || sha256(gz) !== row.sha256) throw new Error("its bytes do not match the recorded size and hash");
+      if (gz.length !== row.bytes || sha256Hex(gz) !== row.sha256) throw new Error("its bytes do not match the recorded size and hash");
       // Only that it is a state at all: the layout check is the compaction's business, not loading's.
       if (!Number.isInteger(parseState(await gunzipAsync(gz)).best_block_number)) throw new Error("not an Anvil state");
       out.push({ row, gz });

@@ -2,7 +2,8 @@
 // rules, agent signature, exchange call, audit trail. An order is written before the exchange call
 // (with its idempotency key, in one commit) and updated after; an outcome in doubt is never
 // re-signed blindly but asked for by cloid (see reconciler.ts).
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { sha256Hex } from "../lib/sha256.js";
 import type { Logger } from "pino";
 import type { Executor, UnitOfWork } from "../db/database.js";
 import * as orders from "../db/orders-repo.js";
@@ -54,7 +55,7 @@ export function newCloid(): Cloid {
   return `0x${bytes.toString("hex")}`;
 }
 
-const requestHash = (input: unknown) => createHash("sha256").update(JSON.stringify(input)).digest("hex");
+const requestHash = (input: unknown) => sha256Hex(JSON.stringify(input));
 
 /** The answer a settled row gives, the same for the first request and any retry with its key. */
 export function outcomeOf(row: OrderRow): TradeResult {
