@@ -69,6 +69,38 @@ export function compactState(state: AnvilState, keepFrom: number): Compaction {
   return { state: { ...state, blocks, transactions }, trimmed: true };
 }
 
+/** A snapshot's heavy part, run off the event loop (snapshot-worker.ts): the raw dump in, the compacted one out. */
+export interface CompactJob {
+  /** anvil_dumpState's gzip bytes. */
+  dump: Uint8Array;
+  /** Blocks kept below the head... */
+  keepBlocks: number;
+  /** ...but never above this one (what the indexer or an unsettled transaction still needs). */
+  keepFloor: number;
+  /** Whose nonce says which operator transactions the snapshot includes. */
+  operator: string;
+}
+
+export interface CompactedDump {
+  gz: Uint8Array;
+  height: number;
+  operatorNonce: number;
+  trimmed: boolean;
+  problem?: string;
+}
+
+export function compactDump(job: CompactJob): CompactedDump {
+  const full = parseState(gunzipSync(job.dump));
+  const compacted = compactState(full, Math.min(full.best_block_number - job.keepBlocks, job.keepFloor));
+  return {
+    gz: gzipSync(JSON.stringify(compacted.state), { level: 6 }),
+    height: full.best_block_number,
+    operatorNonce: compacted.state.accounts[job.operator.toLowerCase()]?.nonce ?? 0,
+    trimmed: compacted.trimmed,
+    ...(compacted.problem ? { problem: compacted.problem } : {}),
+  };
+}
+
 export function encodeState(state: AnvilState): Buffer {
   return gzipSync(JSON.stringify(state), { level: 6 });
 }

@@ -12,7 +12,7 @@ import { AppError } from "../errors.js";
 import { anvilBinary } from "./anvil-binary.js";
 import { loadStateParam } from "./anvil-state.js";
 import { alignChainClock, replayJournal, replayPlan } from "./chain-rebuild.js";
-import { startEmbeddedNode } from "./embedded-node.js";
+import { TRANSACTION_BLOCK_KEEPER, startEmbeddedNode } from "./embedded-node.js";
 import type { EmbeddedNode } from "./embedded-node.js";
 import { rpcGate } from "./rpc-gate.js";
 import { loadableSnapshots, snapshotError, takeSnapshot } from "./snapshots.js";
@@ -21,7 +21,7 @@ import type { SnapshotContext } from "./snapshots.js";
 /** The operator's gas on the embedded chain (set at genesis, identically on every rebuild). */
 const EMBEDDED_OPERATOR_BALANCE = 10n ** 30n;
 /** Blocks a snapshot keeps below the head (more when the indexer is further behind). */
-export const SNAPSHOT_KEEP_BLOCKS = 256;
+export const SNAPSHOT_KEEP_BLOCKS = TRANSACTION_BLOCK_KEEPER;
 
 export interface EmbeddedChainOptions {
   dataDir: string;
@@ -139,7 +139,7 @@ export async function startEmbeddedChain(o: EmbeddedChainOptions): Promise<Embed
   const snapshotNow = async () => {
     const indexed = await o.indexedBlock();
     const unsettled = await lowestUnsettledBlock();
-    const taken = await takeSnapshot(snapCtx, node, (h) => Math.min(h - SNAPSHOT_KEEP_BLOCKS, indexed + 1, unsettled));
+    const taken = await takeSnapshot(snapCtx, node, { keepBlocks: SNAPSHOT_KEEP_BLOCKS, keepFloor: Math.min(indexed + 1, unsettled) });
     lastSnapshot = taken.row;
     return taken;
   };

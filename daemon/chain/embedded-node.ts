@@ -19,8 +19,14 @@ export const EMBEDDED_CHAIN_ID = 31337;
 /** Matches the contracts' EVM target (cancun) and HyperEVM. */
 const HARDFORK = "cancun";
 const BLOCK_GAS_LIMIT = 30_000_000;
-/** Blocks with transactions whose bodies and receipts Anvil keeps; older ones are dropped (headers stay). */
-export const TRANSACTION_BLOCK_KEEPER = 256;
+/**
+ * Blocks with transactions whose bodies and receipts Anvil keeps; older ones are dropped (headers
+ * stay). Each kept transaction carries its execution trace into every state dump (about 290 kB for an
+ * oracle batch of 100 vaults), so this bounds a snapshot's cost: at 256 a dump was 76 MB of JSON and
+ * held Anvil for 1.5 s. The sender settles a flight within a second of its receipt, and the indexer
+ * follows within a poll, so 64 operator transactions is room enough.
+ */
+export const TRANSACTION_BLOCK_KEEPER = 64;
 const START_TIMEOUT_MS = 30_000;
 
 /** The EIP-1193 surface, over HTTP to the node. */

@@ -5,19 +5,20 @@
 // newest one whose bytes match their recorded hash is loaded; the journal replays what came after.
 import { sha256Hex } from "../lib/sha256.js";
 import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, rmSync, writeSync } from "node:fs";
-import { join } from "node:path";
+import { extname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { gunzip, gzip } from "node:zlib";
+import { gunzip } from "node:zlib";
 import type { Logger } from "pino";
 import type { Store } from "../db/database.js";
 import { deleteSnapshot, insertSnapshot, lastJournalIdBelow, snapshotsOf } from "../db/chain-repo.js";
 import type { ChainSnapshotRow } from "../db/schema-chain.js";
 import { AppError } from "../errors.js";
-import { compactState, parseState } from "./anvil-state.js";
-import type { AnvilState } from "./anvil-state.js";
+import { parseState } from "./anvil-state.js";
+import type { CompactJob, CompactedDump } from "./anvil-state.js";
+import { runInWorker } from "../lib/module-worker.js";
 import type { EmbeddedNode } from "./embedded-node.js";
 
-const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
 /** How many snapshot files stay on disk: the newest, and one to fall back to if it is torn. */
@@ -63,38 +64,43 @@ function writeDurably(dir: string, name: string, bytes: Buffer): void {
 }
 
 
+/** Which blocks a snapshot keeps: `keepBlocks` below the head, and never any above `keepFloor`. */
+export interface KeepBlocks {
+  keepBlocks: number;
+  keepFloor: number;
+}
+
+const WORKER = new URL(`./snapshot-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+
 /**
- * Dumps the node's state, keeps blocks from `keepFrom` on, and records the snapshot. The caller makes
- * sure no operator transaction is being sent meanwhile only when it needs the snapshot to be the
- * node's exact state (a compaction); otherwise the nonce in the dump says what it includes.
+ * Dumps the node's state, compacts it in a worker thread (the dump is tens of MB of JSON), and records
+ * the snapshot. The caller makes sure no operator transaction is being sent meanwhile only when it
+ * needs the snapshot to be the node's exact state (a compaction); otherwise the nonce in the dump
+ * says what it includes.
  */
-export async function takeSnapshot(ctx: SnapshotContext, node: EmbeddedNode, keepFrom: (height: number) => number): Promise<TakenSnapshot> {
+export async function takeSnapshot(ctx: SnapshotContext, node: EmbeddedNode, keep: KeepBlocks): Promise<TakenSnapshot> {
   const hex = (await node.rpc.request({ method: "anvil_dumpState" })) as string;
-  const full = parseState(await gunzipAsync(Buffer.from(hex.slice(2), "hex")));
-  const compacted = compactState(full, keepFrom(full.best_block_number));
-  if (!compacted.trimmed) {
-    ctx.log.warn({ problem: compacted.problem, anvil: ctx.anvilVersion }, "Anvil's state dump is not in the pinned layout; snapshot kept whole (memory is not trimmed)");
+  const job: CompactJob = { dump: Buffer.from(hex.slice(2), "hex"), ...keep, operator: ctx.operator };
+  const out = await runInWorker<CompactJob, CompactedDump>(WORKER, job);
+  if (!out.trimmed) {
+    ctx.log.warn({ problem: out.problem, anvil: ctx.anvilVersion }, "Anvil's state dump is not in the pinned layout; snapshot kept whole (memory is not trimmed)");
   }
-  const gz = await gzipAsync(JSON.stringify(compacted.state));
-  const nonce = operatorNonce(compacted.state, ctx.operator);
+  const gz = Buffer.from(out.gz.buffer, out.gz.byteOffset, out.gz.byteLength);
+  const nonce = out.operatorNonce;
   const createdAt = ctx.nowS();
   // Two snapshots in one second at one height (a clean stop right before a compaction) differ in
   // trimming: the hash keeps their names apart.
-  const file = `${ctx.chain}-${createdAt}-h${full.best_block_number}-n${nonce}-${sha256Hex(gz).slice(0, 8)}.json.gz`;
+  const file = `${ctx.chain}-${createdAt}-h${out.height}-n${nonce}-${sha256Hex(gz).slice(0, 8)}.json.gz`;
   const dir = snapshotDir(ctx.dataDir);
   writeDurably(dir, file, gz);
   const row = {
     chain: ctx.chain, file, operator_nonce: nonce, journal_id: await lastJournalIdBelow(ctx.store.db, ctx.chain, nonce),
-    height: full.best_block_number, bytes: gz.length, sha256: sha256Hex(gz), anvil_version: ctx.anvilVersion, created_at: createdAt,
+    height: out.height, bytes: gz.length, sha256: sha256Hex(gz), anvil_version: ctx.anvilVersion, created_at: createdAt,
   };
   await ctx.store.write((trx) => insertSnapshot(trx, row));
   await pruneSnapshots(ctx);
   const [saved] = await snapshotsOf(ctx.store.db, ctx.chain);
-  return { row: saved!, gz, trimmed: compacted.trimmed };
-}
-
-function operatorNonce(state: AnvilState, operator: string): number {
-  return state.accounts[operator.toLowerCase()]?.nonce ?? 0;
+  return { row: saved!, gz, trimmed: out.trimmed };
 }
 
 /** Keeps the newest SNAPSHOTS_KEPT rows and their files; deletes other rows, then files no row names. */

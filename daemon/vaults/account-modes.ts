@@ -17,6 +17,12 @@ import { OPERATOR_PAUSE_ACCOUNT_MODE } from "./vault-chain.js";
 export const VALUED_MODES: ReadonlySet<string> = new Set(["default", "disabled"]);
 /** Each vault's mode is read again this often (20 weight a read: at 100 vaults about 133 weight a minute). */
 export const ACCOUNT_MODE_CHECK_MS = 15 * 60_000;
+/**
+ * At most this many reads in one cycle, most overdue first: a hundred vaults all due at once (after a
+ * start) would spend 2,000 weight, more than the exchange's budget for a minute, and hold that cycle
+ * for a second. At 60-second cycles this covers 150 vaults within the period.
+ */
+export const ACCOUNT_MODE_READS_PER_CYCLE = 10;
 
 export interface AccountModeDeps {
   db: Executor;
@@ -59,8 +65,11 @@ export function createAccountModes(deps: AccountModeDeps) {
     /** The vaults whose mode is due a read this cycle (never read, or read longer ago than the period). */
     async checkDue(vaults: readonly VaultRow[]): Promise<void> {
       const now = clock();
-      for (const v of vaults) {
-        if (v.account_mode_checked_at !== null && now - v.account_mode_checked_at < every) continue;
+      const due = vaults
+        .filter((v) => v.account_mode_checked_at === null || now - v.account_mode_checked_at >= every)
+        .sort((a, b) => (a.account_mode_checked_at ?? -1) - (b.account_mode_checked_at ?? -1))
+        .slice(0, ACCOUNT_MODE_READS_PER_CYCLE);
+      for (const v of due) {
         // A failed read is tried again next cycle; it never pauses a vault by itself.
         await check(v).catch((err) => log.warn({ vault: v.address, err: (err as Error).message }, "cannot read the account's mode"));
       }
