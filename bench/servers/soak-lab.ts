@@ -16,6 +16,9 @@ export interface SoakSample {
   height: number;
   cycleMsMax: number;
   cycleMsMedian: number;
+  cycleMsP99: number;
+  /** Cycles of this sample's window that took a second or more. */
+  cyclesOver1s: number;
 }
 
 const rssMbOf = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0) / 1024;
@@ -50,6 +53,7 @@ export function serve() {
         cycle: cycles, daemonRssMb: process.memoryUsage().rss / 1024 / 1024, anvilRssMb: rssMbOf(d().chain.embedded!.pid()),
         dbBytes: size(db) + size(`${db}-wal`), snapshotBytes: snap?.bytes ?? 0, height: await d().chain.provider.getBlockNumber(),
         cycleMsMax: ms.at(-1) ?? 0, cycleMsMedian: ms[Math.floor(ms.length / 2)] ?? 0,
+        cycleMsP99: ms[Math.min(ms.length - 1, Math.floor(ms.length * 0.99))] ?? 0, cyclesOver1s: ms.filter((x) => x >= 1_000).length,
       };
     },
     /** Stops the daemon (a clean stop: last snapshot) and starts it again on the same directory; ms to /healthz answering. */
