@@ -2,7 +2,7 @@
 // real wallets, the sim's faucet and price through /api/sim/*, proposals signed by both), and the
 // contract state read straight from the chain the daemon names in /healthz.
 import { JsonRpcProvider } from "ethers";
-import { readVaultState } from "../../daemon/chain/contracts.js";
+import { readTokenBalance, readVaultState } from "../../daemon/chain/contracts.js";
 import type { VaultState } from "../../daemon/chain/contracts.js";
 import { approveAgent, httpClient, randomWallet, signIn, signTyped } from "../helpers/daemon.js";
 import type { HttpClient, Party } from "../helpers/daemon.js";
@@ -12,12 +12,16 @@ export type { Party };
 export async function partyOver(http: HttpClient, opts: { usdc?: string; agent?: boolean } = {}): Promise<Party> {
   const wallet = randomWallet();
   const { token } = await signIn(http, wallet);
-  if (opts.usdc) {
-    const r = await http.post("/api/sim/faucet", { amount: opts.usdc }, { token });
-    if (r.status !== 200) throw new Error(`faucet failed: ${JSON.stringify(r.body)}`);
-  }
+  const p = { wallet, token, address: wallet.address };
+  if (opts.usdc) await faucetOver(http, p, opts.usdc);
   if (opts.agent) await approveAgent(http, token, wallet);
-  return { wallet, token, address: wallet.address };
+  return p;
+}
+
+/** Sim USDC on the caller's sim account, and as much of the chain's test token (a mint: one block). */
+export async function faucetOver(http: HttpClient, who: Party, usdc: string): Promise<void> {
+  const r = await http.post("/api/sim/faucet", { amount: usdc }, { token: who.token });
+  if (r.status !== 200) throw new Error(`faucet failed: ${r.status} ${JSON.stringify(r.body)}`);
 }
 
 /** Proposal by the trader, both EIP-712 signatures, the second one deploys: the vault's address. */
@@ -72,20 +76,26 @@ export async function vaultDetailOver(http: HttpClient, who: Party, vault: strin
   return r.body.data.vault;
 }
 
-/** The chain's JSON-RPC as /healthz names it (it moves with every daemon start). */
-export async function chainUrl(base: string): Promise<string> {
+/** The chain as /healthz names it: its JSON-RPC (it moves with every daemon start), token and height. */
+export async function chainInfo(base: string): Promise<{ rpcUrl: string; token: string; height: number | null }> {
   const r = await httpClient(base).get("/healthz");
-  return r.body.data.chain.rpcUrl as string;
+  const c = r.body.data.chain;
+  return { rpcUrl: c.rpcUrl, token: c.settlementToken, height: c.height };
 }
 
-/** The contracts' own state of each vault, read from the node with a fresh provider. */
-export async function chainStates(rpcUrl: string, vaults: string[]): Promise<Map<string, VaultState>> {
+async function withProvider<T>(rpcUrl: string, fn: (p: JsonRpcProvider) => Promise<T>): Promise<T> {
   const provider = new JsonRpcProvider(rpcUrl, 31337, { staticNetwork: true });
   try {
-    const out = new Map<string, VaultState>();
-    for (const v of vaults) out.set(v, await readVaultState(provider, { vault: v }));
-    return out;
+    return await fn(provider);
   } finally {
     provider.destroy();
   }
 }
+
+/** The contract's own state of a vault, read from the node with a fresh provider. */
+export const chainState = (rpcUrl: string, vault: string): Promise<VaultState> =>
+  withProvider(rpcUrl, (p) => readVaultState(p, { vault }));
+
+/** The chain's test token held by `account`, in base units. */
+export const chainTokens = (rpcUrl: string, token: string, account: string): Promise<bigint> =>
+  withProvider(rpcUrl, (p) => readTokenBalance(p, { token, account }));

@@ -13,7 +13,7 @@ import { tempDir, waitUntil } from "../helpers/util.js";
 import { usdcToBaseUnits } from "../../daemon/vaults/units.js";
 import { alive, anvilOf, descendants, startDaemonProcess } from "./_daemon-process.js";
 import type { DaemonProcess } from "./_daemon-process.js";
-import { chainStates, chainUrl, listEvents, partyOver, vaultDetailOver, vaultOver } from "./_daemon-user.js";
+import { chainInfo, chainState, chainTokens, faucetOver, listEvents, partyOver, vaultDetailOver, vaultOver } from "./_daemon-user.js";
 import type { ListedEvent, Party } from "./_daemon-user.js";
 
 const tmp = tempDir("tradevault-daemon-crash-");
@@ -29,12 +29,26 @@ const vaults = () => [...investorOf.keys()];
 const acked = new Map<number, ListedEvent & { vault: string }>();
 /** Closes answered 200, with the answer. */
 const closes = new Map<string, { finalBalance: string }>();
+/** Someone who takes 1 test USDC from the faucet again and again: each answer is a mint acknowledged. */
+let pumper: Party;
+const faucets = { answered: 0, killedInFlight: 0 };
+/** How long the answered close took, so that the next kill can land inside one. */
+let closeMs = 1000;
+
+/** Each daemon's log, for the summary TEST_DEBUG=1 prints (what the restarts did). */
+const logs: string[] = [];
+const debug = (line: string) => process.env.TEST_DEBUG && console.log(line);
+const logged = (msg: string) => logs.join("").split("\n").filter((l) => l.includes(msg)).length;
 
 const random = (lo: number, hi: number) => lo + Math.floor(Math.random() * (hi - lo + 1));
 /** A pause of random length: where the kill lands, not a wait for anything. */
 const jitter = (maxMs: number) => new Promise((r) => setTimeout(r, random(0, maxMs)));
 
 test.after(async () => {
+  if (d) logs.push(d.log());
+  debug(`acknowledged events: ${acked.size}, closes: ${[...closes.keys()].join(" ")}; ` +
+    ["journal replayed", "snapshot loaded", "snapshot refused", "chain snapshot unusable", "embedded chain compacted", "exited unexpectedly", "embedded chain restarted"]
+      .map((m) => `${m}: ${logged(m)}`).join(", "));
   await d?.kill();
   tmp.remove();
 });
@@ -68,6 +82,7 @@ async function crash(): Promise<void> {
   assert.ok(anvil, "the daemon runs Anvil");
   const tree = descendants(d!.pid);
   await d!.kill();
+  logs.push(d!.log());
   await waitUntil(() => tree.every((p) => !alive(p.pid)), {
     timeoutMs: 20_000, what: `the daemon's children (${tree.map((p) => p.pid).join(", ")}, Anvil ${anvil.pid}) to end with it`,
   });
@@ -75,6 +90,7 @@ async function crash(): Promise<void> {
 
 async function setUp(): Promise<void> {
   trader = await partyOver(http);
+  pumper = await partyOver(http);
   for (let i = 0; i < 4; i++) {
     const investor = await partyOver(http, { usdc: "10000", agent: true });
     investorOf.set(await vaultOver(http, investor, trader), investor);
@@ -90,13 +106,38 @@ async function setUp(): Promise<void> {
   }
 }
 
+/**
+ * Faucet calls one after another (each mints on-chain: one block) until the chain has grown by more
+ * than the 100 blocks between compactions, then the kill at a random point around the compaction.
+ */
+async function pumpAcrossCompaction(): Promise<void> {
+  const base = (await chainInfo(d!.url)).height ?? 0;
+  let stop = false;
+  const client = http; // this daemon's: the loop ends with it
+  const pump = (async () => {
+    while (!stop) {
+      await faucetOver(client, pumper, "1");
+      faucets.answered++;
+    }
+  })();
+  pump.catch(() => undefined);
+  await waitUntil(async () => ((await chainInfo(d!.url)).height ?? 0) >= base + 100, { timeoutMs: 60_000, intervalMs: 100, what: "100 blocks of mints" });
+  await jitter(2500);
+  await acknowledge();
+  faucets.killedInFlight++;
+  await crash();
+  stop = true;
+}
+
 async function movePrice(): Promise<void> {
   const r = await http.post("/api/sim/price", { symbol: "BTC", price: String(random(55_000, 65_000)) }, { token: trader.token });
   assert.is(r.status, 200, JSON.stringify(r.body));
 }
 
 async function close(vault: string): Promise<void> {
+  const t0 = Date.now();
   const r = await http.post(`/api/vaults/${vault}/close`, undefined, { token: investorOf.get(vault)!.token });
+  closeMs = Date.now() - t0;
   assert.is(r.status, 200, JSON.stringify(r.body));
   closes.set(vault, { finalBalance: r.body.data.vault.finalBalance });
 }
@@ -112,16 +153,21 @@ test("SIGKILLed at random points while the oracle writes and vaults close: what 
       // Killed right after a close was answered.
       await close(vaults()[0]!);
       await jitter(300);
+    } else if (round === 1 || round === 4) {
+      await pumpAcrossCompaction();
+      debug(`round ${round}: killed around a compaction (${faucets.answered} mints answered)`);
+      continue;
     } else if (round === 3) {
       // Killed while a close is in flight (or just after its answer, which then counts).
       const inFlight = close(vaults()[3]!).catch(() => undefined);
-      await jitter(1500);
+      await jitter(closeMs);
       void inFlight;
     } else {
       await jitter(1000);
       await acknowledge();
     }
     await crash();
+    debug(`round ${round}: close took ${closeMs} ms; killed with ${acked.size} events acknowledged, closes answered: ${closes.size}`);
   }
   await start();
   await waitUntil(async () => (await http.get("/healthz")).status === 200, { timeoutMs: 60_000, intervalMs: 200, what: "/healthz healthy after the last restart" });
@@ -170,12 +216,15 @@ const ackedReading = (vault: string) =>
  * disagreement never settles and fails with the last difference seen.
  */
 async function assertAgreement(): Promise<void> {
-  const rpc = await chainUrl(d!.url);
+  const { rpcUrl: rpc, token } = await chainInfo(d!.url);
+  const minted = (await chainTokens(rpc, token, pumper.address)) / 1_000_000n;
+  assert.ok(minted >= faucets.answered, `every acknowledged mint kept: ${minted} of ${faucets.answered}`);
+  assert.ok(minted <= faucets.answered + faucets.killedInFlight, `no mint twice: ${minted} for ${faucets.answered} answered`);
   for (const vault of vaults()) {
     let diff = "";
     await waitUntil(async () => {
       const api = await vaultDetailOver(http, trader, vault);
-      const chain = (await chainStates(rpc, [vault])).get(vault)!;
+      const chain = await chainState(rpc, vault);
       const mine = { balance: usdcToBaseUnits(api.currentBalance), observedAt: api.lastBalanceUpdate ?? 0, paused: api.paused, closed: api.closed };
       const theirs = { balance: chain.balance, observedAt: chain.observedAt, paused: chain.paused, closed: chain.closed };
       diff = JSON.stringify({ api: mine, chain: theirs }, (_k, v) => (typeof v === "bigint" ? v.toString() : v));
