@@ -54,13 +54,14 @@ export async function startDaemonProcess(dataDir: string): Promise<DaemonProcess
     },
   };
   try {
-    await waitUntil(async () => {
-      if (!running()) throw new Error(`tradevaultd ended: ${out.slice(-3000)}`);
-      return (await fetch(`${url}/healthz`)).status > 0;
-    }, { timeoutMs: 90_000, intervalMs: 100, what: `tradevaultd on ${url} to answer` });
+    // Ended (a refused start) also ends the wait: a fetch that fails is only "not yet".
+    await waitUntil(async () => !running() || (await fetch(`${url}/healthz`)).status > 0, {
+      timeoutMs: 90_000, intervalMs: 100, what: `tradevaultd on ${url} to answer`,
+    });
+    if (!running()) throw new Error(`tradevaultd on ${dataDir} ended instead of starting`);
   } catch (e) {
     await proc.kill();
-    throw new Error(`${(e as Error).message}\n--- log ---\n${out.slice(-3000)}`);
+    throw new Error(`${(e as Error).message}\n--- its log ---\n${out.slice(-3000)}`);
   }
   return proc;
 }

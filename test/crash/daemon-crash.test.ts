@@ -19,6 +19,8 @@ import type { ListedEvent, Party } from "./_daemon-user.js";
 const tmp = tempDir("tradevault-daemon-crash-");
 let d: DaemonProcess | undefined;
 let http: HttpClient;
+/** The Anvil-alone test runs on the daemon the crash test leaves running, healthy. */
+let crashTestPassed = false;
 
 /** Vault address -> its investor (each vault trades on its own investor's sim account). */
 const investorOf = new Map<string, Party>();
@@ -40,6 +42,15 @@ const logs: string[] = [];
 const debug = (line: string) => process.env.TEST_DEBUG && console.log(line);
 const logged = (msg: string) => logs.join("").split("\n").filter((l) => l.includes(msg)).length;
 
+/** The running daemon's warnings and errors (last few), for failure messages. */
+function problems(): string {
+  const lines = (d?.log() ?? "").split("\n").filter((l) => /"level":(40|50|60)/.test(l));
+  return lines.length ? `\n--- the daemon's last warnings and errors ---\n${lines.slice(-8).join("\n").slice(-4000)}` : "";
+}
+const explained = (e: Error): never => {
+  throw new Error(`${e.message}${problems()}`);
+};
+
 const random = (lo: number, hi: number) => lo + Math.floor(Math.random() * (hi - lo + 1));
 /** A pause of random length: where the kill lands, not a wait for anything. */
 const jitter = (maxMs: number) => new Promise((r) => setTimeout(r, random(0, maxMs)));
@@ -49,7 +60,10 @@ test.after(async () => {
   debug(`acknowledged events: ${acked.size}, closes: ${[...closes.keys()].join(" ")}; ` +
     ["journal replayed", "snapshot loaded", "snapshot refused", "chain snapshot unusable", "embedded chain compacted", "exited unexpectedly", "embedded chain restarted"]
       .map((m) => `${m}: ${logged(m)}`).join(", "));
+  const tree = d ? descendants(d.pid) : [];
   await d?.kill();
+  // Should a broken rule leave them behind (the test has failed then), they go too.
+  for (const p of [...tree, ...outlived]) if (alive(p.pid)) process.kill(p.pid, "SIGKILL");
   tmp.remove();
 });
 
@@ -73,19 +87,24 @@ async function acknowledge(): Promise<number> {
 /** Waits until the API has listed `n` more BalanceUpdated events than now (all acknowledged). */
 async function oracleWrites(n: number): Promise<void> {
   const target = (await acknowledge()) + n;
-  await waitUntil(async () => (await acknowledge()) >= target, { timeoutMs: 60_000, intervalMs: 100, what: `${n} more balance updates listed` });
+  await waitUntil(async () => (await acknowledge()) >= target, { timeoutMs: 60_000, intervalMs: 100, what: `${n} more balance updates listed` }).catch(explained);
 }
+
+/** Children of a killed daemon, until they are seen gone. */
+const outlived: Array<{ pid: number }> = [];
 
 /** SIGKILLs the daemon and checks that its watchdog and Anvil end with it. */
 async function crash(): Promise<void> {
   const anvil = anvilOf(d!.pid);
   assert.ok(anvil, "the daemon runs Anvil");
   const tree = descendants(d!.pid);
+  outlived.push(...tree);
   await d!.kill();
   logs.push(d!.log());
   await waitUntil(() => tree.every((p) => !alive(p.pid)), {
     timeoutMs: 20_000, what: `the daemon's children (${tree.map((p) => p.pid).join(", ")}, Anvil ${anvil.pid}) to end with it`,
   });
+  outlived.length = 0;
 }
 
 async function setUp(): Promise<void> {
@@ -162,19 +181,21 @@ test("SIGKILLed at random points while the oracle writes and vaults close: what 
       const inFlight = close(vaults()[3]!).catch(() => undefined);
       await jitter(closeMs);
       void inFlight;
+      debug(`round 3: killed up to ${closeMs} ms into a close`);
     } else {
       await jitter(1000);
       await acknowledge();
     }
     await crash();
-    debug(`round ${round}: close took ${closeMs} ms; killed with ${acked.size} events acknowledged, closes answered: ${closes.size}`);
+    debug(`round ${round}: killed with ${acked.size} events acknowledged, closes answered: ${closes.size}`);
   }
   await start();
-  await waitUntil(async () => (await http.get("/healthz")).status === 200, { timeoutMs: 60_000, intervalMs: 200, what: "/healthz healthy after the last restart" });
+  await waitUntil(async () => (await http.get("/healthz")).status === 200, { timeoutMs: 60_000, intervalMs: 200, what: "/healthz healthy after the last restart" }).catch(explained);
   assert.ok(closes.has(vaults()[0]!), "a close was answered");
   await assertAcknowledgedKept();
   await assertOracleWrites();
   await assertAgreement();
+  crashTestPassed = true;
 });
 
 /** Every acknowledged event is listed still, with the same id, place, type, transaction and data; the sequences are dense. */
@@ -203,7 +224,7 @@ async function assertOracleWrites(): Promise<void> {
       if ((await listEvents(http, trader, v)).events.some((e) => e.type === "BalanceUpdated" && e.id > newest)) return true;
     }
     return false;
-  }, { timeoutMs: 60_000, intervalMs: 200, what: "a new BalanceUpdated after the restart" });
+  }, { timeoutMs: 60_000, intervalMs: 200, what: "a new BalanceUpdated after the restart" }).catch(explained);
 }
 
 /** The newest acknowledged reading of each vault (its observedAt), 0 when none. */
@@ -242,6 +263,7 @@ async function assertAgreement(): Promise<void> {
 }
 
 test("Anvil killed alone: the daemon brings the chain back from snapshot and journal, and the oracle goes on", async () => {
+  assert.ok(crashTestPassed, "needs the healthy daemon the crash test leaves running");
   await oracleWrites(random(1, 3));
   await jitter(1000);
   await acknowledge();
@@ -253,7 +275,7 @@ test("Anvil killed alone: the daemon brings the chain back from snapshot and jou
     return now !== undefined && now.pid !== anvil.pid;
   }, { timeoutMs: 60_000, intervalMs: 100, what: "a new Anvil under the daemon" });
   assert.ok(d!.running(), "the daemon lives on");
-  await waitUntil(async () => (await http.get("/healthz")).status === 200, { timeoutMs: 60_000, intervalMs: 200, what: "/healthz healthy after Anvil's restart" });
+  await waitUntil(async () => (await http.get("/healthz")).status === 200, { timeoutMs: 60_000, intervalMs: 200, what: "/healthz healthy after Anvil's restart" }).catch(explained);
   await assertAcknowledgedKept();
   await assertOracleWrites();
   await assertAgreement();
