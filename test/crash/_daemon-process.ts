@@ -58,7 +58,10 @@ export async function startDaemonProcess(dataDir: string): Promise<DaemonProcess
     await waitUntil(async () => !running() || (await fetch(`${url}/healthz`)).status > 0, {
       timeoutMs: 90_000, intervalMs: 100, what: `tradevaultd on ${url} to answer`,
     });
-    if (!running()) throw new Error(`tradevaultd on ${dataDir} ended instead of starting`);
+    if (!running()) {
+      const said = out.split("\n").filter((l) => l.startsWith("tradevaultd")).join("; ");
+      throw new Error(`tradevaultd on ${dataDir} ended instead of starting: ${said}`);
+    }
   } catch (e) {
     await proc.kill();
     throw new Error(`${(e as Error).message}\n--- its log ---\n${out.slice(-3000)}`);

@@ -64,7 +64,8 @@ test.after(async () => {
   await d?.kill();
   // Should a broken rule leave them behind (the test has failed then), they go too.
   for (const p of [...tree, ...outlived]) if (alive(p.pid)) process.kill(p.pid, "SIGKILL");
-  tmp.remove();
+  if (process.env.TEST_KEEP_DATA) console.log(`data directory kept: ${tmp.path}`);
+  else tmp.remove();
 });
 
 async function start(): Promise<void> {
