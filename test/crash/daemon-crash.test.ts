@@ -96,14 +96,15 @@ const outlived: Array<{ pid: number }> = [];
 
 /** SIGKILLs the daemon and checks that its watchdog and Anvil end with it. */
 async function crash(): Promise<void> {
-  const anvil = anvilOf(d!.pid);
-  assert.ok(anvil, "the daemon runs Anvil");
   const tree = descendants(d!.pid);
+  // None only when the kill lands inside a compaction, between the old node's stop and the new one's start.
+  const anvil = anvilOf(d!.pid);
+  if (!anvil) debug("killed between two Anvils (inside a compaction)");
   outlived.push(...tree);
   await d!.kill();
   logs.push(d!.log());
   await waitUntil(() => tree.every((p) => !alive(p.pid)), {
-    timeoutMs: 20_000, what: `the daemon's children (${tree.map((p) => p.pid).join(", ")}, Anvil ${anvil.pid}) to end with it`,
+    timeoutMs: 20_000, what: `the daemon's children (${tree.map((p) => p.pid).join(", ")}, Anvil ${anvil?.pid ?? "none"}) to end with it`,
   });
   outlived.length = 0;
 }
