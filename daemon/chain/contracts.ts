@@ -57,17 +57,20 @@ export async function readFactory(runner: ContractRunner, params: { factory: str
  */
 export async function assertTermsVersion(runner: ContractRunner, factory: string): Promise<void> {
   const c = contractAt("VaultFactory", factory, runner);
-  // Only a call the contract itself cannot answer means an older factory; a node that did not answer
-  // (a chain still coming up) is asked again, and then reported as unavailable, never as "older".
+  // Only a call the contract itself cannot answer, every time, means an older factory. A node that did
+  // not answer (a chain still coming up) is asked again, and then reported as unavailable, never as
+  // "older". A refusal is asked again too: right after a restart's replay Anvil can refuse a call at
+  // `latest` ("BlockOutOfRangeError: block height is 168 but requested was 167"), which ethers reports
+  // as a call exception without revert data, exactly like a factory that has no TERMS_VERSION.
   let version: number | undefined;
-  for (let attempt = 1; ; attempt++) {
+  for (let attempt = 1, refusals = 0; ; attempt++) {
     try {
       version = Number(await c.getFunction("TERMS_VERSION")());
       break;
     } catch (e) {
       const code = (e as { code?: string }).code;
-      if (code === "CALL_EXCEPTION" || code === "BAD_DATA") break;
-      if (attempt >= 5) throw new AppError("CHAIN_UNAVAILABLE", "cannot read the vault factory's terms version", { cause: e, retryable: true });
+      if ((code === "CALL_EXCEPTION" || code === "BAD_DATA") && ++refusals >= 3) break;
+      if (attempt >= 6) throw new AppError("CHAIN_UNAVAILABLE", "cannot read the vault factory's terms version", { cause: e, retryable: true });
       await new Promise((r) => setTimeout(r, 200 * attempt));
     }
   }
