@@ -25,7 +25,13 @@ export function rejectionError(reason: string): AppError {
   if (/^Order was never placed, already canceled, or filled/i.test(text)) {
     return new AppError("ORDER_NOT_OPEN", "the order is no longer open", { details: { reason: text } });
   }
-  if (/(User or API Wallet .* does not exist|Must deposit before performing actions)/i.test(text)) {
+  if (/^Must deposit before performing actions/i.test(text)) {
+    // The venue takes no action, an agent approval included, from an account that never deposited.
+    return new AppError("INSUFFICIENT_BALANCE",
+      "the exchange account has never deposited, and the exchange takes no action from it until it has (on the sim: tradevault sim faucet)",
+      { details: { reason: text } });
+  }
+  if (/User or API Wallet .* does not exist/i.test(text)) {
     return new AppError("AGENT_NOT_APPROVED", "the exchange does not know this agent for the account; approve it (tradevault agent approve)", {
       details: { reason: text },
     });

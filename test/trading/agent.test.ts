@@ -48,6 +48,24 @@ test("GET /api/agent hands out approveAgent typed data; a signature by another k
   }
 });
 
+test("an account that never deposited is told so when it approves an agent (422 INSUFFICIENT_BALANCE), not told to approve", async () => {
+  const d = await startTestDaemon();
+  try {
+    const wallet = randomWallet();
+    const { token } = await signIn(d.http, wallet);
+    const s = (await d.http.get("/api/agent", { token })).body.data;
+    const { EIP712Domain: _d, ...types } = s.approval.typedData.types;
+    const signature = await wallet.signTypedData(s.approval.typedData.domain, types, s.approval.typedData.message);
+    const r = await d.http.post("/api/agent/approve", { nonce: s.approval.nonce, signature }, { token });
+    assert.is(r.status, 422, JSON.stringify(r.body));
+    assert.is(r.body.error.code, "INSUFFICIENT_BALANCE");
+    assert.match(r.body.error.message, /never deposited/);
+    assert.not.match(r.body.error.message, /agent approve/);
+  } finally {
+    await d.close();
+  }
+});
+
 test("an agent near its expiry is rotated: a new address is offered, never the old one", async () => {
   const d = await startTestDaemon();
   try {

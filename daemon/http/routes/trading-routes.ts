@@ -125,7 +125,7 @@ export function tradingRoutes(deps: { desk: OrderDesk; agents: AgentService }) {
         signatureChainId: z.string().regex(/^0x[0-9a-fA-F]{1,16}$/).optional(),
       }).strict(),
       response: R.agentStatus,
-      errors: ["INVALID_INPUT", "UNAUTHENTICATED", "FORBIDDEN", "ORDER_REJECTED", "EXCHANGE_UNAVAILABLE"],
+      errors: ["INVALID_INPUT", "UNAUTHENTICATED", "FORBIDDEN", "INSUFFICIENT_BALANCE", "ORDER_REJECTED", "EXCHANGE_UNAVAILABLE"],
       handler: async ({ body, user }) => agentView(await agents.approve(user.address, body)),
     }),
   ];
