@@ -93,7 +93,7 @@ export function compactDump(job: CompactJob): CompactedDump {
   const full = parseState(gunzipSync(job.dump));
   const compacted = compactState(full, Math.min(full.best_block_number - job.keepBlocks, job.keepFloor));
   return {
-    gz: gzipSync(JSON.stringify(compacted.state), { level: 6 }),
+    gz: encodeState(compacted.state),
     height: full.best_block_number,
     operatorNonce: compacted.state.accounts[job.operator.toLowerCase()]?.nonce ?? 0,
     trimmed: compacted.trimmed,

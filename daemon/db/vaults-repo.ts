@@ -21,10 +21,13 @@ const events = (db: Executor) =>
     .leftJoin("chain_txs as t", "t.id", "e.tx")
     .select(["e.id", "v.address as vault", "e.seq", "e.type", "t.hash as tx_hash", "e.log_index", "e.block_number", "e.time", "e.data"]);
 
-/** The id of a transaction hash, stored on first use. */
+/** The id of a transaction hash, stored on first use: one statement (the no-op update makes the upsert return the row). */
 async function txId(db: Executor, hash: string): Promise<number> {
-  await db.insertInto("chain_txs").values({ hash }).onConflict((oc) => oc.column("hash").doNothing()).execute();
-  return (await db.selectFrom("chain_txs").select("id").where("hash", "=", hash).executeTakeFirstOrThrow()).id;
+  const row = await db.insertInto("chain_txs").values({ hash })
+    .onConflict((oc) => oc.column("hash").doUpdateSet({ hash }))
+    .returning("id")
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
 
 export function findVault(db: Executor, address: string): Promise<VaultRow | undefined> {

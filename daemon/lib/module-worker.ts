@@ -12,11 +12,6 @@ const { workerData } = require("node:worker_threads");
   await import(workerData.entry);
 })();`;
 
-/** The worker side: the job's input, and how to answer. */
-export interface WorkerJob<I> {
-  input: I;
-}
-
 /** Starts `entry` in a worker with `input`; resolves with its one reply, rejects if it fails or ends without one. */
 export function runInWorker<I, O>(entry: URL, input: I): Promise<O> {
   const tsx = entry.pathname.endsWith(".ts") ? import.meta.resolve("tsx/esm/api") : null;
