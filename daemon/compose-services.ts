@@ -32,6 +32,7 @@ import { createVaultGate } from "./vaults/vault-gate.js";
 import { createVaultService } from "./vaults/vault-service.js";
 import { createAccountModes } from "./vaults/account-modes.js";
 import { createDeadMan } from "./vaults/dead-man.js";
+import { createEnforcement } from "./vaults/enforcement.js";
 import { OPERATOR_PAUSE_ACCOUNT_MODE } from "./vaults/vault-chain.js";
 import { createVaultWatch } from "./vaults/vault-watch.js";
 import { eventData } from "./vaults/vault-views.js";
@@ -100,7 +101,12 @@ export function composeServices(deps: ServiceDeps) {
     signerFor: (account) => agents.signerFor(account),
     scheduleCancel: (agent, timeMs) => exchange.scheduleCancel(agent, timeMs),
   });
-  const vaults = createVaultService({ db, changes: store.changes, chain: chainOps, balances, trading, views, modes, deadMan, clock, log });
+  const enforcement = createEnforcement({
+    db, work: store, exchange, trading, reconciler, publish: live.publish, recordFills: balances.recordFills, clock, log,
+    intervalMs: config.oracleInterval * 1000,
+  });
+  deps.onChainEvents(enforcement.observe);
+  const vaults = createVaultService({ db, changes: store.changes, chain: chainOps, balances, views, enforcement, modes, deadMan, clock, log });
   const gate = createVaultGate({ db, balances, refresh: vaults.refresh, clock, staleAfterMs: config.staleAfter * 1000 });
   const desk = createOrderDesk({ db, trading, views, gate, balances, log });
   const watch = createVaultWatch({
@@ -134,5 +140,5 @@ export function composeServices(deps: ServiceDeps) {
       backlog: async (user, afterId) => live.toHub(await vaults.eventsAfter(user, afterId, 1_000)),
     }),
   ];
-  return { hub: live.hub, agents, reconciler, trading, vaults, watch, proposals, oracle, deadMan, routes };
+  return { hub: live.hub, agents, reconciler, trading, enforcement, vaults, watch, proposals, oracle, deadMan, routes };
 }

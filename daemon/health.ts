@@ -29,6 +29,8 @@ export function healthCheck(deps: {
   watch: VaultWatch;
   /** Absent unless --dead-man-seconds is set. */
   deadMan?: DeadMan;
+  /** Paused vaults not holding their breach policy yet. */
+  enforcement: { summary(): { outOfPolicy: number; oldestSeconds: number } };
   /** The exchange request weight spent (all of it: oracle, early writes, trading). */
   weight?: { spentLastMinute(): number };
 }): () => Promise<Health> {
@@ -61,6 +63,9 @@ export function healthCheck(deps: {
         breachMarginPoints: config.breachMargin,
         earlyWrites: deps.watch.status().earlyWrites,
       },
+      // Paused vaults whose account does not hold their breach policy yet, and the longest such wait.
+      // Not a readiness condition (the daemon keeps trying); the vault detail says which and why.
+      enforcement: deps.enforcement.summary(),
       // Per vault account: armed, or why the exchange refused (its volume gate). Not a readiness condition.
       deadMan: deps.deadMan?.status() ?? { seconds: null, accounts: [] },
       chain: {

@@ -172,13 +172,13 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       ? createPriceStream({ apiUrl: exchange.url, onMids: (mids) => services.watch.onMids(mids), log, clock })
       : undefined;
     undo.push(async () => prices?.stop());
-    metrics?.watch({ db: store.db, clock, oracle: services.oracle, chainKey: chain.key, operatorBalance: () => chain.operatorBalance(), limiter: meter });
+    metrics?.watch({ db: store.db, clock, oracle: services.oracle, chainKey: chain.key, operatorBalance: () => chain.operatorBalance(), limiter: meter, enforcement: services.enforcement });
 
     const routes: RouteSpec[] = [];
     let openApi: unknown;
     routes.push(
       ...metaRoutes({
-        health: healthCheck({ config, version, clock, store, exchange, chain, oracle: services.oracle, prices, watch: services.watch, deadMan: services.deadMan, weight: meter }),
+        health: healthCheck({ config, version, clock, store, exchange, chain, oracle: services.oracle, prices, watch: services.watch, deadMan: services.deadMan, enforcement: services.enforcement, weight: meter }),
         openApi: () => (openApi ??= buildOpenApi(routes, { version, serverUrl: where.publicUrl })),
       }),
       ...services.routes,
@@ -210,6 +210,8 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     const metricsServer = metrics ? await startMetricsServer(metrics, config.host, config.metricsPort!) : undefined;
     undo.push(async () => metricsServer?.stop());
     services.reconciler.start(5_000);
+    // A pause the daemon did not get to act on before it stopped (a crash, a kill) is acted on now.
+    await services.enforcement.start();
     if (opts.startOracle !== false) services.oracle.start(1_000);
     prices?.start();
     log.info({ url, publicUrl, dataDir: config.dataDir, network: config.network, chain: chain.rpcUrl, exchange: exchange.url, metrics: metricsServer?.url }, `tradevaultd listening on ${url}`);
@@ -227,6 +229,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
         await metricsServer?.stop();
         await prices?.stop();
         await services.oracle.stop();
+        await services.enforcement.stop();
         await services.reconciler.stop();
         await sim?.stop();
         await chain.stop(); // settles the pending transaction first

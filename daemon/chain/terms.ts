@@ -19,7 +19,7 @@ export interface VaultTerms {
   dealDeadline: number;
   /** 0..10000 */
   traderShareBps: number;
-  /** What a breach does to the trader's exposure: 0 pause, 1 reduce-only, 2 flatten (BREACH_POLICIES). */
+  /** What a breach does to the trader's exposure: its code in vaults/breach-policies.ts. */
   breachPolicy: number;
   /** Unix seconds; the terms cannot create a vault after it. */
   validUntil: number;
@@ -189,18 +189,11 @@ export function predictVaultAddress({ factory, implementation, termsHash }: Pred
 
 // ---------------------------------------------------------------- breach policy
 
-/** The policies by their on-chain code (VaultTypes.sol): the index is the uint8 both parties sign. */
-export const BREACH_POLICIES = ["pause", "reduce-only", "flatten"] as const;
-export type BreachPolicy = (typeof BREACH_POLICIES)[number];
-
-export function breachPolicyCode(policy: BreachPolicy): number {
-  return BREACH_POLICIES.indexOf(policy);
-}
-
-/** An unknown code reads as "pause", the strictest reading of a term the daemon does not know. */
-export function breachPolicyName(code: number | null | undefined): BreachPolicy {
-  return BREACH_POLICIES[code ?? 0] ?? "pause";
-}
+/**
+ * VaultFactory's MAX_BREACH_POLICY: the highest policy code a factory deploys. What each code means
+ * is the vaults' business (vaults/breach-policies.ts); the chain only mirrors the contract's bound.
+ */
+export const MAX_BREACH_POLICY = 2;
 
 /** VaultFactory.TERMS_VERSION this daemon signs terms for. */
 export const TERMS_VERSION = 2;
@@ -252,7 +245,7 @@ export function termsProblems(terms: Omit<VaultTerms, "salt">, nowSeconds: numbe
   if (!inRange(terms.maxDrawdownBps, MIN_LIMIT_BPS, MAX_BPS)) add("maxDrawdown", "must be more than 0 and at most 100 percent");
   if (!inRange(terms.dailyDrawdownBps, MIN_LIMIT_BPS, MAX_BPS)) add("dailyDrawdown", "must be more than 0 and at most 100 percent");
   if (!inRange(terms.traderShareBps, MIN_TRADER_SHARE_BPS, MAX_BPS)) add("traderShare", "must be from 0 to 100 percent");
-  if (!inRange(terms.breachPolicy, 0, BREACH_POLICIES.length - 1)) add("breachPolicy", `must be one of ${BREACH_POLICIES.join(", ")}`);
+  if (!inRange(terms.breachPolicy, 0, MAX_BREACH_POLICY)) add("breachPolicy", `must be a policy code from 0 to ${MAX_BREACH_POLICY}`);
   if (!inRange(terms.dealDeadline, nowSeconds + 1, MAX_TERMS_TIME)) add("dealDeadline", "must be in the future (unix seconds)");
   if (!inRange(terms.validUntil, nowSeconds, MAX_TERMS_TIME)) add("validUntil", "must not have passed (unix seconds)");
   return problems;

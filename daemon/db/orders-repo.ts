@@ -48,3 +48,14 @@ export function inDoubt(db: Executor, olderThan: number): Promise<OrderRow[]> {
     .limit(100)
     .execute();
 }
+
+/** A vault's orders whose outcome is not known yet (few: read before the vault's next close order). */
+export function inDoubtOfVault(db: Executor, vault: string): Promise<OrderRow[]> {
+  return db
+    .selectFrom("orders")
+    .selectAll()
+    .where("status", "in", ["pending", "unknown"])
+    .where("vault_address", "=", vault)
+    .orderBy("id")
+    .execute();
+}

@@ -53,7 +53,7 @@ export interface VaultsTable {
   daily_drawdown_bps: number;
   deal_deadline: number;
   trader_share_bps: number;
-  /** 0 pause, 1 reduce-only, 2 flatten (chain/terms.ts BREACH_POLICIES). */
+  /** The policy's code (vaults/breach-policies.ts: 0 pause, 1 reduce-only, 2 flatten). */
   breach_policy: Generated<number>;
   terms_hash: string;
   salt: string;
@@ -145,6 +145,28 @@ export interface ChainSnapshotsTable {
   created_at: number;
 }
 
+/** How a paused vault's breach policy is being enforced (vaults/enforcement.ts); one row per paused vault. */
+export interface VaultEnforcementTable {
+  vault: string;
+  /** The Paused event's chain position: a new pause starts a new row. */
+  pause_pos: number;
+  state: "holds" | "enforcing" | "failing";
+  /** Unix ms. */
+  since: number;
+  /** Unix ms. */
+  started_at: number;
+  attempts: number;
+  last_error: string | null;
+  canceled_orders: number;
+  /** JSON: positions closed. */
+  closed: string;
+  /** JSON: positions left below the minimum order value. */
+  dust: string;
+  outcome_recorded: number;
+  failing_recorded: number;
+  updated_at: number;
+}
+
 export interface ChainTables {
   tx_journal: TxJournalTable;
   chain_snapshots: ChainSnapshotsTable;
@@ -152,6 +174,7 @@ export interface ChainTables {
   vaults: VaultsTable;
   vault_events: VaultEventsTable;
   chain_txs: ChainTxsTable;
+  vault_enforcement: VaultEnforcementTable;
 }
 
 /** A journal row as the sender and the replay use it: `raw` as 0x hex. */
@@ -161,4 +184,5 @@ export type VaultRow = Selectable<VaultsTable>;
 /** The number is the database's to assign. */
 export type NewVault = Omit<Insertable<VaultsTable>, "num">;
 export type ChainSnapshotRow = Selectable<ChainSnapshotsTable>;
+export type EnforcementRow = Selectable<VaultEnforcementTable>;
 export type NewChainSnapshot = Insertable<ChainSnapshotsTable>;

@@ -106,8 +106,8 @@ export function createHyperliquidAdapter(opts: HyperliquidAdapterOptions): Excha
       } satisfies AccountState;
     },
 
-    async openOrders(user) {
-      const orders = await call("openOrders", 20, () => info.openOrders({ user: user as `0x${string}` }));
+    async openOrders(user, o) {
+      const orders = await call("openOrders", 20, () => info.openOrders({ user: user as `0x${string}` }), o);
       return (orders as RawOrder[]).map(toOpenOrder);
     },
 

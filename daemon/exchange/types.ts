@@ -121,7 +121,7 @@ export interface ExchangeAdapter {
   markets(): Promise<Market[]>;
   mids(): Promise<Record<string, string>>;
   accountState(user: string, opts?: ReadOptions): Promise<AccountState>;
-  openOrders(user: string): Promise<OpenOrderState[]>;
+  openOrders(user: string, opts?: ReadOptions): Promise<OpenOrderState[]>;
   fills(user: string, startTime: number, opts?: ReadOptions): Promise<FillState[]>;
   orderStatus(user: string, ref: number | Cloid): Promise<OrderLookup>;
   approvedAgents(user: string): Promise<ApprovedAgent[]>;

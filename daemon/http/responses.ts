@@ -3,6 +3,7 @@
 // loads daemon code at run time). Shapes follow the routes and their render helpers as they answer
 // today; a test parses live answers with them, so a drift shows up as a failing test.
 import { z } from "zod";
+import { BREACH_POLICIES, BREACH_POLICY_CODES, BREACH_POLICY_HELP } from "../vaults/breach-policies.js";
 
 const unixSeconds = z.number().int().meta({ description: "Unix seconds" });
 const usdcText = z.string().meta({ description: "USDC, decimal text" });
@@ -31,7 +32,7 @@ export const approveAgentTypedData = typedDataFor("HyperliquidTransaction:Approv
 export const vaultTermsTypedData = typedDataFor("VaultTerms", {
   investor: z.string(), trader: z.string(), exchangeAccount: z.string(), initialBalance: uintText.meta({ description: "USDC base units (6 decimals)" }),
   maxDrawdownBps: uintText, dailyDrawdownBps: uintText, dealDeadline: uintText, traderShareBps: uintText,
-  breachPolicy: uintText.meta({ description: "0 pause, 1 reduce-only, 2 flatten" }), validUntil: uintText, salt: z.string(),
+  breachPolicy: uintText.meta({ description: BREACH_POLICY_CODES }), validUntil: uintText, salt: z.string(),
 });
 
 /** An EIP-2612 permit of the settlement token, signed by the investor to fund a vault's escrow. */
@@ -132,7 +133,7 @@ export type Positions = z.infer<typeof positions>;
 
 const profitShare = z.object({ trader: z.number(), investor: z.number() });
 /** What a breach does to the trader's exposure (a signed term; see README "Breach policies"). */
-export const breachPolicy = z.enum(["pause", "reduce-only", "flatten"]);
+export const breachPolicy = z.enum(BREACH_POLICIES).meta({ description: BREACH_POLICY_HELP });
 
 export const vaultSummary = z.object({
   address: z.string(), investor: z.string(), trader: z.string(),
@@ -155,6 +156,21 @@ const settlement = z.object({
   paidTrader: usdcText.optional(), paidInvestor: usdcText.optional(),
 });
 
+/** A paused vault's breach policy against its exchange account (docs/design.md "Enforcement"). */
+export const enforcement = z.object({
+  state: z.enum(["holds", "enforcing", "failing"]).meta({
+    description: "holds: the account holds what the policy allows; enforcing: acting on it; failing: out of policy for more than two oracle cycles, or an error retrying cannot fix (see lastError)",
+  }),
+  since: unixSeconds.meta({ description: "since when the vault is in this state" }),
+  attempts: z.number().int().meta({ description: "runs that found the account out of policy during this pause" }),
+  lastError: z.string().nullable(),
+});
+
+/** A position left open because the exchange refused to close it: worth less than its minimum order value. */
+const dustPosition = z.object({
+  symbol: z.string(), size: z.string().meta({ description: "signed decimal text" }), value: usdcText.meta({ description: "its value at mark" }),
+});
+
 export const vaultDetail = vaultSummary.extend({
   exchangeAccount: z.string(), peakBalance: usdcText, dayStartBalance: usdcText, closed: z.boolean(),
   maxDrawdown: z.number(), dailyDrawdown: z.number(), currentDrawdown: z.number(), currentDailyDrawdown: z.number(),
@@ -164,6 +180,8 @@ export const vaultDetail = vaultSummary.extend({
   /** The exchange account's abstraction mode as last read (Hyperliquid userAbstraction); null until read. */
   accountMode: z.string().nullable(),
   settlement, trades: z.array(vaultTrade), positions: z.array(position),
+  positionsAvailable: z.boolean().meta({ description: "false when the exchange could not be read: `positions` is then empty, not known to be" }),
+  enforcement: enforcement.nullable().meta({ description: "how the breach policy is enforced while the vault is paused; null while it is not paused" }),
 });
 export type VaultDetail = z.infer<typeof vaultDetail>;
 export const vaultDetailResponse = z.object({ vault: vaultDetail });
@@ -179,7 +197,7 @@ export const vaultEventData = {
   VaultCreated: z.object({
     factory: z.string(), investor: z.string(), trader: z.string(), exchangeAccount: z.string(), initialBalance: usdcText,
     maxDrawdown: percent, dailyDrawdown: percent, dealDeadline: unixSeconds, traderShare: percent,
-    breachPolicy: z.number().int().meta({ description: "0 pause, 1 reduce-only, 2 flatten" }), validUntil: unixSeconds,
+    breachPolicy, validUntil: unixSeconds,
     salt: z.string(), termsHash: z.string(),
   }),
   BalanceUpdated: z.object({
@@ -197,14 +215,23 @@ export const vaultEventData = {
     size: z.string(), price: z.string(), pnl: z.string(), fee: z.string(),
   }).meta({ description: "a fill of the vault's account; numbers as exact decimal text" }),
   BalanceMismatch: z.object({ expected: usdcText, observed: usdcText }).meta({ description: "the first reading differs from initialBalance" }),
-  OrdersCanceled: z.object({ reason: z.string(), count: z.number().int() }),
+  OrdersCanceled: z.object({
+    reason: z.string(), count: z.number().int(),
+    attempts: z.number().int().optional().meta({ description: "runs it took (absent on events recorded before enforcement was a reconciliation)" }),
+  }).meta({ description: "a paused vault holds its breach policy: the resting orders the policy does not allow are canceled" }),
   Flattened: z.object({
-    reason: z.string(), canceledOrders: z.number().int(),
+    reason: z.enum(["paused", "close"]).meta({ description: "paused: the breach policy 'flatten'; close: the vault's close" }),
+    canceledOrders: z.number().int(),
     positions: z.array(z.object({
       symbol: z.string(), size: z.string().meta({ description: "the position closed (signed decimal text)" }), orderId: z.number().int(),
       filledSize: z.string().nullable(), averagePrice: z.string().nullable(),
     })),
-  }).meta({ description: "the breach policy 'flatten' closed every position at the breach" }),
+    dust: z.array(dustPosition).optional().meta({ description: "positions left open: the exchange refused to close them below its minimum order value" }),
+    attempts: z.number().int().optional(),
+  }).meta({ description: "every order canceled and every position closed (but refused dust): the 'flatten' policy after a breach, or a vault's close" }),
+  EnforcementFailing: z.object({
+    policy: breachPolicy, since: unixSeconds.meta({ description: "since when the vault is out of policy" }), attempts: z.number().int(), error: z.string(),
+  }).meta({ description: "a paused vault has not held its breach policy for more than two oracle cycles; the daemon keeps trying" }),
   AccountModeChanged: z.object({ from: z.string().nullable(), to: z.string(), valued: z.boolean() })
     .meta({ description: "the exchange account's abstraction mode changed (valued: the oracle can value the new mode)" }),
 };
@@ -219,7 +246,7 @@ const eventOf = <T extends keyof typeof vaultEventData>(type: T) =>
 export const vaultEvent = z.discriminatedUnion("type", [
   eventOf("VaultCreated"), eventOf("BalanceUpdated"), eventOf("Paused"), eventOf("Unpaused"), eventOf("Closed"),
   eventOf("Funded"), eventOf("Withdrawn"), eventOf("Fill"), eventOf("BalanceMismatch"), eventOf("OrdersCanceled"),
-  eventOf("Flattened"), eventOf("AccountModeChanged"),
+  eventOf("Flattened"), eventOf("AccountModeChanged"), eventOf("EnforcementFailing"),
 ]);
 export type VaultEvent = z.infer<typeof vaultEvent>;
 export const vaultEvents = z.object({ events: z.array(vaultEvent), total: z.number().int(), hasMore: z.boolean() });
@@ -230,6 +257,7 @@ export const vaultClose = z.object({
   vault: z.object({
     address: z.string(), status: z.literal("CLOSED"), finalBalance: usdcText,
     profit: z.number(), traderShare: z.number(), investorShare: z.number(),
+    leftOpen: z.array(dustPosition).meta({ description: "positions the close left open because the exchange refused dust (valued at mark in finalBalance); usually empty" }),
   }),
 });
 export type VaultClose = z.infer<typeof vaultClose>;
@@ -290,6 +318,10 @@ export const health = z.object({
     operator: z.string(), operatorBalance: z.string().nullable().meta({ description: "wei, decimal text" }),
     height: z.number().int().nullable().meta({ description: "the chain's block height (null when it did not answer)" }),
     snapshotAgeSeconds: z.number().int().nullable().meta({ description: "embedded chain: age of the newest snapshot (null before the first, and on an external chain)" }),
+  }),
+  enforcement: z.object({
+    outOfPolicy: z.number().int().meta({ description: "paused vaults whose exchange account does not hold their breach policy yet" }),
+    oldestSeconds: z.number().int().meta({ description: "how long the longest of them has been out of policy (0 with none)" }),
   }),
   deadMan: z.object({
     seconds: z.number().int().nullable().meta({ description: "--dead-man-seconds (null: off)" }),

@@ -17,6 +17,8 @@ export interface ScrapeSources {
   chainKey: string;
   operatorBalance(): Promise<bigint>;
   limiter?: MeteredLimiter;
+  /** Paused vaults not holding their breach policy (vaults/enforcement.ts). */
+  enforcement?: { summary(): { outOfPolicy: number; oldestSeconds: number } };
 }
 
 const ORDER_STATUSES: OrderStatus[] = ["pending", "resting", "filled", "canceled", "rejected", "unknown"];
@@ -129,9 +131,27 @@ function venueGauges(reg: Registry, s: ScrapeSources): void {
   });
 }
 
+function enforcementGauges(reg: Registry, s: ScrapeSources): void {
+  const e = s.enforcement;
+  if (!e) return;
+  new Gauge({
+    name: "tradevault_enforcement_out_of_policy", help: "Paused vaults whose exchange account does not hold their breach policy yet", registers: [reg],
+    collect() {
+      this.set(e.summary().outOfPolicy);
+    },
+  });
+  new Gauge({
+    name: "tradevault_enforcement_oldest_seconds", help: "How long the longest such vault has been out of policy (0 with none)", registers: [reg],
+    collect() {
+      this.set(e.summary().oldestSeconds);
+    },
+  });
+}
+
 /** Registers every scrape-time gauge on `reg`. */
 export function registerCollectors(reg: Registry, s: ScrapeSources): void {
   tableGauges(reg, s);
   oracleGauges(reg, s);
+  enforcementGauges(reg, s);
   venueGauges(reg, s);
 }

@@ -9,7 +9,7 @@ import type { Executor, UnitOfWork } from "../db/database.js";
 import * as orders from "../db/orders-repo.js";
 import type { OrderRow } from "../db/schema.js";
 import { AppError, type ErrorCode } from "../errors.js";
-import type { Cloid, ExchangeAdapter } from "../exchange/types.js";
+import type { Cloid, ExchangeAdapter, OpenOrderState } from "../exchange/types.js";
 import { compareDecimal } from "../lib/decimal.js";
 import type { AgentService } from "./agent-service.js";
 import { checkOrder, type OrderIntent } from "./order-rules.js";
@@ -56,6 +56,7 @@ export function newCloid(): Cloid {
 }
 
 const requestHash = (input: unknown) => sha256Hex(JSON.stringify(input));
+const asAppError = (err: unknown) => (err instanceof AppError ? err : new AppError("INTERNAL", "order failed", { cause: err }));
 
 /** The answer a settled row gives, the same for the first request and any retry with its key. */
 export function outcomeOf(row: OrderRow): TradeResult {
@@ -118,7 +119,9 @@ export function createTradingService(deps: TradingDeps) {
   }
 
   /** Places an order on an account already cleared for it. */
-  async function submit(user: string, target: Target, input: OrderIntent, fingerprint: string, idempotencyKey?: string): Promise<TradeResult> {
+  async function submit(
+    user: string, target: Target, input: OrderIntent, fingerprint: string, idempotencyKey?: string, ttlMs = deps.orderTtlMs,
+  ): Promise<TradeResult> {
     const { account, subAccount } = target;
     const markets = await exchange.markets();
     const mids = input.price === undefined ? await exchange.mids() : {};
@@ -133,7 +136,7 @@ export function createTradingService(deps: TradingDeps) {
       asset: order.market.asset, side: input.side, size: order.size, price: order.price, tif: order.tif,
       reduce_only: order.reduceOnly ? 1 : 0, market: order.isMarket ? 1 : 0, status: "pending" as const, oid: null,
       filled_size: null, average_price: null, error_code: null, error_message: null,
-      expires_at: now + deps.orderTtlMs, created_at: now, updated_at: now,
+      expires_at: now + ttlMs, created_at: now, updated_at: now,
     };
     const earlier = await work.write(async (trx) => {
       const seen = idempotencyKey ? await orders.findByIdempotencyKey(trx, user, idempotencyKey) : undefined;
@@ -159,7 +162,7 @@ export function createTradingService(deps: TradingDeps) {
       const filled = placed.kind === "filled" ? { filled: { size: placed.totalSize, averagePrice: placed.averagePrice } } : {};
       return { orderId: placed.oid, status: "submitted", timestamp: now, ...filled };
     } catch (err) {
-      const e = err instanceof AppError ? err : new AppError("INTERNAL", "order failed", { cause: err });
+      const e = asAppError(err);
       if (e.code === "EXCHANGE_UNAVAILABLE") return inDoubt(cloid, e);
       if (e.code === "AGENT_NOT_APPROVED") await agents.forget(agent.address);
       await orders.updateOrder(db, cloid, { status: "rejected", error_code: e.code, error_message: e.message }, clock());
@@ -222,35 +225,48 @@ export function createTradingService(deps: TradingDeps) {
     return { orderId, status: "canceled" as const };
   }
 
-  /** Cancels every resting order of the target account; returns how many there were. */
-  async function cancelAll(target: Target): Promise<number> {
-    const open = await exchange.openOrders(target.account);
-    if (open.length === 0) return 0;
+  /**
+   * Cancels the given resting orders of the target account, each on its own: one that fails does not
+   * keep the others from going. An order already gone counts as canceled.
+   */
+  async function cancelOrders(target: Target, open: OpenOrderState[]): Promise<{ canceled: number; errors: AppError[] }> {
+    if (open.length === 0) return { canceled: 0, errors: [] };
     const markets = await exchange.markets();
     const agent = await agents.signerFor(target.account);
+    let canceled = 0;
+    const errors: AppError[] = [];
     for (const o of open) {
       const market = markets.find((m) => m.symbol === o.symbol);
-      if (!market) continue;
-      await exchange.cancelOrder(agent, { asset: market.asset, oid: o.oid }, { subAccount: target.subAccount }).catch((err) => {
-        if (!(err instanceof AppError && err.code === "ORDER_NOT_OPEN")) throw err;
-      });
+      if (!market) {
+        errors.push(new AppError("EXCHANGE_UNAVAILABLE", `the exchange no longer lists ${o.symbol}`));
+        continue;
+      }
+      try {
+        await exchange.cancelOrder(agent, { asset: market.asset, oid: o.oid }, { subAccount: target.subAccount });
+        canceled += 1;
+      } catch (err) {
+        const e = asAppError(err);
+        if (e.code === "ORDER_NOT_OPEN") canceled += 1;
+        else errors.push(e);
+      }
     }
-    return open.length;
+    if (errors.some((e) => e.code === "AGENT_NOT_APPROVED")) await agents.forget(agent.address);
+    return { canceled, errors };
   }
 
-  /** Cancels every resting order and closes every position with reduce-only market orders. */
-  async function flatten(user: string, target: Target) {
-    const canceledOrders = await cancelAll(target);
-    const closedPositions: Array<TradeResult & { symbol: string; size: string }> = [];
-    for (const p of (await exchange.accountState(target.account)).positions) {
-      if (p.size === "0") continue;
-      const intent: OrderIntent = { symbol: p.symbol, side: p.size.startsWith("-") ? "buy" : "sell", size: p.size.replace(/^-/, ""), reduceOnly: true };
-      closedPositions.push({ symbol: p.symbol, size: p.size, ...(await submit(user, target, intent, requestHash(intent))) });
-    }
-    return { canceledOrders, closedPositions };
+  /**
+   * Closes a whole position with one reduce-only market order, as the venue's own Close does (it may
+   * take a position below the minimum order value). `ttlMs` bounds how long the signed order can land,
+   * so that an outcome in doubt is settled, one way or the other, that much sooner.
+   */
+  async function closeWhole(user: string, target: Target, position: { symbol: string; size: string }, ttlMs?: number): Promise<TradeResult> {
+    const intent: OrderIntent = {
+      symbol: position.symbol, side: position.size.startsWith("-") ? "buy" : "sell", size: position.size.replace(/^-/, ""), reduceOnly: true,
+    };
+    return submit(user, target, intent, requestHash({ ...intent, vaultAddress: target.vaultAddress }), undefined, ttlMs);
   }
 
-  return { place, closePosition, cancel, cancelAll, flatten };
+  return { place, closePosition, cancel, cancelOrders, closeWhole };
 }
 
 export type TradingService = ReturnType<typeof createTradingService>;

@@ -4,7 +4,7 @@
 // before anyone signs; a relay that fails for good (the contract reverts) marks the proposal FAILED.
 import { getAddress, verifyTypedData } from "ethers";
 import type { Logger } from "pino";
-import { breachPolicyName, buildVaultTermsTypedData, hashVaultTerms, randomSalt, termsProblems, VAULT_TERMS_TYPES, type VaultTerms } from "../chain/terms.js";
+import { buildVaultTermsTypedData, hashVaultTerms, randomSalt, termsProblems, VAULT_TERMS_TYPES, type VaultTerms } from "../chain/terms.js";
 import type { Executor } from "../db/database.js";
 import * as repo from "../db/proposals-repo.js";
 import type { ProposalRow } from "../db/schema.js";
@@ -13,7 +13,7 @@ import { compareDecimal } from "../lib/decimal.js";
 import { isRetryable } from "../lib/retry.js";
 import { baseUnitsToUsdc, bpsToPercent } from "./units.js";
 
-export { BREACH_POLICIES, breachPolicyCode } from "../chain/terms.js";
+import { breachPolicyName } from "./breach-policies.js";
 
 export const DEFAULT_PROPOSAL_VALIDITY_S = 7 * 86_400;
 

@@ -11,18 +11,32 @@ import type { Target } from "../trading/target.js";
 import type { VaultBalances } from "./vault-balances.js";
 import { assertOpen, vaultFor } from "./vault-access.js";
 import { assess } from "./vault-math.js";
-import { breachPolicyName, type BreachPolicy } from "../chain/terms.js";
+import { breachPolicyRule } from "./breach-policies.js";
+import { bpsToPercent } from "./units.js";
+import { drawdownBps } from "./vault-math.js";
 
 /** What the order could do to the vault's exposure: reduce-only orders can only take risk off. */
 export interface TradeIntent {
   reduceOnly: boolean;
 }
 
-const PAUSED_MESSAGE: Record<BreachPolicy, string> = {
-  pause: "the vault was paused by its risk limits",
-  "reduce-only": "the vault was paused by its risk limits; its breach policy allows only reduce-only orders",
-  flatten: "the vault was paused by its risk limits and its positions flattened",
-};
+/**
+ * The refusal of an order on a paused vault, saying where the vault stands and what the trader can
+ * do: a refusal that only says "paused" leaves a trader with exposure and no way forward.
+ */
+export function pausedRefusal(v: VaultRow): AppError {
+  const rule = breachPolicyRule(v.breach_policy);
+  const current = BigInt(v.current_balance);
+  const max = bpsToPercent(drawdownBps(BigInt(v.peak_balance), current));
+  const daily = bpsToPercent(drawdownBps(BigInt(v.day_start_balance), current));
+  const where = `drawdown ${max}% (limit ${bpsToPercent(v.max_drawdown_bps)}%), daily ${daily}% (limit ${bpsToPercent(v.daily_drawdown_bps)}%)`;
+  const next = rule.reduceOnlyWhilePaused
+    ? "only reduce-only orders are accepted until the trader unpauses"
+    : "either party may close the vault (POST /api/vaults/:address/close), or the trader unpauses once the balance has recovered inside both limits";
+  return new AppError("VAULT_PAUSED", `${rule.pausedRefusal} (breach policy ${rule.name}): ${where}; ${next}`, {
+    details: { breachPolicy: rule.name, currentDrawdown: max, maxDrawdown: bpsToPercent(v.max_drawdown_bps), currentDailyDrawdown: daily, dailyDrawdown: bpsToPercent(v.daily_drawdown_bps) },
+  });
+}
 
 export interface VaultGateDeps {
   db: Executor;
@@ -43,12 +57,11 @@ export function createVaultGate(deps: VaultGateDeps) {
       const { vault: v, role } = await vaultFor(db, user, address);
       if (role !== "trader") throw new AppError("FORBIDDEN", "only the vault's trader may trade it");
       assertOpen(v);
-      const policy = breachPolicyName(v.breach_policy);
       // Reducing a paused vault's exposure needs no fresh balance or limit check: it is already paused.
-      const mayReduce = policy === "reduce-only" && intent.reduceOnly;
+      const mayReduce = breachPolicyRule(v.breach_policy).reduceOnlyWhilePaused && intent.reduceOnly;
       if (v.paused) {
         if (mayReduce) return targetOf(v);
-        throw new AppError("VAULT_PAUSED", PAUSED_MESSAGE[policy]);
+        throw pausedRefusal(v);
       }
       if (v.deal_deadline < Math.floor(clock() / 1000)) throw new AppError("DEAL_EXPIRED", "the deal deadline has passed");
       const age = clock() - (v.last_observed_at ?? 0) * 1000;
@@ -66,7 +79,7 @@ export function createVaultGate(deps: VaultGateDeps) {
       );
       if (risk.breach) {
         const after = await deps.refresh(v.address);
-        if (after.paused && !mayReduce) throw new AppError("VAULT_PAUSED", "the vault's risk limits are breached; it has been paused");
+        if (after.paused && !mayReduce) throw pausedRefusal(after);
       }
       balances.markActive(v.address);
       return targetOf(v);

@@ -6,12 +6,12 @@ import type { Executor } from "../db/database.js";
 import type { VaultRow } from "../db/schema-chain.js";
 import * as tradesRepo from "../db/vault-trades-repo.js";
 import * as vaultsRepo from "../db/vaults-repo.js";
-import { breachPolicyName } from "../chain/terms.js";
 import { AppError, isAppError } from "../errors.js";
 import type { AccountViews, PositionView } from "../trading/account-views.js";
-import type { TradingService } from "../trading/trading-service.js";
 import type { AccountModes } from "./account-modes.js";
 import type { DeadMan } from "./dead-man.js";
+import type { Enforcement } from "./enforcement.js";
+import type { DustPosition } from "./exposure.js";
 import type { VaultBalances } from "./vault-balances.js";
 import { assertOpen, vaultFor, vaultWithRole } from "./vault-access.js";
 import type { VaultChainOps } from "./vault-chain.js";
@@ -23,8 +23,9 @@ export interface VaultServiceDeps {
   changes(): number;
   chain: VaultChainOps;
   balances: VaultBalances;
-  trading: TradingService;
   views: AccountViews;
+  /** Each paused vault's breach policy, enforced; closes run through it too. */
+  enforcement: Enforcement;
   /** The account mode checks (read every few minutes; a vault that leaves the standard modes pauses). */
   modes: AccountModes;
   /** The dead-man's switch, when --dead-man-seconds is set. */
@@ -41,45 +42,29 @@ export interface PollResult {
 }
 
 const nowS = (clock: () => number) => Math.floor(clock() / 1000);
+
+/** A closed vault's row, and the positions its close left open because the exchange refused dust. */
+interface Closed {
+  row: VaultRow;
+  dust: DustPosition[];
+}
 const MAX_CACHED_LISTS = 1_000;
 
 export function createVaultService(deps: VaultServiceDeps) {
-  const { db, chain, balances, trading, clock, log } = deps;
+  const { db, chain, balances, enforcement, clock, log } = deps;
   // Each party's list, kept until the database changes: a dashboard polls it, and between oracle
   // cycles nothing in it moves. The same array is returned while valid, so callers may memoize on it.
   const lists = new Map<string, { changes: number; items: readonly VaultSummary[] }>();
   /** Closes in progress, per vault: a second close waits for the first and is told the vault is closed. */
-  const closing = new Map<string, Promise<VaultRow>>();
+  const closing = new Map<string, Promise<Closed>>();
 
   /**
-   * A vault the contract just paused: its resting orders go, and the event says how many. Under the
-   * "flatten" policy its positions go too, at once, with reduce-only market orders; the event says
-   * what was closed and at which prices.
+   * Reads and writes; a vault the update paused is enforced before this returns (its Paused event
+   * already started the run; this waits for it), and before a failed batch is reported.
    */
-  async function afterPause(v: VaultRow): Promise<void> {
-    const target = { account: v.exchange_account, vaultAddress: v.address };
-    try {
-      if (breachPolicyName(v.breach_policy) === "flatten") {
-        const r = await trading.flatten("oracle", target);
-        const positions = r.closedPositions.map((p) => ({
-          symbol: p.symbol, size: p.size, orderId: p.orderId, filledSize: p.filled?.size ?? null, averagePrice: p.filled?.averagePrice ?? null,
-        }));
-        await balances.recordEvent({ vault: v.address, type: "Flattened", data: { reason: "paused", canceledOrders: r.canceledOrders, positions } });
-        log.warn({ vault: v.address, positions: positions.length }, "vault breached its limits: positions flattened (breach policy)");
-        await balances.recordFills(v).catch((err) => log.warn({ vault: v.address, err: (err as Error).message }, "cannot record the flattening fills yet"));
-        return;
-      }
-      const count = await trading.cancelAll(target);
-      await balances.recordEvent({ vault: v.address, type: "OrdersCanceled", data: { reason: "paused", count } });
-    } catch (err) {
-      log.error({ vault: v.address, err: (err as Error).message }, "paused vault: cannot cancel its orders or flatten it");
-    }
-  }
-
-  /** Reads, writes and reacts; the cancels run before a failed batch is reported. */
   async function update(vaults: VaultRow[], fresh = false): Promise<number> {
     const r = await balances.update(vaults, { fresh });
-    for (const v of r.paused) await afterPause(v);
+    for (const v of r.paused) await enforcement.trigger(v.address, { join: true });
     if (r.failures.length > 0) throw r.failures[0];
     return r.read;
   }
@@ -92,18 +77,30 @@ export function createVaultService(deps: VaultServiceDeps) {
     return (await vaultsRepo.findVault(db, address))!;
   }
 
-  /** Cancels orders, flattens positions, writes the final balance, closes on-chain, records the closing fills. */
-  async function windDown(v: VaultRow, by: string): Promise<VaultRow> {
-    await trading.flatten(by, { account: v.exchange_account, vaultAddress: v.address });
-    await refresh(v.address);
-    await chain.closeVault(v.address);
-    const closed = (await vaultsRepo.findVault(db, v.address))!;
-    await balances.recordFills(closed).catch((err) => log.warn({ vault: v.address, err: (err as Error).message }, "cannot read the closing fills"));
-    log.info({ vault: v.address, by, finalBalance: closed.final_balance, profit: closed.profit }, "vault closed");
-    return closed;
+  /**
+   * Cancels orders, closes positions (dust the exchange refuses stays, valued at mark in the final
+   * balance), writes the final balance, closes on-chain, records the closing fills. No enforcement
+   * run of the vault goes on meanwhile.
+   */
+  function windDown(v: VaultRow, by: string): Promise<Closed> {
+    return enforcement.exclusive(v.address, async () => {
+      const flat = await enforcement.flattenForClose(v);
+      if (flat.closed.length > 0 || flat.dust.length > 0) {
+        await balances.recordEvent({
+          vault: v.address, type: "Flattened",
+          data: { reason: "close", canceledOrders: flat.canceled, positions: flat.closed, dust: flat.dust, attempts: 1 },
+        });
+      }
+      await refresh(v.address);
+      await chain.closeVault(v.address);
+      const closed = (await vaultsRepo.findVault(db, v.address))!;
+      await balances.recordFills(closed).catch((err) => log.warn({ vault: v.address, err: (err as Error).message }, "cannot read the closing fills"));
+      log.info({ vault: v.address, by, finalBalance: closed.final_balance, profit: closed.profit, dust: flat.dust.length }, "vault closed");
+      return { row: closed, dust: flat.dust };
+    });
   }
 
-  function closeOnce(v: VaultRow, by: string): Promise<VaultRow> {
+  function closeOnce(v: VaultRow, by: string): Promise<Closed> {
     const running = closing.get(v.address);
     if (running) {
       return running.then(
@@ -132,6 +129,9 @@ export function createVaultService(deps: VaultServiceDeps) {
       // Armed first: a cycle whose reads fail must still keep the switch from firing on a live daemon.
       await deps.deadMan?.renew(live);
       const read = await update(live);
+      // Not awaited: a paused vault's enforcement keeps its own pace (retries within seconds) and must
+      // not hold the cycle up while the exchange refuses it.
+      void enforcement.cycle(live);
       await deps.modes.checkDue(live);
       for (const v of live) {
         if (!balances.fillsDue(v.address)) continue;
@@ -151,12 +151,15 @@ export function createVaultService(deps: VaultServiceDeps) {
       return items;
     },
 
-    /** One vault with its latest trades and open positions (positions are empty when the exchange is down). */
+    /**
+     * One vault with its latest trades, open positions and how its breach policy is enforced. When the
+     * exchange cannot be read, `positions` is empty and `positionsAvailable` false: never "no positions".
+     */
     async detail(user: string, address: string) {
       const { vault: v } = await vaultFor(db, user, address);
       const trades = (await tradesRepo.tradePage(db, v.address, { limit: 20, offset: 0 })).rows.map(rowToTrade);
-      const positions: PositionView[] = await deps.views.positions({ account: v.exchange_account }).catch(() => []);
-      return { ...rowToDetail(v), trades, positions };
+      const positions: PositionView[] | undefined = await deps.views.positions({ account: v.exchange_account }).catch(() => undefined);
+      return { ...rowToDetail(v), trades, positions: positions ?? [], positionsAvailable: positions !== undefined, enforcement: enforcement.view(v) };
     },
 
     async trades(user: string, address: string, page: { limit: number; offset: number; startMs?: number; endMs?: number }) {
@@ -180,7 +183,8 @@ export function createVaultService(deps: VaultServiceDeps) {
     async close(user: string, address: string) {
       const { vault: v } = await vaultFor(db, user, address);
       assertOpen(v);
-      return rowToCloseResult(await closeOnce(v, user));
+      const closed = await closeOnce(v, user);
+      return rowToCloseResult(closed.row, closed.dust);
     },
 
     async unpause(user: string, address: string) {

@@ -5,7 +5,7 @@ import type { VaultTradeRow } from "../db/schema.js";
 import { unpackEventData } from "../db/event-data.js";
 import type { VaultEventRow, VaultRow } from "../db/schema-chain.js";
 import type { VaultSummaryRow } from "../db/vaults-repo.js";
-import { breachPolicyName } from "../chain/terms.js";
+import { breachPolicyName } from "./breach-policies.js";
 import { baseUnitsToUsdc, bpsToPercent } from "./units.js";
 import { drawdownBps } from "./vault-math.js";
 
@@ -63,7 +63,8 @@ export function rowToDetail(v: VaultRow) {
 }
 export type VaultDetail = ReturnType<typeof rowToDetail>;
 
-export function rowToCloseResult(v: VaultRow) {
+/** SPEC 2.13, and `leftOpen`: positions the close could not take off because the exchange refused dust. */
+export function rowToCloseResult(v: VaultRow, leftOpen: readonly { symbol: string; size: string; value: string }[] = []) {
   return {
     address: v.address,
     status: "CLOSED" as const,
@@ -71,6 +72,7 @@ export function rowToCloseResult(v: VaultRow) {
     profit: usdcOrZero(v.profit),
     traderShare: usdcOrZero(v.trader_share),
     investorShare: usdcOrZero(v.investor_share),
+    leftOpen: leftOpen.map((p) => ({ symbol: p.symbol, size: p.size, value: p.value })),
   };
 }
 
@@ -85,7 +87,8 @@ export function eventData(type: string, data: Record<string, unknown>): Record<s
   if (type === "Fill") return data; // already exchange units (decimal strings)
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(data)) {
-    if (key.endsWith("Bps") && (typeof value === "number" || typeof value === "string")) out[key.slice(0, -3)] = bpsToPercent(BigInt(value));
+    if (key === "breachPolicy" && typeof value === "number") out[key] = breachPolicyName(value);
+    else if (key.endsWith("Bps") && (typeof value === "number" || typeof value === "string")) out[key.slice(0, -3)] = bpsToPercent(BigInt(value));
     else if (AMOUNT_KEYS.has(key) && typeof value === "string" && /^-?\d+$/.test(value)) out[key] = baseUnitsToUsdc(value);
     else out[key] = value;
   }

@@ -37,7 +37,8 @@ t("close: stranger 404; the investor closes; the result is the contract's split"
   assert.is((await vaultPost(c, "close", eve)).status, 404);
   assert.is((await listedVault(c, c.tom)).status, "ACTIVE", "read (and cached) before the close");
   const closed = await closeWithProfit(c);
-  assert.equal(Object.keys(closed).sort(), ["address", "finalBalance", "investorShare", "profit", "status", "traderShare"]);
+  assert.equal(Object.keys(closed).sort(), ["address", "finalBalance", "investorShare", "leftOpen", "profit", "status", "traderShare"]);
+  assert.equal(closed.leftOpen, [], "nothing left open: the position closed");
   assert.is(closed.status, "CLOSED");
   assert.is((await listedVault(c, c.tom)).status, "CLOSED");
   const s = await chainVaultState(c);

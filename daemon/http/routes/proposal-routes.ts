@@ -2,7 +2,8 @@
 // signature, reject. Terms use SPEC's names and units: percentages and USDC decimal strings.
 import { z } from "zod";
 import { percentToBps } from "../../vaults/units.js";
-import { BREACH_POLICIES, breachPolicyCode, rowToProposal, type ProposalService } from "../../vaults/proposal-service.js";
+import { rowToProposal, type ProposalService } from "../../vaults/proposal-service.js";
+import { BREACH_POLICIES, BREACH_POLICY_HELP, breachPolicyCode, DEFAULT_BREACH_POLICY } from "../../vaults/breach-policies.js";
 import * as R from "../responses.js";
 import { defineRoute } from "../route.js";
 import { address, pagination, signature, usdcAmount as usdc } from "../schemas.js";
@@ -42,8 +43,7 @@ export function proposalRoutes(proposals: ProposalService) {
         profitShare: z.object({ trader: sharePercent, investor: sharePercent }).strict()
           .refine((s) => s.trader + s.investor === 10_000, { message: "trader and investor shares must add up to 100" }),
         validUntil: unixSeconds.optional(),
-        breachPolicy: z.enum(BREACH_POLICIES).default("pause")
-          .describe("What a breach does: pause (refuse every vault order), reduce-only (allow orders that only reduce), flatten (close every position at once)"),
+        breachPolicy: z.enum(BREACH_POLICIES).default(DEFAULT_BREACH_POLICY).describe(`What a breach does. ${BREACH_POLICY_HELP}`),
       }).strict(),
       response: R.proposalResponse,
       errors: [...errors],

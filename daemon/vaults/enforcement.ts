@@ -1,0 +1,294 @@
+// Enforcement of each paused vault's breach policy (docs/design.md "Enforcement"). The pause is
+// on-chain and reliable; what the daemon does to the exposure afterwards must be too, so it is a
+// reconciliation, not a reaction to one event: for every paused vault, compare what the exchange
+// account holds with what the policy allows while paused (breach-policies.ts), and act until they
+// agree. It runs whenever a pause is seen (receipt, indexer, early write), at start, after a failure
+// (backoff, a few seconds at most while out of policy) and every few cycles once the vault holds.
+// One run per vault at a time; what it did is kept in vault_enforcement, so a restart resumes it and
+// the outcome event is recorded once per pause.
+import type { Logger } from "pino";
+import type { Executor, UnitOfWork } from "../db/database.js";
+import * as enforcementRepo from "../db/enforcement-repo.js";
+import * as vaultsRepo from "../db/vaults-repo.js";
+import type { EnforcementRow, VaultEventRow, VaultRow } from "../db/schema-chain.js";
+import { AppError } from "../errors.js";
+import type { ReadOptions } from "../exchange/types.js";
+import { breachPolicyRule } from "./breach-policies.js";
+import { createExposure, type ClosedPosition, type DustPosition, type Exposure } from "./exposure.js";
+import { appendDaemonEvent } from "./vault-events.js";
+import type { ExposureDeps } from "./exposure.js";
+
+export type EnforcementState = "holds" | "enforcing" | "failing";
+
+/** GET /api/vaults/:address `enforcement`: null while the vault is not paused. */
+export interface EnforcementView {
+  state: EnforcementState;
+  /** Unix seconds: since when the vault is in this state. */
+  since: number;
+  attempts: number;
+  lastError: string | null;
+}
+
+export interface EnforcementDeps extends ExposureDeps {
+  db: Executor;
+  work: UnitOfWork;
+  /** Publishes stored events to live streams (after commit). */
+  publish(rows: VaultEventRow[]): void;
+  /** Records the vault's fills as trades (after a flatten). */
+  recordFills(v: VaultRow): Promise<void>;
+  clock: () => number;
+  log: Logger;
+  /** The oracle's interval: a vault out of policy for more than two is `failing`. */
+  intervalMs: number;
+  /** A vault that holds its policy is re-checked every this many oracle cycles (default 5). */
+  recheckEvery?: number;
+  /** The longest wait between two tries while a vault is out of policy and the error is retryable. */
+  retryCapMs?: number;
+}
+
+/** Passes (read, act) per run: one to act and one to see it held; a third for a partial fill. */
+const MAX_PASSES = 3;
+const AGENT_LAPSED =
+  "the exchange no longer accepts the daemon's agent key for this vault's account (it expired, was pruned or was revoked): " +
+  "the investor must approve a new agent (tradevault agent approve, or the dashboard's Agent screen)";
+
+const toSeconds = (ms: number) => Math.floor(ms / 1000);
+const asAppError = (err: unknown) =>
+  err instanceof AppError ? err : new AppError("INTERNAL", (err as Error)?.message ?? String(err), { cause: err });
+
+export function createEnforcement(deps: EnforcementDeps) {
+  const { db, work, clock, log } = deps;
+  const exposure: Exposure = createExposure(deps);
+  const recheckEvery = deps.recheckEvery ?? 5;
+  const retryCapMs = deps.retryCapMs ?? 3_000;
+  const rows = new Map<string, EnforcementRow>();
+  const cyclesSinceCheck = new Map<string, number>();
+  const retries = new Map<string, NodeJS.Timeout>();
+  const running = new Map<string, Promise<void>>();
+  const again = new Set<string>();
+  let stopped = false;
+
+  function rowFor(v: VaultRow): EnforcementRow {
+    const known = rows.get(v.address);
+    if (known && known.pause_pos === v.pause_pos) return known;
+    const now = clock();
+    const row: EnforcementRow = {
+      vault: v.address, pause_pos: v.pause_pos, state: "enforcing", since: now, started_at: now, attempts: 0, last_error: null,
+      canceled_orders: 0, closed: "[]", dust: "[]", outcome_recorded: 0, failing_recorded: 0, updated_at: now,
+    };
+    rows.set(v.address, row);
+    return row;
+  }
+
+  function setState(row: EnforcementRow, state: EnforcementState) {
+    if (row.state !== state) Object.assign(row, { state, since: clock() });
+  }
+
+  /** Saves the row, with an event in the same commit when one is due (so it is recorded once). */
+  async function save(row: EnforcementRow, event?: { type: string; data: Record<string, unknown> }) {
+    row.updated_at = clock();
+    const stored = await work.write(async (trx) => {
+      await enforcementRepo.saveEnforcement(trx, row);
+      if (!event) return undefined;
+      return appendDaemonEvent(trx, { vault: row.vault, type: event.type, time: toSeconds(clock()), data: event.data }, clock());
+    });
+    if (stored) deps.publish([stored]);
+  }
+
+  async function drop(address: string) {
+    clearTimeout(retries.get(address));
+    retries.delete(address);
+    cyclesSinceCheck.delete(address);
+    if (rows.delete(address)) await work.relaxed((trx) => enforcementRepo.dropEnforcement(trx, address));
+  }
+
+  /** The outcome, once per pause: what it took to make the account hold the policy. */
+  function outcomeEvent(v: VaultRow, row: EnforcementRow) {
+    const rule = breachPolicyRule(v.breach_policy);
+    if (!rule.enforce.closePositions) {
+      return { type: "OrdersCanceled", data: { reason: "paused", count: row.canceled_orders, attempts: row.attempts } };
+    }
+    return {
+      type: "Flattened",
+      data: {
+        reason: "paused", canceledOrders: row.canceled_orders, positions: JSON.parse(row.closed) as ClosedPosition[],
+        dust: JSON.parse(row.dust) as DustPosition[], attempts: row.attempts,
+      },
+    };
+  }
+
+  async function held(v: VaultRow, row: EnforcementRow, dust: DustPosition[]) {
+    const wasHolding = row.state === "holds" && row.outcome_recorded === 1;
+    setState(row, "holds");
+    row.last_error = null;
+    row.dust = JSON.stringify(dust);
+    if (wasHolding) return;
+    const event = row.outcome_recorded === 0 ? outcomeEvent(v, row) : undefined;
+    row.outcome_recorded = 1;
+    await save(row, event);
+    log.info({ vault: v.address, policy: breachPolicyRule(v.breach_policy).name, attempts: row.attempts }, "paused vault holds its breach policy");
+    if (JSON.parse(row.closed).length > 0) {
+      await deps.recordFills(v).catch((err) => log.warn({ vault: v.address, err: (err as Error).message }, "cannot record the flattening fills yet"));
+    }
+  }
+
+  async function failed(v: VaultRow, row: EnforcementRow, err: AppError, recheck: boolean) {
+    const message = err.code === "AGENT_NOT_APPROVED" ? AGENT_LAPSED : err.message;
+    row.last_error = message;
+    if (recheck) {
+      // A holding vault whose re-check could not read the account still holds as far as anyone knows.
+      log.warn({ vault: v.address, err: message }, "cannot re-check a paused vault's breach policy; next cycle");
+      return;
+    }
+    const outFor = clock() - row.started_at;
+    const failing = !err.retryable || outFor > 2 * deps.intervalMs;
+    setState(row, failing ? "failing" : "enforcing");
+    const event = failing && row.failing_recorded === 0
+      ? { type: "EnforcementFailing", data: { policy: breachPolicyRule(v.breach_policy).name, since: toSeconds(row.started_at), attempts: row.attempts, error: message } }
+      : undefined;
+    if (event) row.failing_recorded = 1;
+    await save(row, event);
+    const delay = err.retryable ? Math.min(500 * 2 ** Math.min(row.attempts - 1, 8), retryCapMs) : Math.min(deps.intervalMs, 30_000);
+    log.warn({ vault: v.address, attempts: row.attempts, retryInMs: delay, err: message }, "paused vault does not hold its breach policy yet; retrying");
+    retryIn(v.address, delay);
+  }
+
+  function retryIn(address: string, ms: number) {
+    clearTimeout(retries.get(address));
+    const timer = setTimeout(() => {
+      retries.delete(address);
+      void trigger(address);
+    }, ms);
+    timer.unref();
+    retries.set(address, timer);
+  }
+
+  /** One run: read and act until the account holds the policy, or a failure (retried later). */
+  async function enforce(address: string): Promise<void> {
+    const v = await vaultsRepo.findVault(db, address);
+    if (!v || v.closed || !v.paused) return drop(address);
+    const row = rowFor(v);
+    const recheck = row.state === "holds" && row.outcome_recorded === 1;
+    const opts: ReadOptions = { priority: recheck ? "background" : "trading" };
+    let acted = false;
+    try {
+      for (let pass = 0; pass < MAX_PASSES; pass += 1) {
+        const r = await exposure.pass(v, breachPolicyRule(v.breach_policy).enforce, opts);
+        if (r.holds) return await held(v, row, r.dust);
+        if (!acted) row.attempts += 1;
+        acted = true;
+        row.canceled_orders += r.canceled;
+        if (r.closed.length > 0) row.closed = JSON.stringify([...JSON.parse(row.closed), ...r.closed]);
+        if (row.state === "holds") setState(row, "enforcing");
+        // Saved before the next read: a crash now must not forget what was already closed.
+        await save(row);
+      }
+      throw new AppError("EXCHANGE_UNAVAILABLE", `the account still differs from the policy after ${MAX_PASSES} passes`, { retryable: true });
+    } catch (err) {
+      if (!acted && !recheck) row.attempts += 1;
+      await failed(v, row, asAppError(err), recheck && !acted);
+    }
+  }
+
+  /**
+   * Runs enforcement for the vault now. A trigger while a run is going makes one more run after it
+   * (what it saw may predate the trigger); `join` only waits for the run going on, if any.
+   */
+  function trigger(address: string, opts: { join?: boolean } = {}): Promise<void> {
+    const current = running.get(address);
+    if (current) {
+      if (!opts.join) again.add(address);
+      return current;
+    }
+    if (stopped) return Promise.resolve();
+    const run = (async () => {
+      do {
+        again.delete(address);
+        await enforce(address).catch((err) => log.error({ vault: address, err }, "enforcement run failed"));
+      } while (again.has(address) && !stopped);
+    })().finally(() => running.delete(address));
+    running.set(address, run);
+    return run;
+  }
+
+  return {
+    trigger,
+    /** Stored Paused, Unpaused and Closed events, from any source: a pause is acted on at once. */
+    observe(events: VaultEventRow[]) {
+      for (const e of events) {
+        if (e.type === "Paused" || e.type === "Unpaused" || e.type === "Closed") void trigger(e.vault);
+      }
+    },
+    /**
+     * Each oracle cycle: vaults out of policy are tried again (their retry timer may be waiting on a
+     * backoff), holding ones re-checked every few cycles, and rows of vaults no longer paused dropped.
+     */
+    cycle(vaults: VaultRow[]): Promise<void> {
+      const runs: Promise<void>[] = [];
+      for (const v of vaults) {
+        if (!v.paused) {
+          if (rows.has(v.address)) runs.push(drop(v.address));
+          continue;
+        }
+        const row = rows.get(v.address);
+        const holding = row?.state === "holds" && row.pause_pos === v.pause_pos;
+        const n = (cyclesSinceCheck.get(v.address) ?? 0) + 1;
+        if (holding && n < recheckEvery) {
+          cyclesSinceCheck.set(v.address, n);
+          continue;
+        }
+        cyclesSinceCheck.set(v.address, 0);
+        runs.push(trigger(v.address));
+      }
+      return Promise.all(runs).then(() => undefined);
+    },
+    /** At start: the rows of an earlier run, and a run for every paused vault (a restart resumes). */
+    async start(): Promise<void> {
+      for (const row of await enforcementRepo.allEnforcement(db)) rows.set(row.vault, row);
+      for (const v of await vaultsRepo.activeVaults(db)) if (v.paused) void trigger(v.address);
+    },
+    /**
+     * Runs `fn` (a close's flatten) with no enforcement run of the vault alongside: the two would
+     * otherwise read the same position and both send a close for it.
+     */
+    async exclusive<T>(address: string, fn: () => Promise<T>): Promise<T> {
+      while (running.has(address)) await running.get(address);
+      const p = fn();
+      const settled = p.then(() => undefined, () => undefined);
+      running.set(address, settled);
+      try {
+        return await p;
+      } finally {
+        running.delete(address);
+        if (again.delete(address)) void trigger(address);
+      }
+    },
+    /** Cancels and closes everything, for a vault's close: throws unless only dust is left. */
+    flattenForClose: (v: VaultRow) => exposure.flattenAll(v),
+    view(v: VaultRow): EnforcementView | null {
+      if (!v.paused || v.closed) return null;
+      const row = rows.get(v.address);
+      if (!row || row.pause_pos !== v.pause_pos) return { state: "enforcing", since: toSeconds(clock()), attempts: 0, lastError: null };
+      return { state: row.state, since: toSeconds(row.since), attempts: row.attempts, lastError: row.last_error };
+    },
+    /** /healthz and /metrics: paused vaults not holding their policy, and for how long the oldest has not. */
+    summary(): { outOfPolicy: number; oldestSeconds: number } {
+      let outOfPolicy = 0;
+      let oldest = 0;
+      for (const row of rows.values()) {
+        if (row.state === "holds") continue;
+        outOfPolicy += 1;
+        oldest = Math.max(oldest, toSeconds(clock() - row.started_at));
+      }
+      return { outOfPolicy, oldestSeconds: oldest };
+    },
+    async stop(): Promise<void> {
+      stopped = true;
+      for (const t of retries.values()) clearTimeout(t);
+      retries.clear();
+      await Promise.all([...running.values()]);
+    },
+  };
+}
+
+export type Enforcement = ReturnType<typeof createEnforcement>;

@@ -1,0 +1,125 @@
+// A vault account's exposure against what a rule allows: one pass reads the account (resting orders,
+// and positions when the rule closes them), and acts on what differs: cancels the orders the rule
+// does not allow and closes each position whole with a reduce-only market order. Every order and
+// position is tried even when one fails; a position worth less than the venue's minimum order value
+// that the exchange refuses to close is left as dust, never an error, so it cannot block a flatten or
+// a vault's close. A close order whose outcome is in doubt is settled by its cloid before anything
+// new is sent for the vault: a position is never closed twice.
+import type { Logger } from "pino";
+import type { Executor } from "../db/database.js";
+import * as ordersRepo from "../db/orders-repo.js";
+import type { VaultRow } from "../db/schema-chain.js";
+import { AppError } from "../errors.js";
+import type { ExchangeAdapter, PositionState, ReadOptions } from "../exchange/types.js";
+import { compareDecimal } from "../lib/decimal.js";
+import { MIN_ORDER_VALUE } from "../trading/order-rules.js";
+import type { Reconciler } from "../trading/reconciler.js";
+import type { TradingService } from "../trading/trading-service.js";
+import type { BreachPolicyRule } from "./breach-policies.js";
+
+/** The orders table's `user` of the orders enforcement and closes send. */
+export const ENFORCER = "enforcement";
+
+export interface ExposureDeps {
+  db: Executor;
+  exchange: ExchangeAdapter;
+  trading: TradingService;
+  reconciler: Reconciler;
+  log: Logger;
+  /** How long a close order may take to land (expiresAfter): one in doubt is settled that much sooner. */
+  closeTtlMs?: number;
+}
+
+export interface ClosedPosition {
+  symbol: string;
+  /** The position closed, signed decimal text. */
+  size: string;
+  orderId: number;
+  filledSize: string | null;
+  averagePrice: string | null;
+}
+
+export interface DustPosition {
+  symbol: string;
+  size: string;
+  /** Its value at mark, USDC decimal text: below the venue's minimum order value. */
+  value: string;
+}
+
+export interface PassResult {
+  /** The account already held the rule when read (nothing was sent), or only refused dust is left. */
+  holds: boolean;
+  canceled: number;
+  closed: ClosedPosition[];
+  dust: DustPosition[];
+}
+
+type Rule = BreachPolicyRule["enforce"];
+
+const FLATTEN: Rule = { cancel: "all", closePositions: true };
+const MAX_PASSES = 3;
+
+const isOpen = (p: PositionState) => compareDecimal(p.size, "0") !== 0;
+const isDust = (p: PositionState) => compareDecimal(p.positionValue, MIN_ORDER_VALUE) < 0;
+const asAppError = (err: unknown) =>
+  err instanceof AppError ? err : new AppError("INTERNAL", (err as Error)?.message ?? String(err), { cause: err });
+
+export function createExposure(deps: ExposureDeps) {
+  const { db, exchange, trading, reconciler } = deps;
+  const closeTtlMs = deps.closeTtlMs ?? 5_000;
+
+  /** Settles the vault's orders in doubt by cloid; throws while any is still unknown. */
+  async function settleInDoubt(v: VaultRow): Promise<void> {
+    for (const row of await ordersRepo.inDoubtOfVault(db, v.address)) {
+      const settled = await reconciler.settle(row.cloid);
+      if (settled && (settled.status === "pending" || settled.status === "unknown")) {
+        throw new AppError("EXCHANGE_UNAVAILABLE", `order ${row.cloid} of this vault is still in doubt; it is settled before anything new is sent`, {
+          retryable: true,
+        });
+      }
+    }
+  }
+
+  async function pass(v: VaultRow, rule: Rule, opts: ReadOptions): Promise<PassResult> {
+    await settleInDoubt(v);
+    const account = v.exchange_account;
+    const orders = (await exchange.openOrders(account, opts)).filter((o) => rule.cancel === "all" || !o.reduceOnly);
+    const positions = rule.closePositions ? (await exchange.accountState(account, opts)).positions.filter(isOpen) : [];
+    if (orders.length === 0 && positions.length === 0) return { holds: true, canceled: 0, closed: [], dust: [] };
+
+    const target = { account, vaultAddress: v.address };
+    const { canceled, errors } = await trading.cancelOrders(target, orders);
+    const closed: ClosedPosition[] = [];
+    const dust: DustPosition[] = [];
+    for (const p of positions) {
+      try {
+        const r = await trading.closeWhole(ENFORCER, target, p, closeTtlMs);
+        closed.push({ symbol: p.symbol, size: p.size, orderId: r.orderId, filledSize: r.filled?.size ?? null, averagePrice: r.filled?.averagePrice ?? null });
+      } catch (err) {
+        const e = asAppError(err);
+        if (e.code === "ORDER_REJECTED" && isDust(p)) dust.push({ symbol: p.symbol, size: p.size, value: p.positionValue });
+        else errors.push(e);
+      }
+    }
+    if (errors.length > 0) throw errors[0];
+    return { holds: orders.length === 0 && closed.length === 0, canceled, closed, dust };
+  }
+
+  return {
+    pass,
+    /** Cancels every order and closes every position (a vault's close); only refused dust may be left. */
+    async flattenAll(v: VaultRow): Promise<{ canceled: number; closed: ClosedPosition[]; dust: DustPosition[] }> {
+      let canceled = 0;
+      const closed: ClosedPosition[] = [];
+      for (let i = 0; i < MAX_PASSES; i += 1) {
+        const r = await pass(v, FLATTEN, { priority: "trading" });
+        canceled += r.canceled;
+        closed.push(...r.closed);
+        if (r.holds) return { canceled, closed, dust: r.dust };
+      }
+      throw new AppError("EXCHANGE_UNAVAILABLE", `positions are still open after ${MAX_PASSES} tries to close them; try again`, { retryable: true });
+    },
+  };
+}
+
+export type Exposure = ReturnType<typeof createExposure>;
