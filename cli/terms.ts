@@ -1,6 +1,8 @@
 // The seven terms of a vault proposal: each checked the same way whether it came as a flag (a bad
 // one is exit 2) or as an answer on a terminal (a bad one is asked again).
 import type { Check } from "./prompt.js";
+// Plain data with no imports: the one table of breach policies, shared with the daemon and the dashboard.
+import { BREACH_POLICY_TABLE, DEFAULT_BREACH_POLICY } from "../daemon/vaults/breach-policies.js";
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const DECIMAL = /^\d+(\.\d+)?$/;
@@ -21,11 +23,14 @@ export function percentBps(v: string): number {
 }
 
 /** The breach policies (a signed term; optional, "pause" when not given), as `show` explains them. */
-export const BREACH_POLICY_TEXT: Record<string, string> = {
-  pause: "pause (every vault order refused until the trader unpauses)",
-  "reduce-only": "reduce-only (paused, but orders that only reduce are allowed)",
-  flatten: "flatten (every position closed at once, then paused)",
-};
+export const BREACH_POLICY_TEXT: Record<string, string> = Object.fromEntries(
+  BREACH_POLICY_TABLE.map((p) => [p.name, `${p.name} (${p.summary})`]),
+);
+
+/** For --breach-policy's help: "pause (default), reduce-only or flatten". */
+export const BREACH_POLICY_CHOICES = BREACH_POLICY_TABLE
+  .map((p, i, all) => `${i === 0 ? "" : i === all.length - 1 ? " or " : ", "}${p.name}${p.name === DEFAULT_BREACH_POLICY ? " (default)" : ""}`)
+  .join("");
 
 export interface Term {
   key: "investor" | "trader" | "balance" | "maxDrawdown" | "dailyDrawdown" | "days" | "traderShare";

@@ -12,6 +12,7 @@ import { startChain, type Chain } from "./chain/chain.js";
 import { mintSettlementToken } from "./chain/deploy.js";
 import { loadOrCreateOperatorKey, readOperatorKeyFile } from "./chain/operator-key.js";
 import { composeServices } from "./compose-services.js";
+import type { Enforcement } from "./vaults/enforcement.js";
 import type { Config } from "./config.js";
 import { openStore, type Store } from "./db/database.js";
 import { knownVaults } from "./db/vaults-repo.js";
@@ -58,6 +59,8 @@ export interface Daemon {
   exchange: ExchangeAdapter;
   chain: Chain;
   oracle: Oracle;
+  /** Each paused vault's breach policy, enforced (tests trigger runs as a pause would). */
+  enforcement: Enforcement;
   routes: RouteSpec[];
   router: Router;
   /** GET /metrics, when --metrics-port is set. */
@@ -238,7 +241,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       })());
 
     return {
-      url, publicUrl, store, sim, exchange, chain, oracle: services.oracle, routes, router, metricsUrl: metricsServer?.url,
+      url, publicUrl, store, sim, exchange, chain, oracle: services.oracle, enforcement: services.enforcement, routes, router, metricsUrl: metricsServer?.url,
       reconcile: (cloid) => services.reconciler.settle(cloid), stop,
     };
   } catch (err) {

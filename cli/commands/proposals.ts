@@ -7,7 +7,7 @@ import { usageError } from "../errors.js";
 import { keyValues, printResult, printWarnings, table, type Io } from "../output.js";
 import { withProgress } from "../progress.js";
 import { canPrompt, promptsOf } from "../prompt.js";
-import { BREACH_POLICY_TEXT, percentBps, TERMS, type Term } from "../terms.js";
+import { BREACH_POLICY_CHOICES, BREACH_POLICY_TEXT, percentBps, TERMS, type Term } from "../terms.js";
 import { unlockWallet } from "./session.js";
 
 const iso = (s: number) => new Date(s * 1000).toISOString();
@@ -79,7 +79,7 @@ function createCommand(io: Io): Command {
     .option("--balance <usdc>", "initial balance in USDC").option("--max-drawdown <percent>").option("--daily-drawdown <percent>")
     .option("--days <n>", "deal length in days").option("--trader-share <percent>", "trader's share of the profit")
     .option("--valid-days <n>", "days the counterparty has to sign (default 7, at most the deal length)")
-    .option("--breach-policy <policy>", "what a breach does: pause (default), reduce-only or flatten");
+    .option("--breach-policy <policy>", `what a breach does: ${BREACH_POLICY_CHOICES}`);
   return create.action(async (o, c: Command) => {
     if (o.exchangeAccount !== undefined) addressArg("--exchange-account", o.exchangeAccount);
     if (o.validDays !== undefined) integerArg("--valid-days", o.validDays, 1);

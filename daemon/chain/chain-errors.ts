@@ -36,6 +36,24 @@ export const REVERT_CODES: Readonly<Record<string, ErrorCode>> = {
   ERC2612InvalidSigner: "INVALID_INPUT",
 };
 
+/** What each revert a user can meet means, in words (the revert's name stays in `details`). */
+export const REVERT_MESSAGES: Readonly<Record<string, string>> = {
+  NotAuthorized: "the caller may not do this on this vault",
+  VaultClosed: "the vault is closed",
+  VaultNotClosed: "the vault is not closed yet",
+  NotPaused: "the vault is not paused",
+  NotRecovered: "the balance has not recovered inside both drawdown limits",
+  DealExpired: "the deal deadline has passed",
+  TermsExpired: "the proposal's terms expired before the vault was deployed",
+  TermsAlreadyUsed: "these terms have already deployed a vault",
+  InvalidSignature: "a signature does not match the terms",
+  InvalidAmount: "the amount must be more than 0",
+  NothingToWithdraw: "there is nothing left for this party to withdraw",
+  ERC20InsufficientBalance: "the account does not hold enough of the settlement token",
+  ERC2612ExpiredSignature: "the permit has expired",
+  ERC2612InvalidSigner: "the permit was not signed by the investor",
+};
+
 /** Transport-level ethers codes after which the same call may well succeed. */
 const RETRYABLE_CODES = ["NETWORK_ERROR", "TIMEOUT", "SERVER_ERROR", "NONCE_EXPIRED", "REPLACEMENT_UNDERPRICED"] as const;
 
@@ -89,7 +107,8 @@ export function toAppError(e: unknown, action = "chain call"): AppError {
   const revert = decodeRevert(e);
   if (revert) {
     const code = REVERT_CODES[revert.name] ?? "INTERNAL";
-    return new AppError(code, `${action} reverted: ${revert.name}`, {
+    const words = REVERT_MESSAGES[revert.name];
+    return new AppError(code, words ? `${action}: ${words}` : `${action} reverted: ${revert.name}`, {
       details: { revert: revert.name, args: plainArgs(revert.args) },
       cause: e,
     });

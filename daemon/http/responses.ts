@@ -3,6 +3,7 @@
 // loads daemon code at run time). Shapes follow the routes and their render helpers as they answer
 // today; a test parses live answers with them, so a drift shows up as a failing test.
 import { z } from "zod";
+import { VAULT_EVENT_TYPES, type VaultEventType } from "../events/event-types.js";
 import { BREACH_POLICIES, BREACH_POLICY_CODES, BREACH_POLICY_HELP } from "../vaults/breach-policies.js";
 
 const unixSeconds = z.number().int().meta({ description: "Unix seconds" });
@@ -234,7 +235,7 @@ export const vaultEventData = {
   }).meta({ description: "a paused vault has not held its breach policy for more than two oracle cycles; the daemon keeps trying" }),
   AccountModeChanged: z.object({ from: z.string().nullable(), to: z.string(), valued: z.boolean() })
     .meta({ description: "the exchange account's abstraction mode changed (valued: the oracle can value the new mode)" }),
-};
+} satisfies Record<VaultEventType, z.ZodType>;
 
 const eventOf = <T extends keyof typeof vaultEventData>(type: T) =>
   z.object({
@@ -243,11 +244,8 @@ const eventOf = <T extends keyof typeof vaultEventData>(type: T) =>
   });
 
 /** A VaultEvent record; `type` tells the shape of `data`. */
-export const vaultEvent = z.discriminatedUnion("type", [
-  eventOf("VaultCreated"), eventOf("BalanceUpdated"), eventOf("Paused"), eventOf("Unpaused"), eventOf("Closed"),
-  eventOf("Funded"), eventOf("Withdrawn"), eventOf("Fill"), eventOf("BalanceMismatch"), eventOf("OrdersCanceled"),
-  eventOf("Flattened"), eventOf("AccountModeChanged"), eventOf("EnforcementFailing"),
-]);
+type EventSchema = { [K in VaultEventType]: ReturnType<typeof eventOf<K>> }[VaultEventType];
+export const vaultEvent = z.discriminatedUnion("type", VAULT_EVENT_TYPES.map((type) => eventOf(type)) as unknown as [EventSchema, ...EventSchema[]]);
 export type VaultEvent = z.infer<typeof vaultEvent>;
 export const vaultEvents = z.object({ events: z.array(vaultEvent), total: z.number().int(), hasMore: z.boolean() });
 export type VaultEvents = z.infer<typeof vaultEvents>;

@@ -15,6 +15,8 @@ import type { DustPosition } from "./exposure.js";
 import type { VaultBalances } from "./vault-balances.js";
 import { assertOpen, vaultFor, vaultWithRole } from "./vault-access.js";
 import type { VaultChainOps } from "./vault-chain.js";
+import { bpsToPercent } from "./units.js";
+import { drawdownBps } from "./vault-math.js";
 import { rowToCloseResult, rowToDetail, rowToEvent, rowToSummary, rowToTrade, type VaultSummary } from "./vault-views.js";
 
 export interface VaultServiceDeps {
@@ -42,6 +44,17 @@ export interface PollResult {
 }
 
 const nowS = (clock: () => number) => Math.floor(clock() / 1000);
+
+/** Unpause refused by the contract: where the balance stands against each limit, at the fresh reading. */
+function notRecovered(v: VaultRow): AppError {
+  const current = BigInt(v.current_balance);
+  const max = bpsToPercent(drawdownBps(BigInt(v.peak_balance), current));
+  const daily = bpsToPercent(drawdownBps(BigInt(v.day_start_balance), current));
+  return new AppError("NOT_RECOVERED",
+    `the balance has not recovered: drawdown ${max}% (limit ${bpsToPercent(v.max_drawdown_bps)}%), daily drawdown ${daily}% ` +
+    `(limit ${bpsToPercent(v.daily_drawdown_bps)}%); unpause once both are inside their limits, or close the vault`,
+    { details: { currentDrawdown: max, maxDrawdown: bpsToPercent(v.max_drawdown_bps), currentDailyDrawdown: daily, dailyDrawdown: bpsToPercent(v.daily_drawdown_bps) } });
+}
 
 /** A closed vault's row, and the positions its close left open because the exchange refused dust. */
 interface Closed {
@@ -193,7 +206,11 @@ export function createVaultService(deps: VaultServiceDeps) {
       if (!v.paused) throw new AppError("CONFLICT", "the vault is not paused");
       await deps.modes.assertUnpausable(v);
       const fresh = await refresh(v.address);
-      if (fresh.paused) await chain.unpauseVault(v.address);
+      if (fresh.paused) {
+        await chain.unpauseVault(v.address).catch((err) => {
+          throw isAppError(err) && err.code === "NOT_RECOVERED" ? notRecovered(fresh) : err;
+        });
+      }
       return rowToSummary((await vaultsRepo.findVault(db, v.address))!);
     },
 

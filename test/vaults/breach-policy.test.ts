@@ -59,7 +59,12 @@ t("pause: after a breach even a reduce-only order is refused with VAULT_PAUSED",
   const r = await vaultTrade(c, c.tom, { side: "sell", size: 0.05, reduceOnly: true });
   assert.is(r.status, 409, JSON.stringify(r.body));
   assert.is(r.body.error.code, "VAULT_PAUSED");
-  assert.is((await d.http.post("/api/positions/close", { symbol: "BTC", vaultAddress: c.vault }, { token: c.tom.token })).status, 409);
+  const close = await d.http.post("/api/positions/close", { symbol: "BTC", vaultAddress: c.vault }, { token: c.tom.token });
+  assert.is(close.status, 409);
+  // The refusal says where the vault stands and what the trader can do.
+  assert.match(close.body.error.message, /daily \d+(\.\d+)?% \(limit 5%\)/);
+  assert.match(close.body.error.message, /close the vault/);
+  assert.match(close.body.error.message, /unpauses once the balance has recovered/);
 });
 
 t("reduce-only: while paused the trader may reduce and close, but not add; others are still refused", async ({ d }) => {

@@ -77,6 +77,10 @@ t("unpause: investor 403, stranger 404, the trader refused (409 NOT_RECOVERED) u
   const early = await vaultPost(c, "unpause", c.tom);
   assert.is(early.status, 409);
   assert.is(early.body.error.code, "NOT_RECOVERED");
+  // Where the balance stands against each limit, in words, not the contract's revert name.
+  assert.match(early.body.error.message, /daily drawdown \d+(\.\d+)?% \(limit 5%\)/);
+  assert.not.match(early.body.error.message, /NotRecovered/);
+  assert.is(early.body.error.details.dailyDrawdown, 5);
   assert.is(await onChainPaused(c), true);
 });
 

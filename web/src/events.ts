@@ -11,7 +11,10 @@ export interface LiveEvent {
   [field: string]: unknown;
 }
 
-const TYPES = ["VaultCreated", "BalanceUpdated", "Paused", "Unpaused", "Closed", "Funded", "Withdrawn", "Fill", "OrdersCanceled", "BalanceMismatch"];
+import { VAULT_EVENT_TYPES } from "../../daemon/events/event-types.js";
+
+/** Every event type the daemon stores: the dashboard listens for each (EventSource needs the names). */
+const TYPES = VAULT_EVENT_TYPES;
 
 export interface Live {
   subscribe(listener: (e: LiveEvent) => void): () => void;

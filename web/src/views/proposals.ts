@@ -6,6 +6,7 @@ import { get, post } from "../api.js";
 import { field, formValues, h, input, replace, select, table } from "../dom.js";
 import { bpsToPercent, percentBps, pct, short, usdc, when } from "../format.js";
 import { ensureChain, signTypedData, type TypedData } from "../wallet.js";
+import { BREACH_POLICY_TABLE, DEFAULT_BREACH_POLICY } from "../../../daemon/vaults/breach-policies.js";
 
 export async function proposalsView(app: App, view: HTMLElement): Promise<void> {
   const list = await get<ProposalList>("/api/proposals?limit=100");
@@ -21,7 +22,7 @@ function createCard(app: App): HTMLElement {
     field("Daily drawdown (%)", input("dailyDrawdown", { inputmode: "decimal", value: "5", required: true })),
     field("Deal length (days)", input("days", { inputmode: "numeric", value: "30", required: true })),
     field("Trader's profit share (%)", input("traderShare", { inputmode: "decimal", value: "20", required: true })),
-    field("On a breach", select("breachPolicy", [["pause", "pause"], ["reduce-only", "reduce-only"], ["flatten", "flatten"]])),
+    field("On a breach", select("breachPolicy", BREACH_POLICY_TABLE.map((p) => [p.name, `${p.name}: ${p.summary}`] as [string, string]))),
     h("button", { type: "submit", id: "create-proposal" }, "Propose"));
   form.addEventListener("submit", (e) => {
     e.preventDefault();
@@ -36,8 +37,8 @@ function createCard(app: App): HTMLElement {
         dealDeadline: Math.floor(Date.now() / 1000) + Math.round(Number(v.days) * 86_400),
         profitShare: { trader: bpsToPercent(traderBps), investor: bpsToPercent(10_000 - traderBps) },
       };
-      // "pause" is the default term: sent only when another policy is chosen.
-      if (v.breachPolicy && v.breachPolicy !== "pause") body.breachPolicy = v.breachPolicy;
+      // The default term is sent only when another policy is chosen.
+      if (v.breachPolicy && v.breachPolicy !== DEFAULT_BREACH_POLICY) body.breachPolicy = v.breachPolicy;
       const r = await post<ProposalResponse>("/api/proposals", body);
       notice(`Proposal ${r.proposal.id} created${r.warnings.length ? `: ${r.warnings.map((w) => w.message).join("; ")}` : ""}. Both parties now sign it.`);
       app.refresh();
