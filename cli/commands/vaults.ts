@@ -14,6 +14,13 @@ const iso = (s: number | null) => (s ? new Date(s * 1000).toISOString() : "-");
 /** The vault argument, checked before anything goes over the network. */
 const path = (address: string, rest = "") => `/api/vaults/${addressArg("the vault address", address)}${rest}`;
 
+/** "holds since ...", or what is wrong and since when: whether the breach policy is in force. */
+function enforcementText(e: NonNullable<VaultDetail["enforcement"]>): string {
+  const since = `since ${iso(e.since)}`;
+  if (e.state === "holds") return `holds (${since})`;
+  return `${e.state === "failing" ? "FAILING" : "being enforced"} ${since}, ${e.attempts} attempt${e.attempts === 1 ? "" : "s"}${e.lastError ? `: ${e.lastError}` : ""}`;
+}
+
 function showVault(v: VaultDetail): string {
   const s = v.settlement;
   return keyValues([
@@ -24,6 +31,7 @@ function showVault(v: VaultDetail): string {
     ["deal deadline", iso(v.dealDeadline)], ["last balance update", iso(v.lastBalanceUpdate)],
     ["profit share", `trader ${v.profitShare.trader}% / investor ${v.profitShare.investor}%`],
     ["on a breach", BREACH_POLICY_TEXT[v.breachPolicy]],
+    ...(v.enforcement ? [["policy", enforcementText(v.enforcement)]] as Array<[string, unknown]> : []),
     ...(v.accountMode ? [["account mode", v.accountMode]] as Array<[string, unknown]> : []),
     ...(v.closed ? [["final balance", s.finalBalance], ["profit", s.profit], ["trader share", s.traderShare], ["investor share", s.investorShare]] as Array<[string, unknown]> : []),
     ["escrow funded", s.funded],
@@ -42,8 +50,10 @@ function readCommands(cmd: Command, io: Io): void {
     const where = path(address);
     const ctx = contextFor(c, io);
     const r = await ctx.authedApi().request<VaultDetailResponse>("GET", where);
-    printResult(io, ctx.json, r, () => `${showVault(r.vault)}\n\nPositions:\n${table(["SYMBOL", "SIZE", "ENTRY", "MARK", "UNREALIZED PNL"],
-      r.vault.positions.map((p) => [p.symbol, p.size, p.entryPrice, p.markPrice, p.unrealizedPnl]))}`);
+    const positions = () => r.vault.positionsAvailable
+      ? table(["SYMBOL", "SIZE", "ENTRY", "MARK", "UNREALIZED PNL"], r.vault.positions.map((p) => [p.symbol, p.size, p.entryPrice, p.markPrice, p.unrealizedPnl]))
+      : "(the exchange could not be read just now: positions unknown)";
+    printResult(io, ctx.json, r, () => `${showVault(r.vault)}\n\nPositions:\n${positions()}`);
   });
 
   cmd.command("trades <address>").description("the vault's trades, newest first")
@@ -77,7 +87,10 @@ function actionCommands(cmd: Command, io: Io): void {
       const ctx = contextFor(c, io);
       const r = await withProgress(io, ctx.json, "Closing the vault", () => ctx.authedApi().request<VaultClose>("POST", where));
       printResult(io, ctx.json, r, () => keyValues([["vault", r.vault.address], ["status", r.vault.status], ["final balance", r.vault.finalBalance],
-        ["profit", r.vault.profit], ["trader share", r.vault.traderShare], ["investor share", r.vault.investorShare]]));
+        ["profit", r.vault.profit], ["trader share", r.vault.traderShare], ["investor share", r.vault.investorShare],
+        ...(r.vault.leftOpen.length > 0
+          ? [["left open", `${r.vault.leftOpen.map((p) => `${p.size} ${p.symbol} (${p.value} USDC)`).join(", ")}: below the exchange's minimum order, valued at mark in the final balance`]] as Array<[string, unknown]>
+          : [])]));
     });
 
   cmd.command("unpause <address>").description("unpause after recovery (trader only)")

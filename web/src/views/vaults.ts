@@ -1,6 +1,6 @@
 // Vaults: the list, and one vault's terms, balances, chart, trades and events as they arrive, with
 // the actions the API allows each role (close: both; unpause: trader; fund: investor; withdraw: closed).
-import type { FundPrepare, VaultDetail, VaultEvents, VaultList } from "../../../daemon/http/responses.js";
+import type { FundPrepare, VaultClose, VaultDetail, VaultEvents, VaultList } from "../../../daemon/http/responses.js";
 import { act, notice, type App } from "../app.js";
 import { get, post } from "../api.js";
 import { h, input, replace, table } from "../dom.js";
@@ -84,7 +84,11 @@ function roleOf(app: App, v: VaultDetail): string {
 
 function statusCard(app: App, v: VaultDetail): HTMLElement[] {
   const role = roleOf(app, v);
-  const policy = (v as VaultDetail & { breachPolicy?: string }).breachPolicy;
+  const policy = v.breachPolicy;
+  const e = v.enforcement;
+  // Whether the paused vault's exchange account holds what its breach policy allows, and if not why.
+  const held = e === null ? null : e.state === "holds" ? `holds since ${when(e.since)}`
+    : `${e.state === "failing" ? "FAILING" : "being enforced"} since ${when(e.since)} (${e.attempts} attempts)${e.lastError ? `: ${e.lastError}` : ""}`;
   const state = v.closed ? "CLOSED" : v.paused ? `PAUSED${v.pauseReason ? ` (${v.pauseReason})` : ""}` : v.status;
   return [
     h("h2", {}, "Vault ", h("code", {}, short(v.address)), " ", h("span", { class: `badge ${v.paused ? "bad" : v.closed ? "" : "good"}`, id: "vault-state" }, state)),
@@ -98,6 +102,9 @@ function statusCard(app: App, v: VaultDetail): HTMLElement[] {
       h("dt", {}, "Daily drawdown (limit)"), h("dd", {}, `${pct(v.currentDailyDrawdown)} (${pct(v.dailyDrawdown)})`),
       h("dt", {}, "Profit share trader / investor"), h("dd", {}, `${v.profitShare.trader}% / ${v.profitShare.investor}%`),
       policy ? h("dt", {}, "On a breach") : null, policy ? h("dd", { id: "vault-breach-policy" }, policy) : null,
+      held ? h("dt", {}, "Breach policy") : null, held ? h("dd", { id: "vault-enforcement", class: e?.state === "holds" ? "" : "bad" }, held) : null,
+      v.positionsAvailable ? null : h("dt", {}, "Positions"),
+      v.positionsAvailable ? null : h("dd", { id: "vault-positions-unknown", class: "bad" }, "the exchange could not be read just now: positions unknown"),
       h("dt", {}, "Deadline"), h("dd", {}, when(v.dealDeadline)),
       h("dt", {}, "Last balance update"), h("dd", {}, when(v.lastBalanceUpdate)),
       h("dt", {}, "Escrow funded"), h("dd", {}, `${usdc(v.settlement.funded)} USDC`)),
@@ -116,8 +123,9 @@ function actionBar(app: App, v: VaultDetail, role: string): HTMLElement {
   if (!v.closed) {
     bar.append(button("Close vault", "vault-close", async () => {
       if (!window.confirm("Close the vault? Orders are canceled, positions flattened, and the profit split.")) return;
-      const r = await post<{ vault: { finalBalance: string; profit: number } }>(`${base}/close`);
-      notice(`Vault closed at ${usdc(r.vault.finalBalance)} USDC (profit ${r.vault.profit}).`);
+      const r = await post<VaultClose>(`${base}/close`);
+      const left = r.vault.leftOpen.map((p) => `${p.size} ${p.symbol} (${usdc(p.value)} USDC)`).join(", ");
+      notice(`Vault closed at ${usdc(r.vault.finalBalance)} USDC (profit ${r.vault.profit}).${left ? ` Left open, below the exchange's minimum order: ${left}.` : ""}`);
       app.refresh();
     }));
   }
