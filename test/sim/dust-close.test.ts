@@ -88,6 +88,7 @@ test("below $10, orders that are not a reduce-only close of the whole position a
   const sameSide = order(true, "61000", "0.0001", true); // reduce-only on the position's own side
   assert.equal(await place(w, sameSide), { error: MIN });
   const flat = await fundedWallet(h.sim, 1_000); // no position at all
+  assert.equal(await place(flat, order(true, "61000", "0.0001", true)), { error: MIN });
   assert.equal(await place(flat, order(false, "57000", "0.0001", true)), { error: MIN });
   assert.is(await sizeOf(w), "0.0001");
 });
