@@ -1,7 +1,7 @@
 // The sim's HTTP transport: routes POST /info and /exchange (Hyperliquid's API) and the loopback-only
-// test controls under /sim/ (any method; the controls choose), records every request, and applies injected faults. Handlers only
-// delegate; error bodies mimic the real server (axum): 400/415/422 text/plain. WebSocket upgrades go
-// to the `upgrade` dependency (ws.ts).
+// test controls under /sim/ (any method; the controls choose), records every request, and applies
+// injected faults. Handlers only delegate; error bodies mimic the real server (axum): 400/415/422
+// text/plain. WebSocket upgrades go to the `upgrade` dependency (ws.ts).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
