@@ -1,14 +1,17 @@
 // The sim's test controls over HTTP (loopback only, checked by the server): POST /sim/faucet
-// {user, amount}, POST /sim/price {symbol, price} and POST /sim/abstraction {user, abstraction} (what
-// userAbstraction reports). They parse the body and delegate to the same
-// methods the programmatic API exposes.
+// {user, amount}, POST /sim/price {symbol, price}, POST /sim/abstraction {user, abstraction} (what
+// userAbstraction reports) and /sim/faults (GET lists, POST queues, DELETE clears the fault queue).
+// They parse the body and delegate to the same methods the programmatic API exposes.
 import { z } from "zod";
+import { FaultSpecError } from "./fault-spec.js";
+import type { FaultQueue, FaultSpec } from "./faults.js";
 import type { ControlResult } from "./server.js";
 
 export interface ControlTarget {
   faucet(user: string, amount: string | number): Promise<unknown>;
   setPrice(symbol: string, price: string | number): unknown;
   setAbstraction(user: string, mode: string): unknown;
+  faults: Pick<FaultQueue, "next" | "pending" | "clear">;
 }
 
 /** Raised by faucet/setPrice for input the caller got wrong (HTTP 400). */
@@ -22,27 +25,45 @@ const FaucetBody = z.object({ user: z.string(), amount: Amount });
 const PriceBody = z.object({ symbol: z.string(), price: Amount });
 const AbstractionBody = z.object({ user: z.string(), abstraction: z.string() });
 
-export async function handleControl(target: ControlTarget, path: string, body: unknown): Promise<ControlResult> {
+const refused = (status: number, error: string, details?: unknown): ControlResult =>
+  ({ status, json: { ok: false, error, ...(details ? { details } : {}) } });
+
+/** `method` comes last (default POST) so callers that relay POST controls need not name it. */
+export async function handleControl(target: ControlTarget, path: string, body: unknown, method = "POST"): Promise<ControlResult> {
   try {
+    if (path === "/sim/faults") return faultControl(target.faults, method, body);
+    if (!["/sim/faucet", "/sim/price", "/sim/abstraction"].includes(path)) return refused(404, `unknown control ${path}`);
+    if (method !== "POST") return refused(405, `${path} takes POST`);
     if (path === "/sim/faucet") {
       const b = FaucetBody.safeParse(body);
-      if (!b.success) return { status: 400, json: { ok: false, error: "expected {user, amount}" } };
+      if (!b.success) return refused(400, "expected {user, amount}");
       return { status: 200, json: { ok: true, ...(await target.faucet(b.data.user, b.data.amount) as object) } };
     }
     if (path === "/sim/price") {
       const b = PriceBody.safeParse(body);
-      if (!b.success) return { status: 400, json: { ok: false, error: "expected {symbol, price}" } };
+      if (!b.success) return refused(400, "expected {symbol, price}");
       return { status: 200, json: { ok: true, ...(target.setPrice(b.data.symbol, b.data.price) as object) } };
     }
-    if (path === "/sim/abstraction") {
-      const b = AbstractionBody.safeParse(body);
-      if (!b.success) return { status: 400, json: { ok: false, error: "expected {user, abstraction}" } };
-      return { status: 200, json: { ok: true, ...(target.setAbstraction(b.data.user, b.data.abstraction) as object) } };
-    }
-    return { status: 404, json: { ok: false, error: `unknown control ${path}` } };
+    const b = AbstractionBody.safeParse(body);
+    if (!b.success) return refused(400, "expected {user, abstraction}");
+    return { status: 200, json: { ok: true, ...(target.setAbstraction(b.data.user, b.data.abstraction) as object) } };
   } catch (e) {
-    if (e instanceof ControlInputError) return { status: 400, json: { ok: false, error: e.message } };
-    if (e instanceof FaucetHookError) return { status: 502, json: { ok: false, error: e.message } };
+    if (e instanceof ControlInputError) return refused(400, e.message);
+    if (e instanceof FaucetHookError) return refused(502, e.message);
     throw e;
   }
+}
+
+/** Every answer carries the queue as it is after the request. */
+function faultControl(faults: ControlTarget["faults"], method: string, body: unknown): ControlResult {
+  if (method === "DELETE") faults.clear();
+  else if (method === "POST") {
+    try {
+      faults.next(body as FaultSpec); // checked inside: anything else is refused with FaultSpecError
+    } catch (e) {
+      if (e instanceof FaultSpecError) return refused(400, e.message, e.problems);
+      throw e;
+    }
+  } else if (method !== "GET") return refused(405, "/sim/faults takes GET, POST or DELETE");
+  return { status: 200, json: { ok: true, pending: faults.pending() } };
 }

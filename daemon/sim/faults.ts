@@ -1,40 +1,29 @@
-// Fault injection for the daemon's tests, reachable only through the programmatic API (never HTTP).
-// Faults queue up and each one applies to the next `count` matching requests:
-//   http500               not processed; answered with HTTP 500
-//   timeout               not processed; the connection hangs for delayMs, then is closed unanswered
-//   drop-after-processing processed and committed; then the connection is closed unanswered (or, with
-//                         then: "http500", answered 500), so the caller cannot know the outcome
-//   delay                 processed; answered after delayMs
+// The fault queue the sim's HTTP server consults before each /info and /exchange request. Tests
+// fill it in-process (sim.faults.next) and any loopback client over HTTP (/sim/faults, controls.ts);
+// what each kind does is in fault-spec.ts. Faults apply in queue order: a request takes the first
+// queued fault that matches it, and a fault that does not match a request is left for a later one.
+import { checkFaultSpec, type FaultKind, type FaultSpec, type FaultThen, type PendingFault } from "./fault-spec.js";
 
-export type FaultKind = "http500" | "timeout" | "drop-after-processing" | "delay";
-export type FaultEndpoint = "exchange" | "info" | "any";
-
-export interface FaultSpec {
-  kind: FaultKind;
-  /** How many requests it applies to (default 1). */
-  count?: number;
-  /** Which endpoint it applies to (default "exchange"). */
-  endpoint?: FaultEndpoint;
-  /** For timeout and delay (default 30 000 ms for timeout, 1 000 ms for delay). */
-  delayMs?: number;
-  /** For drop-after-processing: close the connection ("drop", default) or answer HTTP 500. */
-  then?: "drop" | "http500";
-}
+export type { FaultEndpoint, FaultKind, FaultSpec, PendingFault } from "./fault-spec.js";
 
 export interface ActiveFault {
   kind: FaultKind;
   delayMs: number;
-  then: "drop" | "http500";
+  then: FaultThen;
+}
+
+/** The action type of an /exchange body, if it has one. */
+function actionType(body: unknown): string | undefined {
+  const action = (body as { action?: { type?: unknown } } | null | undefined)?.action;
+  return typeof action?.type === "string" ? action.type : undefined;
 }
 
 export class FaultQueue {
-  private queue: (FaultSpec & { left: number })[] = [];
+  private queue: PendingFault[] = [];
 
-  /** Queues a fault for the next matching request(s). */
+  /** Queues a fault for the next matching request(s); throws FaultSpecError for a bad spec. */
   next(spec: FaultSpec): void {
-    const count = spec.count ?? 1;
-    if (!Number.isInteger(count) || count < 1) throw new RangeError("fault count must be a positive integer");
-    this.queue.push({ ...spec, left: count });
+    this.queue.push(checkFaultSpec(spec));
   }
 
   clear(): void {
@@ -42,20 +31,18 @@ export class FaultQueue {
   }
 
   /** Faults still waiting, with how many requests each has left. */
-  pending(): { kind: FaultKind; endpoint: FaultEndpoint; left: number }[] {
-    return this.queue.map((f) => ({ kind: f.kind, endpoint: f.endpoint ?? "exchange", left: f.left }));
+  pending(): PendingFault[] {
+    return this.queue.map((f) => ({ ...f, actions: f.actions && [...f.actions] }));
   }
 
-  /** Takes the first queued fault that applies to a request on `endpoint`. */
-  take(endpoint: "exchange" | "info"): ActiveFault | undefined {
-    const i = this.queue.findIndex((f) => (f.endpoint ?? "exchange") === endpoint || f.endpoint === "any");
+  /** Takes the first queued fault that applies to a request on `endpoint` with this body. */
+  take(endpoint: "exchange" | "info", body?: unknown): ActiveFault | undefined {
+    const type = endpoint === "exchange" ? actionType(body) : undefined;
+    const i = this.queue.findIndex((f) =>
+      (f.endpoint === endpoint || f.endpoint === "any") && (f.actions === null || (type !== undefined && f.actions.includes(type))));
     if (i < 0) return undefined;
     const f = this.queue[i];
     if (--f.left === 0) this.queue.splice(i, 1);
-    return {
-      kind: f.kind,
-      delayMs: f.delayMs ?? (f.kind === "timeout" ? 30_000 : 1_000),
-      then: f.then ?? "drop",
-    };
+    return { kind: f.kind, delayMs: f.delayMs ?? 0, then: f.then ?? "drop" };
   }
 }

@@ -2,7 +2,8 @@
 // root imports only from here.
 export { createSimExchange } from "./sim-exchange.js";
 export type { FaucetResult, SimExchange, SimExchangeOptions } from "./sim-exchange.js";
-export type { FaultEndpoint, FaultKind, FaultSpec } from "./faults.js";
+export type { FaultEndpoint, FaultKind, FaultSpec, PendingFault } from "./faults.js";
+export { FaultSpecError } from "./fault-spec.js";
 export type { PriceFeedConfig } from "./feed.js";
 export type { MarkMoveResult } from "./engine/marks.js";
 export type { RequestLogEntry } from "./server.js";

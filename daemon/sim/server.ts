@@ -1,7 +1,7 @@
 // The sim's HTTP transport: routes POST /info and /exchange (Hyperliquid's API) and the loopback-only
-// test controls under /sim/, records every request, and applies injected faults. Handlers only
-// delegate; error bodies mimic the real server (axum): 400/415/422 text/plain. WebSocket upgrades go
-// to the `upgrade` dependency (ws.ts).
+// test controls under /sim/ (any method; the controls choose), records every request, and applies
+// injected faults. Handlers only delegate; error bodies mimic the real server (axum): 400/415/422
+// text/plain. WebSocket upgrades go to the `upgrade` dependency (ws.ts).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
@@ -33,7 +33,7 @@ export interface ControlResult {
 export interface ServerDeps {
   info(body: unknown): unknown;
   exchange(body: unknown): unknown;
-  control(path: string, body: unknown): Promise<ControlResult>;
+  control(method: string, path: string, body: unknown): Promise<ControlResult>;
   faults: FaultQueue;
   logger: SimLogger;
   now(): number;
@@ -154,19 +154,11 @@ export class SimHttpServer {
     const path = new URL(req.url ?? "/", "http://sim").pathname;
     const entry = this.log(req, path);
     try {
-      const api = path === "/info" || path === "/exchange";
-      if (!api && !path.startsWith("/sim/")) throw new HttpError(404, "Not Found");
+      if (path.startsWith("/sim/")) return await this.serveControl(req, res, entry, path);
+      if (path !== "/info" && path !== "/exchange") throw new HttpError(404, "Not Found");
       if (req.method !== "POST") throw new HttpError(405, "Method Not Allowed");
-      if (!api && !isLoopbackAddress(req.socket.remoteAddress)) {
-        throw new HttpError(403, "sim test controls answer only on loopback");
-      }
       entry.body = await readJson(req);
-      if (!api) {
-        const out = await this.deps.control(path, entry.body);
-        return this.send(res, entry, out.status, out.json);
-      }
-      const endpoint = path === "/info" ? "info" : "exchange";
-      await this.serveApi(endpoint, entry, res);
+      await this.serveApi(path === "/info" ? "info" : "exchange", entry, res);
     } catch (e) {
       if (e instanceof HttpError) return this.send(res, entry, e.status, e.message);
       this.deps.logger.error({ err: e, path }, "sim request failed");
@@ -174,8 +166,17 @@ export class SimHttpServer {
     }
   }
 
+  /** The controls choose their methods (GET and DELETE /sim/faults have no body); loopback comes first. */
+  private async serveControl(req: IncomingMessage, res: ServerResponse, entry: RequestLogEntry, path: string): Promise<void> {
+    if (!isLoopbackAddress(req.socket.remoteAddress)) throw new HttpError(403, "sim test controls answer only on loopback");
+    const method = req.method ?? "";
+    if (method === "POST") entry.body = await readJson(req);
+    const out = await this.deps.control(method, path, entry.body);
+    this.send(res, entry, out.status, out.json);
+  }
+
   private async serveApi(endpoint: "info" | "exchange", entry: RequestLogEntry, res: ServerResponse): Promise<void> {
-    const fault = this.deps.faults.take(endpoint);
+    const fault = this.deps.faults.take(endpoint, entry.body);
     if (fault) entry.fault = fault.kind;
     if (fault?.kind === "http500") return this.send(res, entry, 500, "Internal Server Error");
     if (fault?.kind === "timeout") return this.later(fault.delayMs, () => res.socket?.destroy());

@@ -208,11 +208,12 @@ class SimExchangeImpl implements SimExchange {
       faucet: (user: string, amount: string | number) => this.faucet(user, amount),
       setPrice: (symbol: string, price: string | number) => this.setPrice(symbol, price),
       setAbstraction: (user: string, mode: string) => this.setAbstraction(user, mode),
+      faults: this.faults,
     };
     return new SimHttpServer({
       info: (body) => handleInfo(ctx, body),
       exchange: (body) => handleExchange(deps, body),
-      control: (path, body) => handleControl(target, path, body),
+      control: (method, path, body) => handleControl(target, path, body, method),
       faults: this.faults,
       logger: this.logger,
       now: this.now,

@@ -94,6 +94,7 @@ test("controls answer only loopback clients; the Hyperliquid API answers anyone 
   const faucet = await postJson(remote, "/sim/faucet", { user: Wallet.createRandom().address, amount: 5 }, { "X-Forwarded-For": "127.0.0.1" });
   assert.is(faucet.status, 403);
   const price = await postJson(remote, "/sim/price", { symbol: "BTC", price: 1 });
+  assert.is((await fetch(`${remote}/sim/price`)).status, 403, "refused before the method is looked at");
   assert.is(price.status, 403);
   assert.is.not(h.sim.mark("BTC"), "1");
   const meta = await postJson(remote, "/info", { type: "meta" });
@@ -116,8 +117,9 @@ test("the default listen address is loopback only", async () => {
   }
 });
 
-test("fault injection and other unknown paths are not reachable over HTTP", async () => {
-  assert.is((await postJson(h.sim.url, "/sim/faults", { kind: "http500" })).status, 404);
+test("unknown paths and methods are refused", async () => {
+  assert.is((await postJson(h.sim.url, "/sim/nope", {})).status, 404);
+  assert.is((await fetch(`${h.sim.url}/sim/price`)).status, 405);
   assert.is((await postJson(h.sim.url, "/nope", {})).status, 404);
   assert.is((await fetch(`${h.sim.url}/info`)).status, 405);
   assert.is((await postJson(h.sim.url, "/info", { type: "meta" }, { "Content-Type": "text/plain" })).status, 415);

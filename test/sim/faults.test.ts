@@ -1,8 +1,9 @@
-// Fault injection (programmatic only) and the request log: what a caller sees, and whether the
+// Fault injection through the programmatic API (fault-controls.test.ts drives it over HTTP) and the request log: what a caller sees, and whether the
 // action was processed, for each kind of fault.
 import { ExchangeClient, HttpRequestError, HttpTransport } from "@nktkas/hyperliquid";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
+import { FaultSpecError } from "../../daemon/sim/index.js";
 import { fundedWallet, postJson, randomCloid, startSim, type SimHarness } from "./_support.js";
 import type { Wallet } from "ethers";
 
@@ -85,7 +86,7 @@ test("drop-after-processing with then: http500 answers 500 after committing", as
 
 test("delay: processed and answered late; count and endpoint select requests", async () => {
   h.sim.faults.next({ kind: "delay", delayMs: 150, endpoint: "info", count: 2 });
-  assert.equal(h.sim.faults.pending(), [{ kind: "delay", endpoint: "info", left: 2 }]);
+  assert.equal(h.sim.faults.pending(), [{ kind: "delay", endpoint: "info", actions: null, left: 2, delayMs: 150, then: null }]);
   const t0 = Date.now();
   await h.info.allMids();
   await h.info.allMids();
@@ -102,6 +103,20 @@ test("faults wait for their endpoint; exchange faults leave info alone", async (
   assert.is(h.sim.faults.pending().length, 1);
   h.sim.faults.clear();
   assert.throws(() => h.sim.faults.next({ kind: "http500", count: 0 }), /positive/);
+});
+
+test("the programmatic API takes actions and refuses what the HTTP control refuses", async () => {
+  h.sim.faults.next({ kind: "drop-after-processing", actions: ["cancel"] });
+  const c = randomCloid();
+  const placed: any = await h.exchange(w).order(restingOrder(c));
+  const oid = placed.response.data.statuses[0].resting.oid;
+  const e = await failure(h.exchange(w).cancel({ cancels: [{ a: 0, o: oid }] }));
+  assert.instance(e, HttpRequestError);
+  assert.is(await statusByCloid(c), "canceled", "processed, though the caller got no answer");
+  assert.throws(() => h.sim.faults.next({ kind: "http500", endpoint: "info", actions: ["order"] }),
+    (err: unknown) => err instanceof FaultSpecError && Object.keys(err.problems).join() === "endpoint");
+  assert.throws(() => h.sim.faults.next({ kind: "http500", then: "drop" }), /then: applies only to drop-after-processing/);
+  assert.equal(h.sim.faults.pending(), []);
 });
 
 test("the request log records bodies, statuses and remote addresses", async () => {

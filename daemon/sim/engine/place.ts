@@ -1,7 +1,8 @@
-// Placing one limit order: Hyperliquid's validation order (tick, size, minimum value, reduce-only,
-// ALO/IOC rules, margin), then taking liquidity from the synthetic book up to the limit price, then
-// resting the remainder (GTC/ALO) or dropping it (IOC). Every order that names a valid asset gets an
-// oid and a stored status, rejections included, so orderStatus by cloid can settle an in-doubt order.
+// Placing one limit order: Hyperliquid's validation order (tick, size, minimum value unless the order
+// closes the whole position, reduce-only, ALO/IOC rules, margin), then taking liquidity from the
+// synthetic book up to the limit price, then resting the remainder (GTC/ALO) or dropping it (IOC).
+// Every order that names a valid asset gets an oid and a stored status, rejections included, so
+// orderStatus by cloid can settle an in-doubt order.
 import { isValidPrice, isValidSize } from "../../lib/decimal.js";
 import { F, abs, max, min, px, exact } from "../num.js";
 import type { OrderWire } from "../wire.js";
@@ -55,6 +56,16 @@ function hasMargin(p: Placement, limitPx: bigint, sz: bigint): boolean {
   return required <= freeCrossMargin(view);
 }
 
+/**
+ * A reduce-only order for at least the whole position, on the other side: exempt from the minimum
+ * order value, so a position worth less than $10 can still be closed. The venue does not document
+ * this (its own Close button appears to do it; see docs/sim.md, "Dust closes"); an order that only
+ * reduces is not exempt.
+ */
+function closesWholePosition(w: OrderWire, szi: bigint, sz: bigint): boolean {
+  return w.r && szi !== 0n && szi > 0n !== w.b && sz >= abs(szi);
+}
+
 export function placeOrder(ctx: EngineCtx, user: string, w: OrderWire, hash: string): OrderResult {
   const market = ctx.markets.byAsset(w.a);
   if (!market) return { error: `Invalid asset. asset=${w.a}` };
@@ -67,11 +78,11 @@ export function placeOrder(ctx: EngineCtx, user: string, w: OrderWire, hash: str
   if (!isValidSize(w.s, market.szDecimals)) return reject(p, "Order has invalid size.", "rejected");
   const limitPx = F.parse(w.p);
   let sz = F.parse(w.s);
-  if (F.mul(limitPx, sz, "down") < F.parse(ctx.cfg.minOrderValueUsd)) {
+  const szi = ctx.repo.getPosition(user, market.name).szi;
+  if (F.mul(limitPx, sz, "down") < F.parse(ctx.cfg.minOrderValueUsd) && !closesWholePosition(w, szi, sz)) {
     return reject(p, `Order must have minimum value of $${ctx.cfg.minOrderValueUsd}.`, "minTradeNtlRejected");
   }
   if (w.r) {
-    const szi = ctx.repo.getPosition(user, market.name).szi;
     if (szi === 0n || szi > 0n === w.b) return reject(p, "Reduce only order would increase position.", "reduceOnlyRejected");
     sz = min(sz, abs(szi)); // reduce-only never flips: cap at the position
   }
