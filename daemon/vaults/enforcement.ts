@@ -222,10 +222,11 @@ export function createEnforcement(deps: EnforcementDeps) {
     /**
      * Each oracle cycle: vaults out of policy are tried again (their retry timer may be waiting on a
      * backoff), holding ones re-checked every few cycles, and rows of vaults no longer paused dropped.
+     * The vaults are read afresh: the cycle's own list predates the pauses its readings caused.
      */
-    cycle(vaults: VaultRow[]): Promise<void> {
+    async cycle(): Promise<void> {
       const runs: Promise<void>[] = [];
-      for (const v of vaults) {
+      for (const v of await vaultsRepo.activeVaults(db)) {
         if (!v.paused) {
           if (rows.has(v.address)) runs.push(drop(v.address));
           continue;
@@ -240,7 +241,7 @@ export function createEnforcement(deps: EnforcementDeps) {
         cyclesSinceCheck.set(v.address, 0);
         runs.push(trigger(v.address));
       }
-      return Promise.all(runs).then(() => undefined);
+      await Promise.all(runs);
     },
     /** At start: the rows of an earlier run, and a run for every paused vault (a restart resumes). */
     async start(): Promise<void> {

@@ -144,7 +144,7 @@ export function createVaultService(deps: VaultServiceDeps) {
       const read = await update(live);
       // Not awaited: a paused vault's enforcement keeps its own pace (retries within seconds) and must
       // not hold the cycle up while the exchange refuses it.
-      void enforcement.cycle(live);
+      void enforcement.cycle().catch((err) => log.error({ err }, "enforcement cycle failed"));
       await deps.modes.checkDue(live);
       for (const v of live) {
         if (!balances.fillsDue(v.address)) continue;

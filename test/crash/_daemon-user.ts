@@ -25,10 +25,10 @@ export async function faucetOver(http: HttpClient, who: Party, usdc: string): Pr
 }
 
 /** Proposal by the trader, both EIP-712 signatures, the second one deploys: the vault's address. */
-export async function vaultOver(http: HttpClient, investor: Party, trader: Party): Promise<string> {
+export async function vaultOver(http: HttpClient, investor: Party, trader: Party, terms: Record<string, unknown> = {}): Promise<string> {
   const body = {
     investor: investor.address, trader: trader.address, initialBalance: "10000", maxDrawdown: 50, dailyDrawdown: 40,
-    dealDeadline: Math.floor(Date.now() / 1000) + 30 * 86_400, profitShare: { trader: 20, investor: 80 },
+    dealDeadline: Math.floor(Date.now() / 1000) + 30 * 86_400, profitShare: { trader: 20, investor: 80 }, ...terms,
   };
   const created = await http.post("/api/proposals", body, { token: trader.token });
   if (created.status !== 200) throw new Error(`proposal failed: ${JSON.stringify(created.body)}`);

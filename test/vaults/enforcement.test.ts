@@ -62,7 +62,7 @@ async function outage(c: VaultCase): Promise<number> {
   const during = await waitUntil(async () => {
     const v = await vaultDetail(c);
     return v.enforcement?.state === "failing" && v;
-  }, { timeoutMs: 30_000, what: "the vault to be failing its policy" });
+  }, { timeoutMs: 30_000, what: "the vault to be failing its policy" }).catch(async (e) => { throw new Error(`${e.message}: ${JSON.stringify((await vaultDetail(c)).enforcement)}`); });
   assert.ok(during.enforcement.attempts >= 2, JSON.stringify(during.enforcement));
   assert.match(during.enforcement.lastError, /did not answer|HTTP 500|in doubt/);
   const health = (await c.d.http.get("/healthz")).body.data;
@@ -133,9 +133,7 @@ t("three concurrent triggers send one cancel per order and one close per positio
   await breachNow(c);
   await faults.clear();
   const mark = d.daemon.sim!.requests.at(-1)?.id ?? 0;
-  await Promise.all([d.daemon.enforcement.trigger(c.vault), d.daemon.enforcement.trigger(c.vault), d.daemon.enforcement.cycle([
-    (await d.daemon.store.db.selectFrom("vaults").selectAll().where("address", "=", c.vault).executeTakeFirstOrThrow()),
-  ])]);
+  await Promise.all([d.daemon.enforcement.trigger(c.vault), d.daemon.enforcement.trigger(c.vault), d.daemon.enforcement.cycle()]);
   await waitUntil(async () => (await vaultDetail(c)).enforcement?.state === "holds", { timeoutMs: 30_000, what: "holds" });
   const actions = d.daemon.sim!.requests.filter((r) => r.id > mark && r.path === "/exchange").map((r) => (r.body as any).action);
   const cancels = actions.filter((a) => a.type === "cancel").flatMap((a) => a.cancels.map((x: { o: number }) => x.o)).sort();
