@@ -58,6 +58,8 @@ export interface SimExchangeOptions {
   scheduleCancelMinVolumeUsd?: string;
   /** Period of the timer that settles funding and fires scheduled cancels (default 1000 ms). */
   housekeepingMs?: number;
+  /** Whether a whole-position reduce-only order below the minimum is accepted (default true; see docs/sim.md "Dust closes"). */
+  dustClosesExempt?: boolean;
 }
 
 export interface FaucetResult {
@@ -82,6 +84,8 @@ export interface SimExchange {
   mark(symbol: string): string;
   /** Sets what userAbstraction reports for a user (the sim always trades in the standard mode). */
   setAbstraction(user: string, mode: string): { user: string; abstraction: string };
+  /** Switches the uncertain dust-close rule at run time (tests of a venue that refuses dust). */
+  setDustClosesExempt(exempt: boolean): void;
   readonly faults: FaultQueue;
   /** Listens to what the engine publishes after each commit (sim-events.ts); returns the remover. */
   onEvent(listener: SimEventListener): () => void;
@@ -175,6 +179,7 @@ class SimExchangeImpl implements SimExchange {
       book: { ...DEFAULT_BOOK, ...this.options.book },
       defaultLeverage: this.options.defaultLeverage ?? 20,
       minOrderValueUsd: "10",
+      dustClosesExempt: this.options.dustClosesExempt ?? true,
       fundingRate: checkedDecimal(this.options.fundingRate ?? "0", "fundingRate", true),
       scheduleCancelMinVolumeUsd: checkedDecimal(this.options.scheduleCancelMinVolumeUsd ?? "1000000", "scheduleCancelMinVolumeUsd", false),
     }, this.now, new SimEvents());
@@ -265,6 +270,10 @@ class SimExchangeImpl implements SimExchange {
     } catch (e) {
       this.logger.error({ err: e }, "sim housekeeping failed");
     }
+  }
+
+  setDustClosesExempt(exempt: boolean): void {
+    this.live().ctx.cfg.dustClosesExempt = exempt;
   }
 
   setAbstraction(user: string, mode: string): { user: string; abstraction: string } {

@@ -16,6 +16,11 @@ export interface EngineConfig {
   defaultLeverage: number;
   /** Minimum order notional in USD (decimal text). */
   minOrderValueUsd: string;
+  /**
+   * Whether a reduce-only order for the whole position is exempt from the minimum (the venue's rule is
+   * undocumented; docs/sim.md "Dust closes"). True by default; false models a venue that refuses dust.
+   */
+  dustClosesExempt: boolean;
   /** Hourly funding rate, a decimal fraction of notional ("0.0000125"); longs pay when positive. */
   fundingRate: string;
   /** Traded volume (USD, decimal text) an account needs before it may arm scheduleCancel. */

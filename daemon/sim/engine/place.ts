@@ -79,7 +79,7 @@ export function placeOrder(ctx: EngineCtx, user: string, w: OrderWire, hash: str
   const limitPx = F.parse(w.p);
   let sz = F.parse(w.s);
   const szi = ctx.repo.getPosition(user, market.name).szi;
-  if (F.mul(limitPx, sz, "down") < F.parse(ctx.cfg.minOrderValueUsd) && !closesWholePosition(w, szi, sz)) {
+  if (F.mul(limitPx, sz, "down") < F.parse(ctx.cfg.minOrderValueUsd) && !(ctx.cfg.dustClosesExempt && closesWholePosition(w, szi, sz))) {
     return reject(p, `Order must have minimum value of $${ctx.cfg.minOrderValueUsd}.`, "minTradeNtlRejected");
   }
   if (w.r) {
