@@ -123,6 +123,14 @@ t("flatten: no order and no position once the exchange answers, closed once", as
   assert.is(e.data.positions.length, 1, JSON.stringify(e.data));
   assert.is(e.data.positions[0].size, "0.1");
   assert.equal(e.data.dust, []);
+  // A close in doubt is settled (here: as never placed, once its short expiry has passed) before the
+  // next is sent, so an outage of a few seconds sees one or two closes, not one per retry.
+  const failedCloses = d.daemon.sim!.requests.filter((r) => r.path === "/exchange" && r.fault === "http500" && (r.body as any).action.type === "order");
+  assert.ok(failedCloses.length >= 1 && failedCloses.length <= 2, `closes sent during the outage: ${failedCloses.length}`);
+  // Each close the exchange failed was settled as never placed before the next: no cloid sent twice.
+  const cloids = d.daemon.sim!.requests.filter((r) => r.path === "/exchange" && (r.body as any).action.type === "order")
+    .flatMap((r) => ((r.body as any).action.orders as Array<{ c?: string }>).map((o) => o.c));
+  assert.is(new Set(cloids).size, cloids.length, "no order signed twice");
 });
 
 t("three concurrent triggers send one cancel per order and one close per position", async ({ d, faults }) => {
@@ -141,6 +149,22 @@ t("three concurrent triggers send one cancel per order and one close per positio
   const closes = actions.filter((a) => a.type === "order");
   assert.is(closes.length, 1, `one close for the one position: ${JSON.stringify(closes)}`);
   assert.equal(await positions(c), []);
+});
+
+t("a close whose answer was lost is settled by its cloid, never sent again: the position is closed once", async ({ d, faults }) => {
+  const c = await vaultCase(d, { breachPolicy: "flatten" });
+  await longBtc(c);
+  const mark = d.daemon.sim!.requests.at(-1)?.id ?? 0;
+  // The exchange places the close but the answer never arrives: its outcome is in doubt.
+  await faults.add({ kind: "drop-after-processing", actions: ["order"], count: 1 });
+  await breachNow(c);
+  await waitUntil(async () => (await vaultDetail(c)).enforcement?.state === "holds", { timeoutMs: 30_000, what: "holds" });
+  const orders = d.daemon.sim!.requests.filter((r) => r.id > mark && r.path === "/exchange" && (r.body as any).action.type === "order");
+  assert.is(orders.length, 1, "one close order request: the lost answer was settled by cloid, not by a second close");
+  assert.is(orders[0]!.fault, "drop-after-processing");
+  assert.equal(await positions(c), []);
+  const [flat] = await ofType(c, "Flattened");
+  assert.is(flat!.data.positions.length, 1);
 });
 
 t.run();
