@@ -106,7 +106,7 @@ export async function startChannels(limits: Partial<WsLimits> = {}): Promise<Cha
   // (a variable, not a literal, so the same file compiles before and after that work).
   const cfg = {
     fees: DEFAULT_FEES, book: DEFAULT_BOOK, defaultLeverage: 20, minOrderValueUsd: "10",
-    fundingRate: "0", scheduleCancelMinVolumeUsd: "1000000",
+    fundingRate: "0", scheduleCancelMinVolumeUsd: "1000000", dustClosesExempt: true,
   };
   const ctx = createEngineCtx(new SimRepo(db), new MarketList(DEFAULT_MARKETS), cfg, Date.now, new SimEvents());
   const streams = new SimStreams(ctx, silentLogger);

@@ -5,7 +5,10 @@
 // faults go through the sim's own HTTP controls (POST /sim/faults), as any client would send them.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import type { TestDaemon } from "../helpers/daemon.js";
+import { ExchangeClient, HttpTransport } from "@nktkas/hyperliquid";
+import { Wallet } from "ethers";
+import { AGENT_NAME } from "../../daemon/trading/agent-approval.js";
+import { approveAgent, type TestDaemon } from "../helpers/daemon.js";
 import { simFaults, type SimFaults } from "../helpers/sim-faults.js";
 import { waitUntil } from "../helpers/util.js";
 import { longBtc, setPrice, startVaultDaemon, vaultCase, vaultDetail, vaultTrade, type VaultCase } from "../helpers/vaults.js";
@@ -165,6 +168,25 @@ t("a close whose answer was lost is settled by its cloid, never sent again: the 
   assert.equal(await positions(c), []);
   const [flat] = await ofType(c, "Flattened");
   assert.is(flat!.data.positions.length, 1);
+});
+
+t("an agent key that lapsed: failing with what the investor must do; a new approval lets the vault hold", async ({ d }) => {
+  const c = await vaultCase(d);
+  await exposed(c);
+  // The investor approves another agent under the daemon's agent name from her own wallet: the venue
+  // replaces the daemon's agent, as an expiry, a prune or a revocation would end it.
+  const venue = new ExchangeClient({ transport: new HttpTransport({ apiUrl: d.daemon.sim!.url, isTestnet: true }), wallet: c.ivy.wallet });
+  await venue.approveAgent({ agentAddress: Wallet.createRandom().address as `0x${string}`, agentName: AGENT_NAME });
+  await breachNow(c);
+  const failing = await waitUntil(async () => {
+    const v = await vaultDetail(c);
+    return v.enforcement?.state === "failing" && v.enforcement;
+  }, { timeoutMs: 30_000, what: "failing on the lapsed agent" });
+  assert.match(failing.lastError, /agent.*investor must approve a new agent/);
+  assert.ok((await openOrders(c)).length === 2, "nothing could be canceled");
+  await approveAgent(d.http, c.ivy.token, c.ivy.wallet);
+  await waitUntil(async () => (await vaultDetail(c)).enforcement?.state === "holds", { timeoutMs: 30_000, what: "holds with the new agent" });
+  assert.equal(await openOrders(c), []);
 });
 
 t.run();
