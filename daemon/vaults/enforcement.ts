@@ -14,7 +14,8 @@ import type { EnforcementRow, VaultEventRow, VaultRow } from "../db/schema-chain
 import { AppError } from "../errors.js";
 import type { ReadOptions } from "../exchange/types.js";
 import { breachPolicyRule } from "./breach-policies.js";
-import { createExposure, type ClosedPosition, type DustPosition, type Exposure } from "./exposure.js";
+import { createExposure, isInDoubt, type ClosedPosition, type DustPosition, type Exposure } from "./exposure.js";
+import { createOutageGate } from "./outage-gate.js";
 import { appendDaemonEvent } from "./vault-events.js";
 import type { ExposureDeps } from "./exposure.js";
 
@@ -40,7 +41,7 @@ export interface EnforcementDeps extends ExposureDeps {
   log: Logger;
   /** The oracle's interval: a vault out of policy for more than two is `failing`. */
   intervalMs: number;
-  /** A vault that holds its policy is re-checked every this many oracle cycles (default 5). */
+  /** A vault that holds its policy is re-checked every this many oracle cycles, and at most every 5 minutes (default 5). */
   recheckEvery?: number;
   /** The longest wait between two tries while a vault is out of policy and the error is retryable. */
   retryCapMs?: number;
@@ -48,6 +49,12 @@ export interface EnforcementDeps extends ExposureDeps {
 
 /** Passes (read, act) per run: one to act and one to see it held; a third for a partial fill. */
 const MAX_PASSES = 3;
+/** A holding vault is re-checked at most this often (openOrders costs 20 weight). */
+const RECHECK_MIN_MS = 5 * 60_000;
+/** A vault waiting out an outage still tries this often by itself, in case the outage is not everyone's. */
+const WAITING_RETRY_MS = 30_000;
+/** Tries of a vault out of policy that may use the budget kept for trading; later ones leave it to trading. */
+const URGENT_ATTEMPTS = 3;
 const AGENT_LAPSED =
   "the exchange no longer accepts the daemon's agent key for this vault's account (it expired, was pruned or was revoked): " +
   "the investor must approve a new agent (tradevault agent approve, or the dashboard's Agent screen)";
@@ -59,14 +66,22 @@ const asAppError = (err: unknown) =>
 export function createEnforcement(deps: EnforcementDeps) {
   const { db, work, clock, log } = deps;
   const exposure: Exposure = createExposure(deps);
-  const recheckEvery = deps.recheckEvery ?? 5;
+  const recheckMs = Math.max((deps.recheckEvery ?? 5) * deps.intervalMs, RECHECK_MIN_MS);
   const retryCapMs = deps.retryCapMs ?? 3_000;
   const rows = new Map<string, EnforcementRow>();
-  const cyclesSinceCheck = new Map<string, number>();
+  /** When each holding vault was last compared with the exchange (Unix ms). */
+  const checkedAt = new Map<string, number>();
   const retries = new Map<string, NodeJS.Timeout>();
   const running = new Map<string, Promise<void>>();
   const again = new Set<string>();
   let stopped = false;
+  const gate = createOutageGate((waiting) => {
+    for (const address of waiting) {
+      clearTimeout(retries.get(address));
+      retries.delete(address);
+      void trigger(address);
+    }
+  });
 
   function rowFor(v: VaultRow): EnforcementRow {
     const known = rows.get(v.address);
@@ -98,7 +113,8 @@ export function createEnforcement(deps: EnforcementDeps) {
   async function drop(address: string) {
     clearTimeout(retries.get(address));
     retries.delete(address);
-    cyclesSinceCheck.delete(address);
+    checkedAt.delete(address);
+    gate.forget(address);
     if (rows.delete(address)) await work.relaxed((trx) => enforcementRepo.dropEnforcement(trx, address));
   }
 
@@ -118,6 +134,7 @@ export function createEnforcement(deps: EnforcementDeps) {
   }
 
   async function held(v: VaultRow, row: EnforcementRow, dust: DustPosition[]) {
+    gate.answered(v.address);
     const wasHolding = row.state === "holds" && row.outcome_recorded === 1;
     setState(row, "holds");
     row.last_error = null;
@@ -148,9 +165,25 @@ export function createEnforcement(deps: EnforcementDeps) {
       : undefined;
     if (event) row.failing_recorded = 1;
     await save(row, event);
-    const delay = err.retryable ? Math.min(500 * 2 ** Math.min(row.attempts - 1, 8), retryCapMs) : Math.min(deps.intervalMs, 30_000);
+    const delay = retryDelay(v.address, row, err);
     log.warn({ vault: v.address, attempts: row.attempts, retryInMs: delay, err: message }, "paused vault does not hold its breach policy yet; retrying");
     retryIn(v.address, delay);
+  }
+
+  /**
+   * How soon the vault tries again: within seconds while the error is retryable; but while the
+   * exchange is down for everyone only the probing vault does (outage-gate.ts).
+   */
+  function retryDelay(address: string, row: EnforcementRow, err: AppError): number {
+    const backoff = Math.min(500 * 2 ** Math.min(row.attempts - 1, 8), retryCapMs);
+    if (err.code === "EXCHANGE_UNAVAILABLE" && err.retryable) return gate.failed(address) ? backoff : WAITING_RETRY_MS;
+    if (isInDoubt(err)) {
+      const next = gate.pass(address);
+      if (next) retryIn(next, 0);
+      return next ? WAITING_RETRY_MS : backoff;
+    }
+    gate.answered(address);
+    return err.retryable ? backoff : Math.min(deps.intervalMs, 30_000);
   }
 
   function retryIn(address: string, ms: number) {
@@ -169,7 +202,8 @@ export function createEnforcement(deps: EnforcementDeps) {
     if (!v || v.closed || !v.paused) return drop(address);
     const row = rowFor(v);
     const recheck = row.state === "holds" && row.outcome_recorded === 1;
-    const opts: ReadOptions = { priority: recheck ? "background" : "trading" };
+    checkedAt.set(address, clock());
+    const opts: ReadOptions = { priority: recheck || row.attempts >= URGENT_ATTEMPTS ? "background" : "trading" };
     let acted = false;
     try {
       for (let pass = 0; pass < MAX_PASSES; pass += 1) {
@@ -233,12 +267,9 @@ export function createEnforcement(deps: EnforcementDeps) {
         }
         const row = rows.get(v.address);
         const holding = row?.state === "holds" && row.pause_pos === v.pause_pos;
-        const n = (cyclesSinceCheck.get(v.address) ?? 0) + 1;
-        if (holding && n < recheckEvery) {
-          cyclesSinceCheck.set(v.address, n);
-          continue;
-        }
-        cyclesSinceCheck.set(v.address, 0);
+        if (holding && clock() - (checkedAt.get(v.address) ?? 0) < recheckMs) continue;
+        // A vault waiting out an outage is woken by the probe that sees the exchange answer.
+        if (gate.isWaiting(v.address)) continue;
         runs.push(trigger(v.address));
       }
       await Promise.all(runs);

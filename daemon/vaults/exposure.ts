@@ -20,6 +20,9 @@ import type { BreachPolicyRule } from "./breach-policies.js";
 /** The orders table's `user` of the orders enforcement and closes send. */
 export const ENFORCER = "enforcement";
 
+/** The pass stopped because an earlier order of the vault is still in doubt (not because the exchange failed). */
+export const isInDoubt = (e: AppError) => e.code === "CONFLICT" && (e.details as { inDoubt?: string } | undefined)?.inDoubt !== undefined;
+
 export interface ExposureDeps {
   db: Executor;
   exchange: ExchangeAdapter;
@@ -73,8 +76,8 @@ export function createExposure(deps: ExposureDeps) {
     for (const row of await ordersRepo.inDoubtOfVault(db, v.address)) {
       const settled = await reconciler.settle(row.cloid);
       if (settled && (settled.status === "pending" || settled.status === "unknown")) {
-        throw new AppError("EXCHANGE_UNAVAILABLE", `order ${row.cloid} of this vault is still in doubt; it is settled before anything new is sent`, {
-          retryable: true,
+        throw new AppError("CONFLICT", `order ${row.cloid} of this vault is still in doubt; it is settled before anything new is sent`, {
+          retryable: true, details: { inDoubt: row.cloid },
         });
       }
     }

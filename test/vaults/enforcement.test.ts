@@ -170,6 +170,32 @@ t("a close whose answer was lost is settled by its cloid, never sent again: the 
   assert.is(flat!.data.positions.length, 1);
 });
 
+t("an outage with several paused vaults: one probes the exchange, the others wait, and all hold soon after it answers", async ({ d, faults }) => {
+  const cases = [await vaultCase(d), await vaultCase(d), await vaultCase(d)];
+  for (const c of cases) await exposed(c);
+  await faults.add({ kind: "http500", endpoint: "exchange", count: 100_000 });
+  setPrice(d, "BTC", "53000");
+  await d.daemon.oracle.cycle();
+  for (const c of cases) {
+    await waitUntil(async () => (await vaultDetail(c)).enforcement?.state === "failing", { timeoutMs: 30_000, what: "failing" });
+  }
+  // From now on only the probing vault reads its orders before each try; the others wait for it.
+  const mark = d.daemon.sim!.requests.at(-1)?.id ?? 0;
+  await waitUntil(() => d.daemon.sim!.requests.filter((r) => r.id > mark && (r.body as any)?.type === "openOrders").length >= 2, {
+    timeoutMs: 30_000, what: "two probes",
+  });
+  const readers = new Set(d.daemon.sim!.requests.filter((r) => r.id > mark && (r.body as any)?.type === "openOrders").map((r) => (r.body as any).user));
+  assert.is(readers.size, 1, `accounts read during the outage: ${[...readers].join(", ")}`);
+
+  await faults.clear();
+  const back = Date.now();
+  for (const c of cases) {
+    await waitUntil(async () => (await vaultDetail(c)).enforcement?.state === "holds", { timeoutMs: 30_000, what: "all hold" });
+    assert.equal(await openOrders(c), []);
+  }
+  console.log(`  three vaults held ${Date.now() - back} ms after the exchange answered again`);
+});
+
 t("an agent key that lapsed: failing with what the investor must do; a new approval lets the vault hold", async ({ d }) => {
   const c = await vaultCase(d);
   await exposed(c);
