@@ -8,6 +8,7 @@ import * as vaults from "./2026-11-23-004-vaults.js";
 import * as breachPolicy from "./2026-11-23-005-breach-policy.js";
 import * as chainSnapshots from "./2026-11-23-006-chain-snapshots.js";
 import * as compactEvents from "./2026-11-24-007-compact-events.js";
+import * as simFaucetDays from "./2026-11-25-008-sim-faucet-days.js";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-23-001-auth": auth,
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-23-005-breach-policy": breachPolicy,
   "2026-11-23-006-chain-snapshots": chainSnapshots,
   "2026-11-24-007-compact-events": compactEvents,
+  "2026-11-25-008-sim-faucet-days": simFaucetDays,
 };
