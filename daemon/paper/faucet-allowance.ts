@@ -4,10 +4,10 @@
 import type { UnitOfWork } from "../db/database.js";
 import { grantedOn, setGranted } from "../db/faucet-repo.js";
 import { AppError } from "../errors.js";
-import { formatDecimal } from "../lib/decimal.js";
+import { formatDecimal, parseDecimal } from "../lib/decimal.js";
 
 export const FAUCET_DAILY_CAP_USDC = "100000";
-const CAP = 100_000n * 1_000_000n; // base units (6 decimals)
+const CAP = parseDecimal(FAUCET_DAILY_CAP_USDC, 6); // base units
 const DAY_MS = 86_400_000;
 
 export const usdc = (base: bigint) => formatDecimal(base, 6);
