@@ -7,6 +7,9 @@ import { z } from "zod";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 const EXCHANGES = ["sim", "hyperliquid-testnet", "hyperliquid"] as const;
+/** Who may move the embedded sim's prices through the API (POST /api/sim/price). */
+export const SIM_CONTROLS = ["open", "operator", "off"] as const;
+export type SimControlsMode = (typeof SIM_CONTROLS)[number];
 
 export interface FlagSpec<S extends z.ZodType = z.ZodType> {
   /** Commander's flag text: `--port <port>` takes a value, `--trust-proxy` is a switch. */
@@ -72,6 +75,13 @@ export const FLAGS = {
   /** "random" (seeded random walk), "static", or the path of a CSV of prices to replay. */
   simFeed: valued("--sim-feed <feed>", "sim prices: random | static | <csv file>", z.string().min(1), "random"),
   simScheduleCancelVolume: valued("--sim-schedule-cancel-volume <usd>", "traded volume a sim account needs before it may set scheduleCancel (the venue's gate)", z.string().regex(/^\d+(\.\d+)?$/, "must be a USD amount"), "1000000"),
+  simControls: optional(
+    "--sim-controls <mode>",
+    "who may move the embedded sim's prices through the API: open (any signed-in user) | operator (with <data-dir>/keys/operator.token) | off; default: open when listening on loopback only, operator otherwise",
+    z.enum(SIM_CONTROLS),
+  ),
+  simWsConnectionsPerIp: valued("--sim-ws-connections-per-ip <n>", "WebSocket connections the sim accepts per remote address (the venue allows 10; raise it for a sim shared on one box)", number(1, 100_000, { int: true }), "10"),
+  simWsUsersPerIp: valued("--sim-ws-users-per-ip <n>", "distinct users in user-specific WebSocket subscriptions per remote address (the venue allows 10)", number(1, 100_000, { int: true }), "10"),
   simFunding: valued("--sim-funding <rate>", "sim hourly funding rate, longs pay when positive (venue floor: 0.0000125)", z.string().regex(/^-?\d+(\.\d+)?$/, "must be a decimal number"), "0"),
   exchangeTimeout: valued("--exchange-timeout <seconds>", "how long to wait for the exchange before an order is in doubt", number(0.1, 120), "10"),
   rpcUrl: optional("--rpc-url <url>", "an external EVM chain instead of the embedded one", httpUrl()),
@@ -110,7 +120,11 @@ const fields = Object.fromEntries(Object.entries(FLAGS).map(([key, spec]) => [ke
 export const configSchema = z.object(fields).strict();
 
 export type ConfigInput = z.input<typeof configSchema>;
-export type Config = Readonly<z.output<typeof configSchema>> & { readonly network: Network };
+export type Config = Readonly<Omit<z.output<typeof configSchema>, "simControls">> & {
+  readonly network: Network;
+  /** --sim-controls as given, or its default from where the daemon listens (simControlsDefault). */
+  readonly simControls: SimControlsMode;
+};
 /** Which database file a daemon's records go to: paper trading never mixes with real trading. */
 export type Network = "sim" | "sim-remote" | "testnet" | "mainnet";
 
@@ -137,7 +151,19 @@ export function resolveConfig(input: ConfigInput): Config {
   if (!parsed.success) throw new ConfigError(describeIssue(parsed.error.issues[0]));
   const c = parsed.data;
   checkCombinations(c);
-  return Object.freeze({ ...c, dataDir: resolve(c.dataDir), corsOrigins: Object.freeze([...c.corsOrigins]) as string[], network: networkOf(c) });
+  return Object.freeze({
+    ...c, dataDir: resolve(c.dataDir), corsOrigins: Object.freeze([...c.corsOrigins]) as string[], network: networkOf(c),
+    simControls: c.simControls ?? simControlsDefault(c),
+  });
+}
+
+/**
+ * A daemon only its own machine reaches is one person's paper desk: any signed-in user may move the
+ * sim. One that others reach (beyond loopback, or behind a public URL or a proxy) is shared: a price
+ * move hits every user's positions and vaults, so it takes the operator's token.
+ */
+export function simControlsDefault(c: { host: string; publicUrl?: string; trustProxy: boolean }): SimControlsMode {
+  return isLoopback(c.host) && c.publicUrl === undefined && !c.trustProxy ? "open" : "operator";
 }
 
 function networkOf(c: z.output<typeof configSchema>): Network {

@@ -4,7 +4,7 @@
 // must answer). The keys stay stable: the CLI finds the sim and the chain through them.
 import { sql } from "kysely";
 import type { Chain } from "./chain/chain.js";
-import type { Config } from "./config.js";
+import type { Config, SimControlsMode } from "./config.js";
 import type { Store } from "./db/database.js";
 import type { ExchangeAdapter } from "./exchange/types.js";
 import type { PriceStream } from "./exchange/price-stream.js";
@@ -26,6 +26,8 @@ export function healthCheck(deps: {
   config: Config; version: string; clock: () => number; store: Store; exchange: ExchangeAdapter; chain: Chain; oracle: Oracle;
   /** Absent with --no-price-stream. */
   prices?: PriceStream;
+  /** Who may move the embedded sim's prices through the API; absent without an embedded sim. */
+  simControls?: SimControlsMode;
   watch: VaultWatch;
   /** Absent unless --dead-man-seconds is set. */
   deadMan?: DeadMan;
@@ -57,15 +59,18 @@ export function healthCheck(deps: {
         // Hyperliquid allows 1200 a minute per IP; the early writes between polls are counted here too.
         weightLastMinute: deps.weight?.spentLastMinute() ?? null,
       },
-      // Not a readiness condition: while the stream is down the oracle polls as before.
+      // Not a readiness condition: while the stream is down the oracle polls as before. Down for as
+      // long as the oracle may miss cycles, it is a degraded part (e.g. a shared sim's per-IP limit).
       priceStream: {
-        ...(deps.prices?.status() ?? { state: "off", lastMessageAgeSeconds: null, connects: 0 }),
+        ...(deps.prices?.status() ?? { state: "off", lastMessageAgeSeconds: null, connects: 0, downSeconds: null }),
         breachMarginPoints: config.breachMargin,
         earlyWrites: deps.watch.status().earlyWrites,
+        degraded: (deps.prices?.status().downSeconds ?? 0) > ORACLE_DOWN_AFTER_INTERVALS * config.oracleInterval,
       },
       // Paused vaults whose account does not hold their breach policy yet, and the longest such wait.
       // Not a readiness condition (the daemon keeps trying); the vault detail says which and why.
       enforcement: deps.enforcement.summary(),
+      sim: deps.simControls === undefined ? null : { controls: deps.simControls },
       // Per vault account: armed, or why the exchange refused (its volume gate). Not a readiness condition.
       deadMan: deps.deadMan?.status() ?? { seconds: null, accounts: [] },
       chain: {

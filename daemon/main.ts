@@ -35,6 +35,8 @@ import { createMetrics, type Metrics } from "./metrics/metrics.js";
 import { meteredLimiter, type MeteredLimiter } from "./metrics/metered-limiter.js";
 import { startMetricsServer } from "./metrics/metrics-server.js";
 import type { Oracle } from "./oracle/oracle.js";
+import { loadOrCreateOperatorToken, operatorTokenPath } from "./paper/operator-token.js";
+import { paperControls, type PaperControls } from "./paper/paper-controls.js";
 import { createSimExchange, type PriceFeedConfig, type SimExchange } from "./sim/index.js";
 import { chainOps } from "./vaults/chain-ops.js";
 import { applyChainEvents } from "./vaults/vault-events.js";
@@ -151,6 +153,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       undo.push(() => sim.stop());
     }
     const { exchange, meter } = createExchange(config, sim, clock);
+    const paper = sim ? createPaperControls(config, store, sim, clock) : undefined;
 
     // The address is known only once the port is open (port 0), so whatever needs it reads it late;
     // the server listens last, with the app in place, so no early request goes unanswered.
@@ -181,11 +184,14 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     let openApi: unknown;
     routes.push(
       ...metaRoutes({
-        health: healthCheck({ config, version, clock, store, exchange, chain, oracle: services.oracle, prices, watch: services.watch, deadMan: services.deadMan, enforcement: services.enforcement, weight: meter }),
+        health: healthCheck({
+          config, version, clock, store, exchange, chain, oracle: services.oracle, prices, simControls: paper?.mode, watch: services.watch,
+          deadMan: services.deadMan, enforcement: services.enforcement, weight: meter,
+        }),
         openApi: () => (openApi ??= buildOpenApi(routes, { version, serverUrl: where.publicUrl })),
       }),
       ...services.routes,
-      ...(sim ? simRoutes(sim) : []),
+      ...(paper ? simRoutes(paper) : []),
     );
     const { app, router } = buildApp({
       log, auth, routes,
@@ -250,6 +256,13 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
   }
 }
 
+/** The embedded sim's controls over the API; the operator token is written on first need and kept. */
+function createPaperControls(config: Config, store: Store, sim: SimExchange, clock: () => number): PaperControls {
+  const mode = config.simControls;
+  const operatorToken = mode === "operator" ? loadOrCreateOperatorToken(operatorTokenPath(config.dataDir)) : undefined;
+  return paperControls({ sim, work: store, clock, mode, operatorToken });
+}
+
 function simFeed(spec: string): PriceFeedConfig {
   if (spec === "random") return { kind: "random-walk", seed: 1, intervalMs: 1_000 };
   if (spec === "static") return { kind: "static" };
@@ -266,6 +279,7 @@ export function createSim(config: Config, clock: () => number, chain?: Chain): S
     priceFeed: simFeed(config.simFeed),
     fundingRate: config.simFunding,
     scheduleCancelMinVolumeUsd: config.simScheduleCancelVolume,
+    ws: { maxConnectionsPerIp: config.simWsConnectionsPerIp, maxUsersPerIp: config.simWsUsersPerIp },
     clock,
     onFaucet: chain?.kind === "embedded"
       ? async (user, amount) => {

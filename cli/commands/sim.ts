@@ -1,43 +1,47 @@
 // tradevault sim faucet | price: the embedded sim exchange's test controls (paper trading only).
-// The CLI finds the sim through the daemon's /healthz and talks to it on loopback.
-import { Command } from "commander";
-import { contextFor, type CliContext } from "../context.js";
+// Which way they go (the sim's loopback port, or the daemon's API) is sim-controls.ts's business.
+import { Command, Option } from "commander";
+import { contextFor } from "../context.js";
 import { addressArg, decimalArg } from "../args.js";
-import { CliError } from "../errors.js";
+import { CliError, usageError } from "../errors.js";
 import { printResult, type Io } from "../output.js";
+import { apiControls, chooseVia, OPERATOR_HEADER, operatorToken, viaSim } from "../sim-controls.js";
 import { pickWallet } from "./session.js";
 
-async function simUrl(ctx: CliContext): Promise<string> {
-  const health = await ctx.api().request<{ exchange?: { kind: string; url: string } }>("GET", "/healthz");
-  if (health.exchange?.kind !== "sim") {
-    throw new CliError("NOT_SIM", `the daemon at ${ctx.url} trades on ${health.exchange?.kind ?? "an unknown exchange"}, not the sim`, 1);
-  }
-  return health.exchange.url;
-}
+const viaOption = () =>
+  new Option("--via <way>", "sim: the sim's own loopback port (the daemon's machine; unbounded) | api: the daemon's /api/sim (bounded) [default: sim when --url is loopback]");
 
-async function control<T>(url: string, path: string, body: unknown): Promise<T> {
-  const res = await fetch(`${url}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
-  const text = await res.text();
-  if (!res.ok) throw new CliError("SIM_REFUSED", `the sim refused: ${text.slice(0, 300)}`, 1);
-  return JSON.parse(text) as T;
-}
+type Out = Record<string, unknown>;
 
 export function simCommand(io: Io): Command {
   const sim = new Command("sim").description("test controls of the embedded sim exchange (paper trading)");
 
   sim
     .command("faucet")
-    .description("credit test USDC to a wallet's sim account")
+    .description("credit test USDC to a wallet's sim account (through the API: your signed-in account, at most 100000 a day)")
     .argument("<amount>", "USDC, e.g. 10000")
     .option("-w, --wallet <name>", "wallet to credit (default: TRADEVAULT_WALLET, the signed-in wallet, or the only one)")
-    .option("--address <address>", "credit this address instead of a local wallet")
-    .action(async (amount: string, o: { wallet?: string; address?: string }, cmd: Command) => {
+    .option("--address <address>", "credit this address instead of a local wallet (sim's port only)")
+    .addOption(viaOption())
+    .action(async (amount: string, o: { wallet?: string; address?: string; via?: string }, cmd: Command) => {
       decimalArg("the amount", amount);
       if (o.address !== undefined) addressArg("--address", o.address);
       const ctx = contextFor(cmd, io);
-      const user = o.address ?? ctx.keystore.info(pickWallet(ctx, o.wallet)).address;
-      const r = await control<Record<string, unknown>>(await simUrl(ctx), "/sim/faucet", { user, amount });
-      printResult(io, ctx.json, r, () => `Credited ${amount} USDC to ${user} on the sim.`);
+      let r: Out;
+      let user: string;
+      if (chooseVia(ctx, o.via) === "sim") {
+        user = o.address ?? ctx.keystore.info(pickWallet(ctx, o.wallet)).address;
+        r = await viaSim<Out>(ctx, "/sim/faucet", { user, amount });
+      } else {
+        if (o.address !== undefined || o.wallet !== undefined) {
+          throw usageError("through the daemon's API the faucet credits the signed-in account only", "sign in with that wallet: tradevault login --wallet <name>");
+        }
+        await apiControls(ctx);
+        r = await ctx.authedApi().request<Out>("POST", "/api/sim/faucet", { amount });
+        user = String(r.user);
+      }
+      const left = r.leftToday === undefined ? "" : ` (${String(r.leftToday)} USDC left today)`;
+      printResult(io, ctx.json, r, () => `Credited ${amount} USDC to ${user} on the sim${left}.`);
     });
 
   sim
@@ -45,11 +49,25 @@ export function simCommand(io: Io): Command {
     .description("set a sim mark price (resting orders that cross it fill)")
     .argument("<symbol>")
     .argument("<price>")
-    .action(async (symbol: string, price: string, _o, cmd: Command) => {
+    .addOption(viaOption())
+    .option("--data-dir <dir>", "the daemon's data directory, to read its operator token (same machine)")
+    .action(async (symbol: string, price: string, o: { via?: string; dataDir?: string }, cmd: Command) => {
       decimalArg("the price", price);
       const ctx = contextFor(cmd, io);
-      const r = await control<Record<string, unknown>>(await simUrl(ctx), "/sim/price", { symbol: symbol.toUpperCase(), price });
-      printResult(io, ctx.json, r, () => `${symbol.toUpperCase()} mark set to ${price} on the sim.`);
+      const body = { symbol: symbol.toUpperCase(), price };
+      let r: Out;
+      if (chooseVia(ctx, o.via) === "sim") {
+        r = await viaSim<Out>(ctx, "/sim/price", body);
+      } else {
+        const controls = await apiControls(ctx);
+        if (controls === "off") {
+          throw new CliError("SIM_CONTROLS_OFF", `the daemon at ${ctx.url} lets nobody move sim prices through its API (--sim-controls off)`, 1,
+            "on the daemon's machine, run this with --via sim (the sim's own loopback port)");
+        }
+        const headers: Record<string, string> = controls === "operator" ? { [OPERATOR_HEADER]: operatorToken(ctx, o.dataDir) } : {};
+        r = await ctx.authedApi().request<Out>("POST", "/api/sim/price", body, headers);
+      }
+      printResult(io, ctx.json, r, () => `${body.symbol} mark set to ${price} on the sim.`);
     });
 
   return sim;

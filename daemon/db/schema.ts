@@ -112,6 +112,13 @@ export interface VaultTradesTable {
   time_ms: number;
 }
 
+/** What the daemon's sim faucet (POST /api/sim/faucet) gave one account on one UTC day. */
+export interface SimFaucetDaysTable {
+  account: string; // EIP-55
+  day: number; // UTC day: Unix ms / 86 400 000, floored
+  granted: string; // USDC base units (6 decimals), decimal text
+}
+
 export interface Database extends ChainTables {
   users: UsersTable;
   auth_nonces: AuthNoncesTable;
@@ -120,6 +127,7 @@ export interface Database extends ChainTables {
   orders: OrdersTable;
   proposals: ProposalsTable;
   vault_trades: VaultTradesTable;
+  sim_faucet_days: SimFaucetDaysTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,7 +1,9 @@
 // The exchange's price stream: one WebSocket subscription to Hyperliquid's `allMids` (all coins, no
 // user, no request weight), kept open across faults. A dropped connection is reopened with backoff
 // and the subscription sent again; while it is down the oracle keeps polling as before, and the
-// status says so. Messages carry no timestamp, so each is stamped on arrival and handed on in arrival
+// status says so. The stream counts as up only once the exchange has acknowledged the subscription
+// or sent mids on the current connection: a socket it opens and closes at once (a per-IP connection
+// limit) is still down, and its backoff keeps growing. Messages carry no timestamp, so each is stamped on arrival and handed on in arrival
 // order: a valuation never moves back in time.
 import { WebSocket } from "ws";
 import type { Logger } from "pino";
@@ -14,6 +16,8 @@ export interface PriceStreamStatus {
   lastMessageAgeSeconds: number | null;
   /** Times the connection was (re)opened. */
   connects: number;
+  /** Seconds since the stream last carried data (since start when it never did); null while it does, and when off. */
+  downSeconds: number | null;
 }
 
 export interface PriceStreamOptions {
@@ -47,12 +51,15 @@ export function createPriceStream(opts: PriceStreamOptions) {
   let connects = 0;
   let failures = 0;
   let stopped = true;
+  /** When the stream stopped carrying data; null while it carries it. */
+  let downSince: number | null = null;
   let reconnectTimer: NodeJS.Timeout | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
 
   function scheduleReconnect() {
     if (stopped) return;
     state = "down";
+    downSince ??= clock();
     const delay = Math.min(opts.maxBackoffMs ?? 30_000, (opts.backoffMs ?? 500) * 2 ** Math.min(failures, 10));
     failures += 1;
     reconnectTimer = setTimeout(connect, delay);
@@ -67,7 +74,6 @@ export function createPriceStream(opts: PriceStreamOptions) {
     let silentSince = clock();
     ws.on("open", () => {
       connects += 1;
-      failures = 0;
       state = "open";
       ws.send(JSON.stringify({ method: "subscribe", subscription: { type: "allMids" } }));
       heartbeat = setInterval(() => {
@@ -86,6 +92,11 @@ export function createPriceStream(opts: PriceStreamOptions) {
         msg = JSON.parse(String(raw));
       } catch {
         return;
+      }
+      if (msg.channel === "subscriptionResponse" || msg.channel === "allMids") {
+        // The exchange took the subscription: only now is the stream up and the backoff reset.
+        failures = 0;
+        downSince = null;
       }
       if (msg.channel === "allMids" && msg.data?.mids) opts.onMids(msg.data.mids, now);
       else if (msg.channel === "error") opts.log.warn({ error: msg.data }, "price stream: the exchange refused a request");
@@ -106,6 +117,7 @@ export function createPriceStream(opts: PriceStreamOptions) {
     start() {
       if (!stopped) return;
       stopped = false;
+      downSince = clock();
       connect();
     },
     status(): PriceStreamStatus {
@@ -113,11 +125,13 @@ export function createPriceStream(opts: PriceStreamOptions) {
         state,
         lastMessageAgeSeconds: lastMessageAt === null ? null : Math.floor((clock() - lastMessageAt) / 1000),
         connects,
+        downSeconds: state === "off" || downSince === null ? null : Math.floor((clock() - downSince) / 1000),
       };
     },
     async stop() {
       stopped = true;
       state = "off";
+      downSince = null;
       clearTimeout(reconnectTimer);
       clearInterval(heartbeat);
       const ws = socket;

@@ -310,7 +310,12 @@ export const health = z.object({
   priceStream: z.object({
     state: z.enum(["connecting", "open", "down", "off"]), lastMessageAgeSeconds: z.number().int().nullable(), connects: z.number().int(),
     breachMarginPoints: z.number(), earlyWrites: z.number().int(),
+    downSeconds: z.number().int().nullable().meta({ description: "seconds since the stream last carried data (null while it does, and when off)" }),
+    degraded: z.boolean().meta({ description: "down for more than three oracle intervals; the oracle still polls, so /healthz stays 200" }),
   }),
+  sim: z.object({
+    controls: z.enum(["open", "operator", "off"]).meta({ description: "who may POST /api/sim/price: any signed-in user, the operator token's holder, nobody (--sim-controls)" }),
+  }).nullable().meta({ description: "the embedded sim's API controls (null: no embedded sim, no /api/sim routes)" }),
   chain: z.object({
     kind: z.enum(["embedded", "external"]), chainId: z.number().int(), rpcUrl: z.string(), factory: z.string(), settlementToken: z.string(),
     operator: z.string(), operatorBalance: z.string().nullable().meta({ description: "wei, decimal text" }),
@@ -353,7 +358,10 @@ export const openApiDocument = z.object({
 // ---- sim controls (embedded sim only) ----
 
 /** POST /api/sim/faucet: the credit and the account's USDC after it (decimal text). */
-export const simFaucet = z.object({ user: z.string(), amount: z.string(), usdc: z.string() });
+export const simFaucet = z.object({
+  user: z.string(), amount: z.string(), usdc: z.string(),
+  leftToday: z.string().meta({ description: "USDC this account may still take from the faucet today (UTC), decimal text" }),
+});
 export type SimFaucet = z.infer<typeof simFaucet>;
 /** POST /api/sim/price: the resting orders the move filled and the accounts it liquidated. */
 export const simPrice = z.object({ filledOids: z.array(z.number().int()), liquidated: z.array(z.string()) });

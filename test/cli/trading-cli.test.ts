@@ -84,4 +84,14 @@ t("sim price moves the mark and fills a resting order that it crosses", async (c
   assert.is(detail.json.data.order.status, "filled");
 });
 
+t("sim price --via api: an open daemon lets the signed-in user move a mark through its API, bounded", async (ctx) => {
+  const moved = await cli(ctx, "sim", "price", "SOL", "145", "--via", "api");
+  assert.is(moved.code, 0, moved.stderr);
+  assert.is(ctx.d.daemon.sim!.mark("SOL"), "145");
+  const far = await cli(ctx, "sim", "price", "SOL", "500", "--via", "api", "--json");
+  assert.is(far.code, 1);
+  assert.is(far.json.error.code, "INVALID_INPUT");
+  assert.match(far.json.error.message, /20%/);
+});
+
 t.run();

@@ -44,6 +44,19 @@ test("--exchange-url: an http(s) URL, only with the sim, not with --sim-only; it
   assert.throws(() => resolveConfig({ exchangeUrl: "127.0.0.1:9000" }), /invalid --exchange-url \(TRADEVAULT_EXCHANGE_URL\)/);
 });
 
+test("--sim-controls: open on a loopback-only daemon, operator once others may reach it; a given mode wins", () => {
+  assert.is(resolveConfig({}).simControls, "open");
+  assert.is(resolveConfig({ host: "localhost" }).simControls, "open");
+  assert.is(resolveConfig({ host: "::1" }).simControls, "open");
+  assert.is(resolveConfig({ host: "0.0.0.0", trustProxy: true }).simControls, "operator");
+  assert.is(resolveConfig({ host: "10.0.0.5", tlsCert: "c.pem", tlsKey: "k.pem" }).simControls, "operator");
+  assert.is(resolveConfig({ publicUrl: "https://paper.example" }).simControls, "operator", "a public URL on loopback: behind something others reach");
+  assert.is(resolveConfig({ trustProxy: true }).simControls, "operator", "a proxy on the same box forwards others' requests");
+  assert.is(resolveConfig({ host: "0.0.0.0", trustProxy: true, simControls: "open" }).simControls, "open");
+  assert.is(resolveConfig({ simControls: "off" }).simControls, "off");
+  assert.throws(() => resolveConfig({ simControls: "public" as never }), /invalid --sim-controls \(TRADEVAULT_SIM_CONTROLS\)/);
+});
+
 test("isLoopback", () => {
   for (const h of ["127.0.0.1", "127.1.2.3", "::1", "localhost"]) assert.ok(isLoopback(h), h);
   for (const h of ["0.0.0.0", "192.168.1.2", "::", "example.com"]) assert.not.ok(isLoopback(h), h);

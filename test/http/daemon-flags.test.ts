@@ -28,6 +28,9 @@ const SAMPLES: Record<ConfigKey, { value?: string; with?: string[]; env?: string
   simPort: { value: "7000" },
   simOnly: {},
   simFeed: { value: "static" },
+  simControls: { value: "off" },
+  simWsConnectionsPerIp: { value: "50" },
+  simWsUsersPerIp: { value: "40" },
   exchangeTimeout: { value: "2.5" },
   rpcUrl: { value: "http://127.0.0.1:8545", with: ["--chain-id", "998"] },
   chainId: { value: "998" },
@@ -131,6 +134,7 @@ test("a bad value exits 2 with one line naming the flag and its twin, by flag or
     [[], { TRADEVAULT_ALLOW_MAINNET: "perhaps" }, /--allow-mainnet \(TRADEVAULT_ALLOW_MAINNET\)/],
     [["--exchange", "hyperliquid-testnet", "--exchange-url", "http://127.0.0.1:1"], {}, /--exchange-url goes with --exchange sim/],
     [["--exchange-url", "ftp://x.example"], {}, /--exchange-url/],
+    [[], { TRADEVAULT_SIM_CONTROLS: "public" }, /--sim-controls \(TRADEVAULT_SIM_CONTROLS\)/],
   ];
   for (const [args, env, named] of cases) {
     const r = await run(args, env);

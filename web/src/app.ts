@@ -7,6 +7,8 @@ import type { LiveEvent } from "./events.js";
 export interface DaemonInfo {
   exchange: { kind: string; isTestnet: boolean };
   chain: { kind: string; chainId: number; rpcUrl: string };
+  /** The embedded sim's API controls; null (or absent, from an older daemon) when there are none. */
+  sim?: { controls: "open" | "operator" | "off" } | null;
 }
 
 export interface App {

@@ -86,7 +86,8 @@ async function boot(): Promise<void> {
   if (health?.data) app.info = health.data;
   const net = byId("network");
   net.textContent = app.info.exchange.kind === "sim" ? "paper trading (sim)" : app.info.exchange.isTestnet ? "testnet" : "MAINNET";
-  byId("sim-tab").hidden = app.info.exchange.kind !== "sim";
+  // /api/sim/* exist only on a daemon that embeds the sim (not with --exchange-url).
+  byId("sim-tab").hidden = !app.info.sim;
   const button = byId<HTMLButtonElement>("connect");
   button.addEventListener("click", () => act(button, async () => {
     if (app.address) {

@@ -8,6 +8,7 @@ import * as vaults from "./2026-11-23-004-vaults.js";
 import * as breachPolicy from "./2026-11-23-005-breach-policy.js";
 import * as chainSnapshots from "./2026-11-23-006-chain-snapshots.js";
 import * as compactEvents from "./2026-11-24-007-compact-events.js";
+import * as simFaucetDays from "./2026-11-25-008-sim-faucet-days.js";
 import * as enforcement from "./2026-11-26-009-enforcement.js";
 
 export const migrations: Record<string, Migration> = {
@@ -18,5 +19,6 @@ export const migrations: Record<string, Migration> = {
   "2026-11-23-005-breach-policy": breachPolicy,
   "2026-11-23-006-chain-snapshots": chainSnapshots,
   "2026-11-24-007-compact-events": compactEvents,
+  "2026-11-25-008-sim-faucet-days": simFaucetDays,
   "2026-11-26-009-enforcement": enforcement,
 };

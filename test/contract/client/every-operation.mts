@@ -9,7 +9,11 @@ export async function everyOperation(base: string, token: string, vault: string,
   const params = { address: vault };
 
   const health = await call("get", "/healthz", {});
-  if (health.ok) { const chainId: number = use(health.body.data.chain.chainId); void chainId; }
+  if (health.ok) {
+    const chainId: number = use(health.body.data.chain.chainId); void chainId;
+    const controls: "open" | "operator" | "off" | undefined = use(health.body.data.sim?.controls); void controls;
+    const degraded: boolean = use(health.body.data.priceStream.degraded); void degraded;
+  }
   else { const down: string = use(health.body.error.message); void down; }
   const doc = await call("get", "/api/openapi.json", {});
   if (doc.ok) { const version: string = use(doc.body.info.version); void version; }
@@ -76,8 +80,10 @@ export async function everyOperation(base: string, token: string, vault: string,
 
   const credited = data(await call("post", "/api/sim/faucet", { ...a, body: { amount: "100" } }));
   const usdc: string = use(credited.usdc);
-  const moved = data(await call("post", "/api/sim/price", { ...a, body: { symbol: "BTC", price: "60000" } }));
-  const filled: number[] = use(moved.filledOids);
+  const leftToday: string = use(credited.leftToday);
+  const move = await call("post", "/api/sim/price", { ...a, body: { symbol: "BTC", price: "60000" } });
+  if (!move.ok && move.body.error.code === "FORBIDDEN") { /* --sim-controls operator without the token */ }
+  const filled: number[] = use(data(move).filledOids);
 
   const ticket = data(await call("post", "/api/events/ticket", a));
   const expiresAt: number = use(ticket.expiresAt);
@@ -89,5 +95,5 @@ export async function everyOperation(base: string, token: string, vault: string,
 
   return [sessionToken, accountValue, agentNonce, approvedFlag, placed, restingPrice, fillFee, canceledStatus, liquidation, closedAt,
     warning, more, termsSalt, vaultAddress, rejectedBy, share, drawdown, peak, pnl, profit, paused, amount, permitValue, fundTx,
-    expiresAt, loggedOut, usdc, filled];
+    expiresAt, loggedOut, usdc, leftToday, filled];
 }

@@ -1,5 +1,6 @@
 // Paper trading controls, shown only when the daemon runs the embedded sim: test funds for your
-// own account (the faucet also mints the chain's test token) and the sim's mark prices.
+// own account (the faucet also mints the chain's test token) and the sim's mark prices, the latter
+// only when the daemon lets any signed-in user move them (/healthz sim.controls "open").
 import { act, notice, type App } from "../app.js";
 import { post } from "../api.js";
 import { field, formValues, h, input, replace } from "../dom.js";
@@ -28,7 +29,11 @@ export function simView(app: App, view: HTMLElement): void {
       notice(`${v.symbol!.toUpperCase()} mark set to ${v.price} on the sim.`);
     });
   });
+  const prices = app.info.sim?.controls === "open"
+    ? h("section", { class: "card" }, h("h2", {}, "Sim prices"), h("p", {}, "Move a mark (at most 20% a move): resting orders that cross it fill, vaults are revalued."), price)
+    : h("section", { class: "card", id: "prices-reserved" }, h("h2", {}, "Sim prices"),
+      h("p", {}, "This daemon is shared: only its operator moves sim prices."));
   replace(view,
-    h("section", { class: "card" }, h("h2", {}, "Test funds"), h("p", {}, "Paper trading only: credits your sim account."), faucet),
-    h("section", { class: "card" }, h("h2", {}, "Sim prices"), h("p", {}, "Move a mark: resting orders that cross it fill, vaults are revalued."), price));
+    h("section", { class: "card" }, h("h2", {}, "Test funds"), h("p", {}, "Paper trading only: credits your sim account (at most 100,000 USDC a day)."), faucet),
+    prices);
 }

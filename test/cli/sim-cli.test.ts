@@ -1,0 +1,80 @@
+// `tradevault sim` in each --sim-controls mode. On the daemon's machine (a loopback --url) it uses the
+// sim's own loopback port: unbounded, in every mode. Through the API (--via api, the default for a
+// daemon elsewhere) it needs the operator token under `operator` (TRADEVAULT_OPERATOR_TOKEN, or
+// --data-dir to read the daemon's file), is bounded, and is refused by name under `off`.
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { runCli } from "../helpers/cli.js";
+import { tempDir } from "../helpers/util.js";
+
+interface Ctx { op: TestDaemon; off: TestDaemon; home: ReturnType<typeof tempDir> }
+const t = suite<Ctx>("sim cli");
+t.before(async (ctx) => {
+  ctx.op = await startTestDaemon({ startOracle: false, config: { simControls: "operator" } });
+  ctx.off = await startTestDaemon({ startOracle: false, config: { simControls: "off" } });
+  ctx.home = tempDir("tradevault-cli-");
+});
+t.after(async (ctx) => {
+  await ctx.op?.close();
+  await ctx.off?.close();
+  ctx.home.remove();
+});
+
+const cli = (ctx: Ctx, d: TestDaemon, args: string[], env: Record<string, string> = {}) =>
+  runCli(args, { TRADEVAULT_HOME: ctx.home.path, TRADEVAULT_URL: d.url, TRADEVAULT_PASSWORD: "correct horse", ...env });
+
+t("on the daemon's machine `sim price` uses the sim's loopback port: no token, no bound, even under operator", async (ctx) => {
+  assert.is((await cli(ctx, ctx.op, ["wallet", "create", "alice"])).code, 0);
+  assert.is((await cli(ctx, ctx.op, ["login"])).code, 0);
+  const r = await cli(ctx, ctx.op, ["sim", "price", "BTC", "1000"]);
+  assert.is(r.code, 0, r.stderr);
+  assert.is(ctx.op.daemon.sim!.mark("BTC"), "1000");
+  assert.is((await cli(ctx, ctx.op, ["sim", "price", "BTC", "60000"])).code, 0);
+});
+
+t("--via api under operator: refused without a token, moves with --data-dir or TRADEVAULT_OPERATOR_TOKEN, bounded", async (ctx) => {
+  const none = await cli(ctx, ctx.op, ["sim", "price", "BTC", "61000", "--via", "api", "--json"]);
+  assert.is(none.code, 1);
+  assert.is(none.json.error.code, "OPERATOR_TOKEN_NEEDED");
+  assert.match(none.stderr + JSON.stringify(none.json), /TRADEVAULT_OPERATOR_TOKEN/);
+
+  const byFile = await cli(ctx, ctx.op, ["sim", "price", "BTC", "61000", "--via", "api", "--data-dir", ctx.op.dataDir]);
+  assert.is(byFile.code, 0, byFile.stderr);
+  assert.is(ctx.op.daemon.sim!.mark("BTC"), "61000");
+
+  const token = readFileSync(join(ctx.op.dataDir, "keys", "operator.token"), "utf8").trim();
+  const byEnv = await cli(ctx, ctx.op, ["sim", "price", "BTC", "62000", "--via", "api"], { TRADEVAULT_OPERATOR_TOKEN: token });
+  assert.is(byEnv.code, 0, byEnv.stderr);
+  assert.is(ctx.op.daemon.sim!.mark("BTC"), "62000");
+
+  const wrong = await cli(ctx, ctx.op, ["sim", "price", "BTC", "63000", "--via", "api", "--json"], { TRADEVAULT_OPERATOR_TOKEN: "f".repeat(64) });
+  assert.is(wrong.code, 1);
+  assert.is(wrong.json.error.code, "FORBIDDEN");
+
+  const far = await cli(ctx, ctx.op, ["sim", "price", "BTC", "1", "--via", "api", "--json"], { TRADEVAULT_OPERATOR_TOKEN: token });
+  assert.is(far.code, 1);
+  assert.is(far.json.error.code, "INVALID_INPUT");
+  assert.is(ctx.op.daemon.sim!.mark("BTC"), "62000");
+});
+
+t("--via api faucet credits the signed-in account and says what is left today; naming another wallet is a usage error", async (ctx) => {
+  const r = await cli(ctx, ctx.op, ["sim", "faucet", "100", "--via", "api", "--json"]);
+  assert.is(r.code, 0, r.stderr);
+  assert.is(r.json.data.leftToday, "99900");
+  assert.is((await cli(ctx, ctx.op, ["sim", "faucet", "100", "--via", "api", "--wallet", "alice"])).code, 2);
+  assert.is((await cli(ctx, ctx.op, ["sim", "price", "BTC", "60000", "--via", "elsewhere"])).code, 2);
+});
+
+t("under off, --via api is refused by name; the loopback port still serves the machine's own user", async (ctx) => {
+  const api = await cli(ctx, ctx.off, ["sim", "price", "BTC", "61000", "--via", "api", "--json"]);
+  assert.is(api.code, 1);
+  assert.is(api.json.error.code, "SIM_CONTROLS_OFF");
+  const local = await cli(ctx, ctx.off, ["sim", "price", "BTC", "61000"]);
+  assert.is(local.code, 0, local.stderr);
+  assert.is(ctx.off.daemon.sim!.mark("BTC"), "61000");
+});
+
+t.run();
