@@ -96,7 +96,7 @@ export interface BulkVaults {
  */
 export async function createVaults(
   d: Daemon, trader: AnyWallet, count: number,
-  opts: { usdc?: number; parallel?: number; maxDrawdownBps?: number; dailyDrawdownBps?: number } = {},
+  opts: { usdc?: number; parallel?: number; maxDrawdownBps?: number; dailyDrawdownBps?: number; breachPolicy?: number } = {},
 ): Promise<BulkVaults> {
   const usdc = opts.usdc ?? 10_000;
   const parallel = opts.parallel ?? 25;
@@ -114,7 +114,7 @@ export async function createVaults(
       const terms: VaultTerms = {
         investor: investor.address, trader: trader.address, exchangeAccount: investor.address,
         initialBalance: BigInt(usdc) * 1_000_000n, maxDrawdownBps: opts.maxDrawdownBps ?? 5_000, dailyDrawdownBps: opts.dailyDrawdownBps ?? 2_500,
-        dealDeadline: nowS + 30 * 86_400, traderShareBps: 2_000, breachPolicy: 0, validUntil: nowS + 86_400, salt: randomSalt(),
+        dealDeadline: nowS + 30 * 86_400, traderShareBps: 2_000, breachPolicy: opts.breachPolicy ?? 0, validUntil: nowS + 86_400, salt: randomSalt(),
       };
       const args = ethersTypedDataArgs(buildVaultTermsTypedData({ chainId: d.chain.chainId, factory: d.chain.addresses.factory, terms }));
       const [investorSignature, traderSignature] = await Promise.all([investor.signTypedData(...args), trader.signTypedData(...args)]);
