@@ -1,6 +1,7 @@
 // Request field schemas shared by routes. Addresses are accepted in any case and come out EIP-55.
-import { getAddress, Signature } from "ethers";
+import { getAddress } from "ethers";
 import { z } from "zod";
+import { canonicalSignature, signatureProblem } from "../lib/ecdsa.js";
 import { usdcToBaseUnits } from "../vaults/units.js";
 
 export const address = z
@@ -9,19 +10,20 @@ export const address = z
   .transform((a) => getAddress(a.toLowerCase()))
   .meta({ example: "0x14791697260E4c9A71f18484C9f997B308e59325" });
 
-const isEcdsa = (sig: string) => {
-  try {
-    Signature.from(sig); // a high s or a v other than 27/28 (or 0/1) is no signature anyone could verify
-    return true;
-  } catch {
-    return false;
-  }
-};
+/** 0x and 65 bytes of hex: the shape of a signature, nothing more (sign-in checks the rest itself: 401). */
+export const signatureHex = z.string().regex(/^0x[0-9a-fA-F]{130}$/, "must be a 0x-prefixed 65-byte hex signature");
 
-export const signature = z
-  .string()
-  .regex(/^0x[0-9a-fA-F]{130}$/, "must be a 0x-prefixed 65-byte hex signature")
-  .refine(isEcdsa, "is not a valid ECDSA signature (r, s in range, low s, v 27 or 28)");
+/**
+ * A 65-byte signature that can be an ECDSA signature (r and s in range, low s, a point on the curve,
+ * v 27/28 or 0/1), handed on with v as 27 or 28. Every route that relays or verifies one takes this,
+ * so a signature no verifier accepts is 400 here, never a throw or a revert further down.
+ */
+export const signature = signatureHex
+  .superRefine((sig, ctx) => {
+    const problem = signatureProblem(sig);
+    if (problem) ctx.addIssue({ code: "custom", message: `is not a valid ECDSA signature: it ${problem}` });
+  })
+  .transform(canonicalSignature);
 
 /** The largest amount any ERC-20 or typed-data field can hold. */
 const UINT256_MAX = 2n ** 256n - 1n;
