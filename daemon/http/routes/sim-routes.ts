@@ -7,8 +7,9 @@ import { AppError } from "../../errors.js";
 import { handleControl, type ControlTarget } from "../../sim/controls.js";
 import * as R from "../responses.js";
 import { defineRoute } from "../route.js";
+import { decimalField } from "../schemas.js";
 
-const amount = z.union([z.number().positive(), z.string().regex(/^\d+(\.\d+)?$/, "must be a positive decimal")]);
+const amount = decimalField(z.union([z.number().positive(), z.string().regex(/^\d+(\.\d+)?$/, "must be a positive decimal")]));
 
 async function relay(sim: ControlTarget, path: string, body: unknown) {
   const r = await handleControl(sim, path, body);
