@@ -2,7 +2,8 @@
 // writes. Databases first (SQLite's online backup), then what they refer to: the keys, the chain's
 // deployment records and the chain snapshots the copied database names (a snapshot newer than the
 // database copy would hold transactions the copied journal does not know). The manifest is written
-// last, so a backup interrupted half-way is never mistaken for a whole one.
+// last, so a backup interrupted half-way is never mistaken for a whole one; it records the kind of
+// data directory (holds.ts), so restore knows what a whole one holds.
 import { hostname } from "node:os";
 import { join, resolve } from "node:path";
 import { rmSync, statSync } from "node:fs";
@@ -10,12 +11,12 @@ import Database from "better-sqlite3";
 import { anvilBinary } from "../chain/anvil-binary.js";
 import { AppError } from "../errors.js";
 import { packageVersion } from "../lib/package-root.js";
-import { fsyncPath, filesIn, isAbsentOrEmpty, privateCopy, privateDir, sha256File, writeAtomic } from "./files.js";
+import { fsyncPath, filesIn, isAbsentOrEmpty, notRegularFile, privateCopy, privateDir, sha256File, writeAtomic } from "./files.js";
+import { holdsOf, isDaemonDb, requiredFiles, SIM_DB, type Holds } from "./holds.js";
 import { FORMAT, FORMAT_VERSION, MANIFEST, type FileEntry, type Manifest } from "./manifest.js";
 import { copyDatabase } from "./sqlite-copy.js";
 
-export const SIM_DB = "sim-exchange.db";
-const isDaemonDb = (name: string) => /^tradevault-[a-z-]+\.db$/.test(name);
+export { SIM_DB } from "./holds.js";
 
 export interface BackupResult {
   dir: string;
@@ -80,6 +81,17 @@ async function copyPlain(dataDir: string, dir: string, folder: string, kind: Fil
   return out;
 }
 
+/** A backup that restore would refuse is not written: every file its kind holds must have been copied. */
+function assertWhole(dataDir: string, holds: Holds, manifest: Manifest): void {
+  const copied = new Set(manifest.files.map((f) => f.path));
+  for (const need of requiredFiles(holds, manifest.databases.map((d) => d.path))) {
+    if (copied.has(need.path)) continue;
+    // Copies take regular files only (filesIn): a linked key, say, would otherwise be left out unseen.
+    const why = notRegularFile(dataDir, need.path)?.message ?? `${need.path} was not copied`;
+    throw new AppError("INVALID_INPUT", `cannot back up ${dataDir}: ${why}, and a backup of it must hold ${need.what}`);
+  }
+}
+
 export async function createBackup(opts: { dataDir: string; dir: string; clock?: () => number }): Promise<BackupResult> {
   const dataDir = resolve(opts.dataDir);
   const dir = resolve(opts.dir);
@@ -89,16 +101,18 @@ export async function createBackup(opts: { dataDir: string; dir: string; clock?:
   const existed = statSync(dir, { throwIfNoEntry: false }) !== undefined;
   privateDir(dir);
   try {
+    const holds = holdsOf(dataDir);
     const manifest: Manifest = {
       format: FORMAT, formatVersion: FORMAT_VERSION,
       createdAt: new Date((opts.clock ?? Date.now)()).toISOString(),
       source: { dataDir, hostname: hostname() },
       versions: { tradevault: packageVersion(), node: process.version, sqlite: sqliteVersion(), anvil: anvilVersion() },
-      databases: [], files: [],
+      databases: [], files: [], holds,
     };
     manifest.files.push(...(await copyDatabases(dataDir, dir, manifest)));
     manifest.files.push(...(await copyPlain(dataDir, dir, "keys", "key")));
     manifest.files.push(...(await copyPlain(dataDir, dir, "chain", "deployment", (n) => n.endsWith(".json"))));
+    assertWhole(dataDir, holds, manifest);
     for (const sub of ["keys", "chain", "chain/snapshots"]) if (statSync(join(dir, sub), { throwIfNoEntry: false })) fsyncPath(join(dir, sub));
     writeAtomic(join(dir, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
     return { dir, manifest };

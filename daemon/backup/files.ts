@@ -2,8 +2,8 @@
 // the operator's and the agents' keys, so everything it writes is readable by its owner only (files
 // 0600, folders 0700), and a file counts as written only once it is synced.
 import { createHash } from "node:crypto";
-import { createReadStream, fsyncSync, mkdirSync, openSync, closeSync, readdirSync, statSync, chmodSync, copyFileSync, writeFileSync, renameSync } from "node:fs";
-import { dirname } from "node:path";
+import { createReadStream, fsyncSync, mkdirSync, openSync, closeSync, readdirSync, statSync, lstatSync, chmodSync, copyFileSync, writeFileSync, renameSync } from "node:fs";
+import { dirname, join } from "node:path";
 
 export const FILE_MODE = 0o600;
 export const DIR_MODE = 0o700;
@@ -61,4 +61,30 @@ export function filesIn(dir: string, keep: (name: string) => boolean = () => tru
     .filter((e) => e.isFile() && keep(e.name))
     .map((e) => e.name)
     .sort();
+}
+
+export interface FileProblem {
+  problem: "missing" | "not-a-file";
+  message: string;
+}
+
+/**
+ * Why `path` (relative, "/"-separated) under `root` is not a plain file reached through plain
+ * folders: missing, a symbolic link (its own or a folder's on the way), a folder, or something else.
+ * Undefined for a regular file. A link could point anywhere, so a backup holds none.
+ */
+export function notRegularFile(root: string, path: string): FileProblem | undefined {
+  const parts = path.split("/");
+  const notAFile = (message: string): FileProblem => ({ problem: "not-a-file", message });
+  for (let i = 1; i <= parts.length; i++) {
+    const at = parts.slice(0, i).join("/");
+    const st = lstatSync(join(root, at), { throwIfNoEntry: false });
+    const last = i === parts.length;
+    if (!st) return { problem: "missing", message: `${path} is missing` };
+    if (st.isSymbolicLink()) return notAFile(last ? `${path} is a symbolic link, not a file` : `${at} is a symbolic link, not a folder`);
+    if (!last && !st.isDirectory()) return notAFile(`${at} is not a folder`);
+    if (last && st.isDirectory()) return notAFile(`${path} is a folder, not a file`);
+    if (last && !st.isFile()) return notAFile(`${path} is not a regular file`);
+  }
+  return undefined;
 }

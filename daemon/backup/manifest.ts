@@ -6,10 +6,13 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { AppError } from "../errors.js";
+import { notRegularFile } from "./files.js";
+import { holdsSchema } from "./holds.js";
 
 export const MANIFEST = "manifest.json";
 export const FORMAT = "tradevault-backup";
-export const FORMAT_VERSION = 1;
+/** 2: the manifest records what the backup holds (`holds`), and restore requires all of it. */
+export const FORMAT_VERSION = 2;
 
 /** A path inside the backup: relative, "/"-separated, never leaving the folder. */
 const relativePath = z.string().regex(/^(?!\/)(?!.*(^|\/)\.\.?(\/|$))[A-Za-z0-9._\/-]+$/, "must be a plain relative path inside the backup");
@@ -30,7 +33,9 @@ export const manifestSchema = z.object({
   /** The last migration each daemon database had run (sim-exchange.db has none). */
   databases: z.array(z.object({ path: relativePath, migration: z.string().nullable() })),
   files: z.array(fileEntry).min(1),
-});
+  /** The kind of data directory backed up (holds.ts); format 1 did not record it. */
+  holds: holdsSchema.optional(),
+}).refine((m) => m.formatVersion < 2 || m.holds !== undefined, { path: ["holds"], message: "is missing" });
 
 export type Manifest = z.infer<typeof manifestSchema>;
 export type FileEntry = z.infer<typeof fileEntry>;
@@ -40,6 +45,8 @@ const refuse = (dir: string, why: string, details?: Record<string, unknown>) =>
 
 /** Reads and checks the manifest's shape; a missing, truncated or foreign one is refused. */
 export function readManifest(dir: string): Manifest {
+  const bad = notRegularFile(dir, MANIFEST);
+  if (bad?.problem === "not-a-file") throw refuse(dir, bad.message, { problem: bad.problem, file: MANIFEST });
   let text: string;
   try {
     text = readFileSync(join(dir, MANIFEST), "utf8");

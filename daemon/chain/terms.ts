@@ -251,6 +251,28 @@ export function termsProblems(terms: Omit<VaultTerms, "salt">, nowSeconds: numbe
   return problems;
 }
 
+// ---------------------------------------------------------------- sense
+
+// Terms the factory would deploy but nobody can mean, refused up front as well (the contract is left
+// as it is: it guards what would break it, not what is merely absurd).
+
+/** How far ahead a deadline may lie: 5 years, leap days included. */
+export const MAX_TERMS_AHEAD_S = 1827 * 86_400;
+
+/** Terms that pass termsProblems but cannot be meant; [] when they make sense. */
+export function senselessTerms(terms: Omit<VaultTerms, "salt">, nowSeconds: number): TermsProblem[] {
+  const problems: TermsProblem[] = [];
+  const { maxDrawdownBps: max, dailyDrawdownBps: daily } = terms;
+  if (Number.isSafeInteger(max) && Number.isSafeInteger(daily) && daily > max) {
+    // A day's loss never reaches it without breaching the maximum first.
+    problems.push({ field: "dailyDrawdown", message: `must be at most maxDrawdown (${formatDecimal(BigInt(max), 2)} percent)` });
+  }
+  const latest = nowSeconds + MAX_TERMS_AHEAD_S;
+  if (terms.dealDeadline > latest) problems.push({ field: "dealDeadline", message: `must be at most 5 years ahead (unix seconds, at most ${latest})` });
+  if (terms.validUntil > latest) problems.push({ field: "validUntil", message: `must be at most 5 years ahead (unix seconds, at most ${latest})` });
+  return problems;
+}
+
 function addressProblem(address: string): string | undefined {
   if (typeof address !== "string" || !isAddress(address)) return "must be an address (0x and 40 hex digits)";
   if (getAddress(address) === ZeroAddress) return "must not be the zero address";

@@ -6,6 +6,7 @@ import type { Context } from "koa";
 import { z } from "zod";
 import type { AuthUser } from "../auth/auth-service.js";
 import { AppError, type ErrorCode } from "../errors.js";
+import { JsonNumber, numberTakenForObject } from "./json-number.js";
 import type { RateLimiter } from "./middleware/rate-limit.js";
 import { SIGN_IN_FIRST } from "./middleware/session.js";
 
@@ -68,14 +69,23 @@ export function defineRoute<B = undefined, Q = undefined, P = undefined>(spec: R
   return spec as RouteSpec;
 }
 
+/** A body's numbers are JsonNumbers (json-number.ts): a schema that wanted another type says "number". */
+const numberIsNumber = (issue: z.core.$ZodRawIssue) =>
+  issue.code === "invalid_type" && issue.input instanceof JsonNumber ? `Invalid input: expected ${issue.expected}, received number` : undefined;
+
 /** Turns zod issues into INVALID_INPUT with one detail per field. */
 export function parseInput<T>(schema: z.ZodType<T>, value: unknown, where: "body" | "query" | "params"): T {
-  const result = schema.safeParse(value);
+  const result = schema.safeParse(value, { error: numberIsNumber });
   if (result.success) return result.data;
-  const details = result.error.issues.map((issue) => ({
-    field: [where, ...issue.path.map(String)].join("."),
-    message: issue.message,
-  }));
+  const numbers = new Set<string>(); // one detail for a number taken for an object, not one per key
+  const details = result.error.issues.flatMap((issue) => {
+    const number = numberTakenForObject(value, issue.path);
+    const field = [where, ...(number ?? issue.path).map(String)].join(".");
+    if (!number) return [{ field, message: issue.message }];
+    if (numbers.has(field)) return [];
+    numbers.add(field);
+    return [{ field, message: "Invalid input: expected object, received number" }];
+  });
   const first = details[0];
   throw new AppError("INVALID_INPUT", first ? `${first.field}: ${first.message}` : `invalid ${where}`, { details });
 }

@@ -117,20 +117,38 @@ export function compareDecimal(a: string, b: string): -1 | 0 | 1 {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
+/** A JSON number literal: optional minus, digits, optional fraction, optional exponent. */
+const NUMBER_LITERAL_RE = /^(-)?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
+/**
+ * The largest exponent a number literal may carry: far beyond any amount here (uint256 holds 78
+ * digits), and small enough that "1e999999999" cannot make a billion-digit string.
+ */
+export const MAX_LITERAL_EXPONENT = 1000;
+
+/**
+ * The exact value of a JSON number literal as canonical decimal text, nothing rounded: "1e-7" →
+ * "0.0000001", "1.50" → "1.5", "-0" → "0", "0.00999999999999999999" stays as it is. Throws RangeError
+ * for text that is no number literal or whose exponent is beyond ±MAX_LITERAL_EXPONENT.
+ */
+export function numberLiteralToDecimal(literal: string): string {
+  const m = NUMBER_LITERAL_RE.exec(literal);
+  if (!m) throw new RangeError(`not a number: ${JSON.stringify(literal)}`);
+  const [, minus, int, frac = "", exp = "0"] = m;
+  const exponent = Number(exp);
+  if (!(Math.abs(exponent) <= MAX_LITERAL_EXPONENT)) throw new RangeError(`exponent out of range: ${JSON.stringify(literal)}`);
+  const digits = BigInt(int + frac);
+  const scale = frac.length - exponent;
+  const value = scale >= 0 ? digits : digits * pow10(-scale);
+  return formatDecimal(minus ? -value : value, Math.max(scale, 0));
+}
+
 /**
  * The shortest decimal text that round-trips a JS number, without exponent (1e-7 → "0.0000001").
- * For numbers received in JSON; never use the float for arithmetic.
+ * For numbers computed in JS; a request's numbers keep their own text (numberLiteralToDecimal).
  */
 export function numberToDecimalString(n: number): string {
   if (!Number.isFinite(n)) throw new RangeError(`not a finite number: ${n}`);
-  const text = String(n);
-  const m = /^(-)?(\d+)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
-  if (!m) return canonicalDecimal(text);
-  const [, minus, int, frac = "", exp] = m;
-  const digits = BigInt(int + frac);
-  const scale = frac.length - Number(exp);
-  const value = scale >= 0 ? digits : digits * pow10(-scale);
-  return formatDecimal(minus ? -value : value, Math.max(scale, 0));
+  return numberLiteralToDecimal(String(n));
 }
 
 /** Decimal text from a JSON value that may be a number or a string; anything else throws. */

@@ -4,16 +4,15 @@
 // before anyone signs; a relay that fails for good (the contract reverts) marks the proposal FAILED.
 import { getAddress, verifyTypedData } from "ethers";
 import type { Logger } from "pino";
-import { buildVaultTermsTypedData, hashVaultTerms, randomSalt, termsProblems, VAULT_TERMS_TYPES, type VaultTerms } from "../chain/terms.js";
+import { buildVaultTermsTypedData, hashVaultTerms, randomSalt, senselessTerms, termsProblems, VAULT_TERMS_TYPES, type VaultTerms } from "../chain/terms.js";
 import type { Executor } from "../db/database.js";
 import * as repo from "../db/proposals-repo.js";
 import type { ProposalRow } from "../db/schema.js";
 import { AppError, isAppError } from "../errors.js";
 import { compareDecimal } from "../lib/decimal.js";
 import { isRetryable } from "../lib/retry.js";
-import { baseUnitsToUsdc, bpsToPercent } from "./units.js";
-
 import { breachPolicyName } from "./breach-policies.js";
+import { baseUnitsToUsdc, bpsToPercent } from "./units.js";
 
 export const DEFAULT_PROPOSAL_VALIDITY_S = 7 * 86_400;
 
@@ -154,13 +153,15 @@ export function createProposalService(deps: ProposalDeps) {
       const investor = getAddress(t.investor);
       const trader = getAddress(t.trader);
       if (investor === trader) throw invalid("trader", "investor and trader must be different wallets");
-      // What the factory would refuse, refused now: nobody signs terms that can never be deployed.
+      // What the factory would refuse, refused now: nobody signs terms that can never be deployed; nor
+      // terms nobody can mean (a daily limit above the maximum, a deadline decades ahead).
       const exchange = getAddress(t.exchangeAccount ?? investor);
-      const problems = termsProblems({
+      const proposed = {
         investor, trader, exchangeAccount: exchange, initialBalance: t.initialBalance, maxDrawdownBps: t.maxDrawdownBps,
         dailyDrawdownBps: t.dailyDrawdownBps, dealDeadline: t.dealDeadline, traderShareBps: t.traderShareBps,
         breachPolicy: t.breachPolicy, validUntil: t.validUntil ?? Math.min(t.dealDeadline, nowS() + DEFAULT_PROPOSAL_VALIDITY_S),
-      }, nowS());
+      };
+      const problems = [...termsProblems(proposed, nowS()), ...senselessTerms(proposed, nowS())];
       if (problems.length > 0) {
         const field = (f: string) => (f === "traderShare" ? "profitShare.trader" : f);
         const first = problems[0]!;

@@ -12,6 +12,7 @@ import {
   isValidSize,
   maxPriceDecimals,
   mulDiv,
+  numberLiteralToDecimal,
   numberToDecimalString,
   parseDecimal,
   rescale,
@@ -109,6 +110,21 @@ test("numbers from JSON become their shortest exact decimal text", () => {
   assert.is(toDecimalString(" 12.50 "), "12.5");
   assert.is(toDecimalString(12.5), "12.5");
   assert.throws(() => toDecimalString(true), /not a decimal/);
+});
+
+test("a JSON number literal becomes its exact value as decimal text, nothing rounded", () => {
+  assert.is(numberLiteralToDecimal("0.00999999999999999999"), "0.00999999999999999999");
+  assert.is(numberLiteralToDecimal("9007199254740993"), "9007199254740993");
+  assert.is(numberLiteralToDecimal("29999.99999999999999"), "29999.99999999999999");
+  assert.is(numberLiteralToDecimal("1e-7"), "0.0000001");
+  assert.is(numberLiteralToDecimal("1.5E+3"), "1500");
+  assert.is(numberLiteralToDecimal("12.50"), "12.5");
+  assert.is(numberLiteralToDecimal("-0"), "0");
+  assert.is(numberLiteralToDecimal("-2.5e-3"), "-0.0025");
+  assert.is(numberLiteralToDecimal("1e1000").length, 1001);
+  assert.throws(() => numberLiteralToDecimal("1e1001"), /exponent out of range/);
+  assert.throws(() => numberLiteralToDecimal("1e-99999999999"), /exponent out of range/);
+  for (const bad of ["", "+1", ".5", "1.", "0x10", "1e", "NaN", " 1"]) assert.throws(() => numberLiteralToDecimal(bad), /not a number/, bad);
 });
 
 test("Hyperliquid price rule: 5 significant figures, 6 - szDecimals decimals, integers always", () => {

@@ -5,7 +5,7 @@ import { migrations } from "../../daemon/db/migrations/index.js";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import Database from "better-sqlite3";
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createBackup } from "../../daemon/backup/backup.js";
 import { restoreBackup } from "../../daemon/backup/restore.js";
@@ -96,6 +96,115 @@ t("a truncated, missing or tampered manifest is refused", async (ctx) => {
     writeFileSync(join(d, "manifest.json"), JSON.stringify(m));
   });
   await refused(newer.dir, newer.target, /migrated by a newer tradevault/);
+});
+
+/** Drops `path` from the backup folder and from every list in its manifest, as a careless copy would. */
+function dropEverywhere(dir: string, path: string) {
+  rmSync(join(dir, path));
+  const m = manifestOf(dir);
+  m.files = m.files.filter((f: { path: string }) => f.path !== path);
+  m.databases = m.databases.filter((d: { path: string }) => d.path !== path);
+  writeFileSync(join(dir, "manifest.json"), JSON.stringify(m));
+}
+
+t("the manifest records the kind of data directory: the sim's network, the embedded chain, both keys", (ctx) => {
+  const m = manifestOf(ctx.good);
+  assert.is(m.formatVersion, 2);
+  assert.equal(m.holds, { networks: ["sim"], chains: ["31337"], operatorKey: true, secretKey: true });
+});
+
+t("a file dropped from both the folder and the manifest is refused, naming it and what it is", async (ctx) => {
+  const cases: Array<[string, RegExp]> = [
+    ["keys/operator.key", /keys\/operator\.key is missing: a complete backup of this data directory holds it \(the operator key\)/],
+    ["keys/secret.key", /keys\/secret\.key is missing: .*\(the key that seals the agent keys\)/],
+    ["sim-exchange.db", /sim-exchange\.db is missing: .*\(the embedded sim's exchange/],
+    ["chain/31337.json", /chain\/31337\.json is missing: .*\(the embedded chain's deployment record\)/],
+    ["tradevault-sim.db", /tradevault-sim\.db is missing: .*\(the daemon's database for sim\)/],
+  ];
+  for (const [path, message] of cases) {
+    const { dir, target } = damaged(ctx, (d) => dropEverywhere(d, path));
+    await refused(dir, target, message);
+  }
+});
+
+t("the sim's daemon database requires the sim's database even with no record of the kind (format 1)", async (ctx) => {
+  const { dir, target } = damaged(ctx, (d) => {
+    dropEverywhere(d, "sim-exchange.db");
+    const m = manifestOf(d);
+    m.formatVersion = 1;
+    delete m.holds;
+    writeFileSync(join(d, "manifest.json"), JSON.stringify(m));
+  });
+  await refused(dir, target, /sim-exchange\.db is missing: a complete backup of this data directory holds it/);
+  const older = damaged(ctx, (d) => {
+    const m = manifestOf(d);
+    m.formatVersion = 1;
+    delete m.holds;
+    writeFileSync(join(d, "manifest.json"), JSON.stringify(m));
+  });
+  await restoreBackup({ dir: older.dir, dataDir: older.target }); // a whole format-1 backup still restores
+  const unrecorded = damaged(ctx, (d) => {
+    const m = manifestOf(d);
+    delete m.holds;
+    writeFileSync(join(d, "manifest.json"), JSON.stringify(m));
+  });
+  await refused(unrecorded.dir, unrecorded.target, /manifest\.json is damaged: holds is missing/);
+});
+
+t("a symbolic link or a folder where a file is expected is refused, even with the right bytes behind it", async (ctx) => {
+  const elsewhere = join(ctx.root, "elsewhere");
+  mkdirSync(elsewhere, { recursive: true });
+  const linkedKey = damaged(ctx, (d) => {
+    renameSync(join(d, "keys/operator.key"), join(elsewhere, "operator.key"));
+    symlinkSync(join(elsewhere, "operator.key"), join(d, "keys/operator.key"));
+  });
+  await refused(linkedKey.dir, linkedKey.target, /keys\/operator\.key is a symbolic link, not a file/);
+  const linkedFolder = damaged(ctx, (d) => {
+    renameSync(join(d, "keys"), join(elsewhere, "keys"));
+    symlinkSync(join(elsewhere, "keys"), join(d, "keys"));
+  });
+  await refused(linkedFolder.dir, linkedFolder.target, /keys is a symbolic link, not a folder/);
+  const folder = damaged(ctx, (d) => {
+    rmSync(join(d, "chain/31337.json"));
+    mkdirSync(join(d, "chain/31337.json"));
+  });
+  await refused(folder.dir, folder.target, /chain\/31337\.json is a folder, not a file/);
+  const linkedManifest = damaged(ctx, (d) => {
+    renameSync(join(d, "manifest.json"), join(elsewhere, "manifest.json"));
+    symlinkSync(join(elsewhere, "manifest.json"), join(d, "manifest.json"));
+  });
+  await refused(linkedManifest.dir, linkedManifest.target, /manifest\.json is a symbolic link, not a file/);
+});
+
+t("an external-chain data directory without the sim or the operator key backs up and restores; its record is required", async (ctx) => {
+  // The kind a daemon on testnet with --rpc-url and --operator-key-file leaves: no sim, no operator key.
+  const data = join(ctx.root, "external");
+  cpSync(join(ctx.root, "data"), data, { recursive: true });
+  renameSync(join(data, "tradevault-sim.db"), join(data, "tradevault-testnet.db"));
+  rmSync(join(data, "sim-exchange.db"));
+  rmSync(join(data, "keys/operator.key"));
+  renameSync(join(data, "chain/31337.json"), join(data, "chain/external-8453.json"));
+  const out = join(ctx.root, "external-backup");
+  const { manifest } = await createBackup({ dataDir: data, dir: out });
+  assert.equal(manifest.holds, { networks: ["testnet"], chains: ["external-8453"], operatorKey: false, secretKey: true });
+  const restored = await restoreBackup({ dir: out, dataDir: join(ctx.root, "external-restored") });
+  assert.equal(restored.manifest.files.filter((f) => f.kind !== "snapshot").map((f) => f.path).sort(),
+    ["chain/external-8453.json", "keys/secret.key", "tradevault-testnet.db"]);
+  const gone = join(ctx.root, "external-gone");
+  cpSync(out, gone, { recursive: true });
+  dropEverywhere(gone, "chain/external-8453.json");
+  await refused(gone, join(ctx.root, "external-gone-target"), /chain\/external-8453\.json is missing: .*\(the deployment record of chain 8453\)/);
+});
+
+t("backup refuses a data directory whose key is a symbolic link: the backup would leave it out", async (ctx) => {
+  const data = join(ctx.root, "linked-key");
+  cpSync(join(ctx.root, "data"), data, { recursive: true });
+  renameSync(join(data, "keys/operator.key"), join(ctx.root, "linked-operator.key"));
+  symlinkSync(join(ctx.root, "linked-operator.key"), join(data, "keys/operator.key"));
+  const out = join(ctx.root, "linked-key-backup");
+  const err = await createBackup({ dataDir: data, dir: out }).then(() => undefined, (e: Error) => e);
+  assert.match(String(err), /cannot back up .*: keys\/operator\.key is a symbolic link, not a file, and a backup of it must hold the operator key/);
+  assert.not.ok(existsSync(join(out, "manifest.json")), "no backup left looking whole");
 });
 
 t("restore refuses a target that holds anything; backup refuses a non-empty folder", async (ctx) => {

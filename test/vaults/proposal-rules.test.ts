@@ -63,6 +63,32 @@ t("a 65-byte signature that is not valid ECDSA is 400 on every route that takes 
   assert.is(agent.status, 400);
 });
 
+t("terms nobody can mean are 400 naming the field: a daily limit above the maximum (equal is fine)", async (ctx) => {
+  const before = (await ctx.d.http.get("/api/proposals", { token: ctx.tom.token })).body.data.total;
+  const above = await ctx.d.http.post("/api/proposals", { ...base(ctx), maxDrawdown: 10, dailyDrawdown: 10.01 }, { token: ctx.tom.token });
+  assert.is(above.status, 400, JSON.stringify(above.body));
+  assert.equal(above.body.error.details, [{ field: "body.dailyDrawdown", message: "must be at most maxDrawdown (10 percent)" }]);
+  assert.is((await ctx.d.http.get("/api/proposals", { token: ctx.tom.token })).body.data.total, before, "nothing recorded");
+  const equal = await ctx.d.http.post("/api/proposals", { ...base(ctx), exchangeAccount: ctx.tom.address, maxDrawdown: 10, dailyDrawdown: 10 }, { token: ctx.tom.token });
+  assert.is(equal.status, 200, JSON.stringify(equal.body));
+});
+
+t("a dealDeadline or validUntil more than 5 years ahead is 400 naming it; 5 years to the second is fine", async (ctx) => {
+  const now = Math.floor(ctx.d.clock() / 1000);
+  const fiveYears = now + 1827 * 86_400; // 5 years with their leap days
+  const far = await ctx.d.http.post("/api/proposals", { ...base(ctx), dealDeadline: 2 ** 40 }, { token: ctx.tom.token });
+  assert.is(far.status, 400, JSON.stringify(far.body));
+  assert.equal(far.body.error.details.map((x: any) => x.field), ["body.dealDeadline"]);
+  assert.match(far.body.error.message, /dealDeadline: must be at most 5 years ahead/);
+  const over = await ctx.d.http.post("/api/proposals", { ...base(ctx), dealDeadline: fiveYears + 1 }, { token: ctx.tom.token });
+  assert.equal(over.body.error?.details?.map((x: any) => x.field), ["body.dealDeadline"], JSON.stringify(over.body));
+  const bothFar = await ctx.d.http.post("/api/proposals", { ...base(ctx), dealDeadline: fiveYears + 2, validUntil: fiveYears + 1 }, { token: ctx.tom.token });
+  assert.equal(bothFar.body.error?.details?.map((x: any) => x.field), ["body.dealDeadline", "body.validUntil"], JSON.stringify(bothFar.body));
+  const longest = await ctx.d.http.post("/api/proposals", { ...base(ctx), exchangeAccount: ctx.tom.address, dealDeadline: fiveYears, validUntil: fiveYears }, { token: ctx.tom.token });
+  assert.is(longest.status, 200, JSON.stringify(longest.body));
+  assert.is(longest.body.data.proposal.dealDeadline, fiveYears);
+});
+
 t("warnings: an initial balance above what the exchange account holds is flagged on create and read, before anyone signs", async (ctx) => {
   const thin = await ctx.d.http.post("/api/proposals", { ...base(ctx), exchangeAccount: ctx.tom.address, initialBalance: "9000" }, { token: ctx.tom.token });
   assert.is(thin.status, 200, JSON.stringify(thin.body));

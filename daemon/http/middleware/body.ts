@@ -1,10 +1,14 @@
 // JSON bodies only, small. A body in any other media type is refused (415) rather than silently
-// ignored; a POST that SPEC gives no body may come empty with no Content-Type.
+// ignored; a POST that SPEC gives no body may come empty with no Content-Type. koa-body only reads the
+// text (limit, charset, content encoding); parseJsonBody parses it, keeping each number's text.
 import type { Middleware } from "koa";
 import { HttpMethodEnum, koaBody } from "koa-body";
 import { AppError } from "../../errors.js";
+import { parseJsonBody } from "../json-number.js";
 
 export const BODY_LIMIT_BYTES = 16 * 1024;
+
+const NOT_JSON = "the request body is not valid JSON (an object is expected)";
 
 export function jsonBody(): Middleware[] {
   const hasBody: Middleware = async (ctx, next) => {
@@ -17,21 +21,32 @@ export function jsonBody(): Middleware[] {
     }
     await next();
   };
-  const parse = koaBody({
-    json: true,
-    jsonStrict: true,
-    jsonLimit: BODY_LIMIT_BYTES,
+  const read = koaBody({
+    json: false,
+    text: true,
+    textTypes: ["application/json"],
+    textLimit: BODY_LIMIT_BYTES,
     multipart: false,
     urlencoded: false,
-    text: false,
     parsedMethods: [HttpMethodEnum.POST, HttpMethodEnum.PUT, HttpMethodEnum.PATCH, HttpMethodEnum.DELETE],
-    // Translate the parser's errors (raw-body / co-body, told apart by HTTP status) at this boundary.
+    // Translate the reader's errors (raw-body / co-body, told apart by HTTP status) at this boundary.
     onError: (err) => {
       const status = (err as { status?: number }).status;
       if (status === 413) throw new AppError("PAYLOAD_TOO_LARGE", `the request body is larger than ${BODY_LIMIT_BYTES} bytes`);
       if (status === 415) throw new AppError("UNSUPPORTED_MEDIA_TYPE", "send the body as application/json");
-      throw new AppError("INVALID_INPUT", "the request body is not valid JSON (an object is expected)", { cause: err });
+      throw new AppError("INVALID_INPUT", NOT_JSON, { cause: err });
     },
   });
-  return [hasBody, parse];
+  const parse: Middleware = async (ctx, next) => {
+    const text: unknown = ctx.request.body;
+    if (typeof text === "string") {
+      try {
+        ctx.request.body = parseJsonBody(text) as typeof ctx.request.body; // JsonNumber leaves included
+      } catch (err) {
+        throw new AppError("INVALID_INPUT", NOT_JSON, { cause: err });
+      }
+    }
+    await next();
+  };
+  return [hasBody, read, parse];
 }

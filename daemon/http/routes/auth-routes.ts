@@ -5,7 +5,7 @@ import type { AuthService } from "../../auth/auth-service.js";
 import * as R from "../responses.js";
 import { defineRoute } from "../route.js";
 import { SESSION_COOKIE } from "../middleware/session.js";
-import { address, signature, signInNonce } from "../schemas.js";
+import { address, signatureHex, signInNonce } from "../schemas.js";
 
 function setSessionCookie(ctx: Context, token: string, expiresAt: number | null) {
   // The cookie is always Secure. Koa refuses a Secure cookie on a connection it does not consider
@@ -47,7 +47,8 @@ export function authRoutes(auth: AuthService, hooks: { onLogout?: (sessionKey: s
       summary: "Exchange a signed challenge for a session (cookie `session` and sessionToken)",
       auth: false,
       limit: "signIn",
-      body: z.object({ address, signature, nonce: signInNonce }).strict(),
+      // Only the shape here: a signature that verifies to nobody is a failed sign-in (401), as DESIGN says.
+      body: z.object({ address, signature: signatureHex, nonce: signInNonce }).strict(),
       response: R.login,
       errors: ["INVALID_INPUT", "UNAUTHENTICATED", "RATE_LIMITED"],
       handler: async ({ body, ctx }) => {

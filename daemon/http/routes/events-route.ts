@@ -9,6 +9,7 @@ import type { EventHub, HubEvent } from "../../events/event-hub.js";
 import { seconds } from "../render.js";
 import * as R from "../responses.js";
 import { defineRoute } from "../route.js";
+import { integerParam } from "../schemas.js";
 
 export const KEEPALIVE_MS = 15_000;
 
@@ -37,7 +38,7 @@ export function eventsRoute(deps: {
       description: "A stream of `id: <n>`, `event: <type>`, `data: <JSON>` messages (data has id, vault, type, time and the event's fields), with keep-alive comments every 15 s; no envelope",
     },
     query: z.object({
-      lastEventId: z.coerce.number().int().min(0).optional(),
+      lastEventId: integerParam(z.number().int().min(0)).optional(),
       ticket: z.string().min(1).max(100).optional().meta({ description: "from POST /api/events/ticket; single use" }),
     }).strict(),
     summary: "Server-Sent Events for your vaults (VaultCreated, BalanceUpdated, Paused, Unpaused, Closed, Funded, Withdrawn, Fill, ...); resume with Last-Event-ID",

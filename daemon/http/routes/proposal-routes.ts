@@ -6,25 +6,25 @@ import { rowToProposal, type ProposalService } from "../../vaults/proposal-servi
 import { BREACH_POLICIES, BREACH_POLICY_HELP, breachPolicyCode, DEFAULT_BREACH_POLICY } from "../../vaults/breach-policies.js";
 import * as R from "../responses.js";
 import { defineRoute } from "../route.js";
-import { address, pagination, signature, usdcAmount as usdc } from "../schemas.js";
+import { address, decimalField, integerField, integerParam, numberOrString, pagination, signature, usdcAmount as usdc } from "../schemas.js";
 
 const converted = <T>(fn: (v: unknown) => T, message: string) =>
-  z.union([z.number(), z.string()]).transform((v, ctx) => {
+  decimalField(numberOrString().transform((v, ctx) => {
     try {
       return fn(v);
     } catch {
       ctx.addIssue({ code: "custom", message });
       return z.NEVER;
     }
-  });
+  }));
 
 const limitPercent = converted(percentToBps, "must be a percentage with at most 2 decimals")
   .refine((bps) => bps > 0 && bps <= 10_000, "must be more than 0 and at most 100");
 const sharePercent = converted(percentToBps, "must be a percentage with at most 2 decimals")
   .refine((bps) => bps >= 0 && bps <= 10_000, "must be between 0 and 100");
-const unixSeconds = z.number().int().positive().max(2 ** 40).meta({ description: "Unix seconds" });
+const unixSeconds = integerField(z.number().int().positive().max(2 ** 40)).meta({ description: "Unix seconds" });
 
-const idParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+const idParams = z.object({ id: integerParam(z.number().int().positive()) });
 
 export function proposalRoutes(proposals: ProposalService) {
   const errors = ["INVALID_INPUT", "UNAUTHENTICATED", "NOT_FOUND"] as const;

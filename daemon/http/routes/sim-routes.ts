@@ -8,8 +8,9 @@ import { OPERATOR_HEADER } from "../../paper/operator-token.js";
 import type { PaperControls } from "../../paper/paper-controls.js";
 import * as R from "../responses.js";
 import { defineRoute, type RouteSpec } from "../route.js";
+import { decimalField } from "../schemas.js";
 
-const amount = z.union([z.number().positive(), z.string().regex(/^\d+(\.\d+)?$/, "must be a positive decimal")]);
+const amount = decimalField(z.union([z.number().positive(), z.string().regex(/^\d+(\.\d+)?$/, "must be a positive decimal")]));
 
 export function simRoutes(paper: PaperControls): RouteSpec[] {
   const faucet = defineRoute({

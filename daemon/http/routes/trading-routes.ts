@@ -9,23 +9,20 @@ import type { OrderDesk } from "../../vaults/order-desk.js";
 import { num, renderPosition, seconds } from "../render.js";
 import * as R from "../responses.js";
 import { defineRoute } from "../route.js";
-import { address, signature } from "../schemas.js";
+import { address, decimalField, integerField, integerParam, numberOrString, signature } from "../schemas.js";
 
-const decimal = z
-  .union([z.number(), z.string()])
-  .transform((v, ctx) => {
-    try {
-      return toDecimalString(v);
-    } catch {
-      ctx.addIssue({ code: "custom", message: "must be a decimal number" });
-      return z.NEVER;
-    }
-  })
-  .meta({ description: "a JSON number, or a decimal string for exactness" });
+const decimal = decimalField(numberOrString().transform((v, ctx) => {
+  try {
+    return toDecimalString(v);
+  } catch {
+    ctx.addIssue({ code: "custom", message: "must be a decimal number" });
+    return z.NEVER;
+  }
+})).meta({ description: "a JSON number, or a decimal string for exactness" });
 
 const TIF = { GTC: "Gtc", IOC: "Ioc", ALO: "Alo" } as const;
 const vaultQuery = z.object({ vaultAddress: address.optional() }).strict();
-const orderIdParams = z.object({ orderId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+const orderIdParams = z.object({ orderId: integerParam(z.number().int().positive()) });
 const idempotencyKey = (headers: Record<string, string | string[] | undefined>) => {
   const v = headers["idempotency-key"];
   return typeof v === "string" && v.length > 0 ? v.slice(0, 200) : undefined;
@@ -120,7 +117,7 @@ export function tradingRoutes(deps: { desk: OrderDesk; agents: AgentService }) {
       method: "post", path: "/api/agent/approve", tag: "agent", auth: true,
       summary: "Relay the approveAgent action your wallet signed (typed data from GET /api/agent)",
       body: z.object({
-        nonce: z.number().int().positive(),
+        nonce: integerField(z.number().int().positive()),
         signature,
         signatureChainId: z.string().regex(/^0x[0-9a-fA-F]{1,16}$/).optional(),
       }).strict(),

@@ -6,7 +6,7 @@ import type { VaultService } from "../../vaults/vault-service.js";
 import type { VaultSummary } from "../../vaults/vault-views.js";
 import * as R from "../responses.js";
 import { defineRoute, Prerendered } from "../route.js";
-import { address, pagination, signature, usdcAmount as usdc } from "../schemas.js";
+import { address, integerField, pagination, signature, usdcAmount as usdc } from "../schemas.js";
 import { renderCloseResult, renderDetail, renderTrade } from "./vault-render.js";
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -120,7 +120,7 @@ export function vaultRoutes(deps: { vaults: VaultService }) {
     defineRoute({
       method: "post", path: "/api/vaults/:address/fund", tag: "vaults", auth: true, params: vaultParams,
       summary: "Relay the investor's signed permit: the escrow pulls the amount (the investor pays no gas)",
-      body: z.object({ amount: usdc, deadline: z.number().int().positive(), signature }).strict(),
+      body: z.object({ amount: usdc, deadline: integerField(z.number().int().positive()), signature }).strict(),
       response: R.fundResult,
       errors: [...common, "FORBIDDEN", "CHAIN_UNAVAILABLE"],
       handler: async ({ params, body, user }) => {
