@@ -17,6 +17,8 @@ import type { NodeSend } from "./rpc-gate.js";
 
 /** Anvil's own default request limit: every request a wallet sent it before fits. */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+/** Past this much, a refused body is no longer read to its end: the connection is dropped. */
+const CUT_OFF_BYTES = 8 * MAX_BODY_BYTES;
 
 export interface PublicRpcProxy {
   url: string;
@@ -56,20 +58,26 @@ async function answer(payload: unknown, send: NodeSend, log: Logger): Promise<An
   return { status: 200, body: batch ? out : out[0] };
 }
 
-/** The body, or undefined once it passes `MAX_BODY_BYTES` (the caller answers 413). */
+/**
+ * The body, or undefined when it passes `MAX_BODY_BYTES` (the caller answers 413). The excess is read
+ * and dropped, so the answer reaches the client (closing on unread data would reset the connection
+ * under it); a client still sending past `CUT_OFF_BYTES` is cut off without one.
+ */
 function readBody(req: IncomingMessage): Promise<Buffer | undefined> {
   return new Promise((resolve, reject) => {
-    if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) return resolve(undefined);
+    if (Number(req.headers["content-length"] ?? 0) > CUT_OFF_BYTES) {
+      req.destroy();
+      return resolve(undefined);
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     req.on("data", (c: Buffer) => {
       size += c.length;
-      if (size > MAX_BODY_BYTES) {
-        req.removeAllListeners("data");
-        resolve(undefined);
-      } else chunks.push(c);
+      if (size <= MAX_BODY_BYTES) chunks.push(c);
+      else if (size > CUT_OFF_BYTES) req.destroy();
     });
-    req.on("end", () => resolve(Buffer.concat(chunks)));
+    req.on("end", () => resolve(size > MAX_BODY_BYTES ? undefined : Buffer.concat(chunks)));
+    req.on("close", () => resolve(undefined)); // destroyed before its end: nobody to answer
     req.on("error", reject);
   });
 }
@@ -80,7 +88,7 @@ async function respond(req: IncomingMessage, send: NodeSend, log: Logger): Promi
   }
   const body = await readBody(req);
   if (!body) {
-    return { status: 413, headers: { connection: "close" }, body: rpcError(null, RPC_INVALID_REQUEST, `request larger than ${MAX_BODY_BYTES} bytes`) };
+    return { status: 413, body: rpcError(null, RPC_INVALID_REQUEST, `request larger than ${MAX_BODY_BYTES} bytes`) };
   }
   let payload: unknown;
   try {
@@ -97,10 +105,11 @@ async function respond(req: IncomingMessage, send: NodeSend, log: Logger): Promi
   }
 }
 
-function write(res: ServerResponse, a: Answer, done: () => void): void {
+function write(res: ServerResponse, a: Answer): void {
+  if (res.destroyed) return; // a client cut off while sending
   const text = a.body === undefined ? "" : JSON.stringify(a.body);
   res.writeHead(a.status, { ...(text ? { "content-type": "application/json" } : {}), ...a.headers });
-  res.end(text, done);
+  res.end(text);
 }
 
 export async function startPublicRpcProxy(o: PublicRpcProxyOptions): Promise<PublicRpcProxy> {
@@ -110,8 +119,7 @@ export async function startPublicRpcProxy(o: PublicRpcProxyOptions): Promise<Pub
         o.log.error({ err: e }, "public chain RPC: request failed");
         return { status: 500, body: rpcError(null, RPC_INTERNAL_ERROR, "internal error") };
       })
-      // After a refused oversized body, the rest of it is not read: the connection goes.
-      .then((a) => write(res, a, () => (a.status === 413 ? req.socket.destroy() : undefined)));
+      .then((a) => write(res, a));
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", (e: NodeJS.ErrnoException) =>
