@@ -140,6 +140,12 @@ function freeLoopbackPort(): Promise<number> {
   });
 }
 
+/** Whether the node answers eth_chainId within a second (a socket that accepts but never answers is not ready). */
+function answers(ipc: IpcClient): Promise<boolean> {
+  const asked = ipc.call({ method: "eth_chainId" }).then((r) => !r.error, () => false);
+  return Promise.race([asked, new Promise<boolean>((r) => setTimeout(r, 1_000, false).unref())]);
+}
+
 /** The watchdog's pid line, then Anvil answering eth_chainId over IPC; fails if Anvil ends first. */
 async function whenReady(child: Child, ipc: IpcClient, exited: Promise<void>): Promise<number> {
   let out = "";
@@ -153,7 +159,7 @@ async function whenReady(child: Child, ipc: IpcClient, exited: Promise<void>): P
   for (const deadline = Date.now() + START_TIMEOUT_MS; Date.now() < deadline; ) {
     if (gone) throw fail("it exited");
     const pid = Number(/anvil-pid (\d+)/.exec(out)?.[1] ?? 0);
-    if (pid && (await ipc.call({ method: "eth_chainId" }).then((r) => !r.error, () => false))) return pid;
+    if (pid && (await answers(ipc))) return pid;
     await new Promise((r) => setTimeout(r, 20));
   }
   throw fail(`no answer within ${START_TIMEOUT_MS} ms`);
