@@ -36,7 +36,10 @@ export const isolated = (command: string[]): string[] => [...UNSHARE, ...command
 
 export interface SocketPlace {
   path: string;
-  /** Removes what was made for this node only (a temporary directory); a no-op in the data directory. */
+  /**
+   * Once the node is gone: removes its socket file (Anvil leaves it, and a file copy of the data
+   * directory would trip over it) and a temporary directory made for it.
+   */
   release(): void;
 }
 
@@ -47,16 +50,15 @@ export interface SocketPlace {
  */
 export function socketPlace(dir: string): SocketPlace {
   let path = join(dir, SOCKET_NAME);
-  let release = (): void => undefined;
+  let made: string | undefined;
   if (Buffer.byteLength(path) > MAX_SOCKET_PATH) {
-    const tmp = mkdtempSync(join(tmpdir(), "tradevault-anvil-")); // mkdtemp makes it 0700
-    path = join(tmp, SOCKET_NAME);
-    release = () => rmSync(tmp, { recursive: true, force: true });
+    made = mkdtempSync(join(tmpdir(), "tradevault-anvil-")); // mkdtemp makes it 0700
+    path = join(made, SOCKET_NAME);
   } else {
     mkdirSync(dirname(dir), { recursive: true });
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     chmodSync(dir, 0o700); // mkdir leaves an existing directory's mode as it was
   }
-  rmSync(path, { force: true }); // a dead node's socket: connecting to it would only be refused
-  return { path, release };
+  rmSync(path, { force: true }); // a killed node's socket: connecting to it would only be refused
+  return { path, release: () => rmSync(made ?? path, { recursive: true, force: true }) };
 }

@@ -6,7 +6,7 @@
 // anvil_impersonateAccount. Its IPC socket sits in a 0700 directory of the data directory.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { readFileSync, readdirSync, readlinkSync, statSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { JsonRpcProvider, Wallet, toQuantity } from "ethers";
 import { readTokenBalance } from "../../daemon/chain/contracts.js";
@@ -215,6 +215,20 @@ test("the IPC socket is in a 0700 directory inside the data directory", () => {
   assert.ok(ipcPath.startsWith(`${d.dataDir}/`), ipcPath);
   assert.ok(statSync(ipcPath).isSocket());
   assert.is(statSync(dirname(ipcPath)).mode & 0o777, 0o700);
+});
+
+test("a node that stopped leaves no socket file behind, so a plain copy of the data directory works", async () => {
+  const dir = tempDir("tradevault-socket-");
+  try {
+    const node = await startEmbeddedNode({ socketDir: `${dir.path}/node`, genesisTime: Math.floor(Date.now() / 1000) });
+    assert.ok(existsSync(node.ipcPath));
+    await node.stop();
+    assert.not.ok(existsSync(node.ipcPath));
+    cpSync(dir.path, `${dir.path}-copy`, { recursive: true });
+  } finally {
+    rmSync(`${dir.path}-copy`, { recursive: true, force: true });
+    dir.remove();
+  }
 });
 
 test("during a compaction (a new Anvil) calls to the public URL wait for the new node instead of failing; after it, refusals hold", async () => {
