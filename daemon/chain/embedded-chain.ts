@@ -197,6 +197,7 @@ export async function startEmbeddedChain(o: EmbeddedChainOptions): Promise<Embed
         await alignChainClock(fresh, o.nowS());
         node = fresh;
         watch(node);
+        warnIfExposed(o.log, node);
         compactedAt = row.height;
         o.log.info({ height: row.height, snapshotBytes: row.bytes }, "embedded chain compacted");
       } catch (e) {

@@ -47,7 +47,7 @@ async function answer(payload: unknown, send: NodeSend, log: Logger): Promise<An
   if (elements.length === 0) return { status: 200, body: rpcError(null, RPC_INVALID_REQUEST, "invalid request: an empty batch") };
   const verdicts = elements.map(judge);
   const forward = verdicts.flatMap((v) => ("forward" in v ? [v.forward] : []));
-  const refused = elements.filter((_, i) => "answer" in verdicts[i]!).map((e) => (e as Partial<JsonRpcCall> | null)?.method ?? null);
+  const refused = elements.filter((_, i) => "answer" in verdicts[i]!).map((e) => String((e as Partial<JsonRpcCall> | null)?.method).slice(0, 80));
   if (refused.length > 0) log.warn({ methods: refused }, "public chain RPC: refused or invalid calls");
   const replies: JsonRpcReply[] = forward.length > 0 ? await send(forward) : [];
   let next = 0;
