@@ -86,7 +86,7 @@ export const FLAGS = {
   exchangeTimeout: valued("--exchange-timeout <seconds>", "how long to wait for the exchange before an order is in doubt", number(0.1, 120), "10"),
   rpcUrl: optional("--rpc-url <url>", "an external EVM chain instead of the embedded one", httpUrl()),
   chainId: optional("--chain-id <id>", "chain id the --rpc-url must serve (998: HyperEVM testnet)", number(1, Number.MAX_SAFE_INTEGER, { int: true })),
-  chainPort: valued("--chain-port <port>", "port of the embedded chain's JSON-RPC (0 = any free port)", port(), "0"),
+  chainPort: valued("--chain-port <port>", "port of the embedded chain's public JSON-RPC on 127.0.0.1: reads and signed transactions only (0 = any free port)", port(), "0"),
   chainSnapshotInterval: valued("--chain-snapshot-interval <seconds>", "seconds between snapshots of the embedded chain (a restart replays only what came after the newest)", number(1, 86_400), "300"),
   chainCompactBlocks: valued("--chain-compact-blocks <n>", "blocks between compactions of the embedded chain (old blocks dropped, the node reloaded: bounds its memory)", number(100, 10_000_000, { int: true }), "3000"),
   factoryAddress: optional("--factory-address <address>", "an already deployed VaultFactory on --rpc-url", evmAddress()),

@@ -15,6 +15,7 @@ import type { DeploymentRecord } from "./deployments.js";
 import { startEmbeddedChain } from "./embedded-chain.js";
 import type { EmbeddedChain } from "./embedded-chain.js";
 import { EMBEDDED_CHAIN_ID } from "./embedded-node.js";
+import { startPublicRpcProxy } from "./public-rpc-proxy.js";
 import { createIndexer } from "./indexer.js";
 import type { ChainEventSink, Indexer, IndexerSettings } from "./indexer.js";
 import { OperatorSigner } from "./operator-signer.js";
@@ -23,7 +24,7 @@ import type { ConfirmedTx, TxSender, TxSenderSettings } from "./tx-sender.js";
 import { read } from "./tx.js";
 
 export interface EmbeddedSettings {
-  /** 0 = any free port. Always 127.0.0.1. */
+  /** The public JSON-RPC proxy's port (public-rpc-proxy.ts); 0 = any free port. Always 127.0.0.1. */
   port: number;
   /** Seconds between snapshots of the chain's state (taken only when the chain moved). */
   snapshotIntervalS: number;
@@ -61,6 +62,7 @@ export interface ChainAddresses {
 
 export interface Chain {
   kind: "embedded" | "external";
+  /** The chain's JSON-RPC for wallets and the CLI: on the embedded chain, the public proxy (never Anvil itself). */
   rpcUrl: string;
   chainId: number;
   /** Journal and record key: "31337" (embedded) or "external-<chainId>". */
@@ -111,7 +113,7 @@ async function startEmbedded(opts: StartChainOptions, operator: string, nowS: ()
   const genesisTime = record?.genesisTime ?? (first?.block_time ? first.block_time - 1 : nowS());
   const settings = { ...DEFAULT_EMBEDDED_SETTINGS, ...opts.embedded };
   const embedded = await startEmbeddedChain({
-    dataDir: opts.dataDir, chain: key, store, log, operator, port: settings.port, genesisTime, nowS,
+    dataDir: opts.dataDir, chain: key, store, log, operator, genesisTime, nowS,
     // Read each time: on a first start the factory (and so the cursor's name) exists only later.
     indexedBlock: async () => {
       const current = readDeployment(opts.dataDir, key);
@@ -119,11 +121,18 @@ async function startEmbedded(opts: StartChainOptions, operator: string, nowS: ()
     },
     snapshotIntervalS: settings.snapshotIntervalS, compactEveryBlocks: settings.compactEveryBlocks,
   });
+  // Only now listens: no wallet sees the chain before its rebuild is done.
+  const proxy = await startPublicRpcProxy({ port: settings.port, send: embedded.send, log }).catch(async (e: unknown) => {
+    await embedded.close();
+    throw e;
+  });
   const provider = rpcProvider(embedded.request(), EMBEDDED_CHAIN_ID, 250);
-  log.info({ rpcUrl: embedded.url, chainId: EMBEDDED_CHAIN_ID, restored: embedded.restored }, "embedded chain listening");
+  const node = embedded.node();
+  log.info({ rpcUrl: proxy.url, ipc: node.ipcPath, isolated: node.isolated, chainId: EMBEDDED_CHAIN_ID, restored: embedded.restored }, "embedded chain listening");
   return {
-    kind: "embedded", key, chainId: EMBEDDED_CHAIN_ID, rpcUrl: embedded.url, provider, genesisTime, rebuilt: embedded.restored, embedded,
+    kind: "embedded", key, chainId: EMBEDDED_CHAIN_ID, rpcUrl: proxy.url, provider, genesisTime, rebuilt: embedded.restored, embedded,
     close: async () => {
+      await proxy.close();
       await embedded.close();
       provider.destroy();
     },

@@ -1,8 +1,9 @@
 // The embedded chain's lifecycle: Anvil started from the newest good snapshot plus the journal after
 // it, snapshots taken every so often and at a clean stop, a periodic compaction (snapshot with old
-// blocks trimmed, reloaded into a fresh node on the same port: what keeps memory bounded), and a
-// restart from snapshot + journal when Anvil dies under a running daemon. The daemon's provider goes
-// through rpc-gate.ts, so requests made while the node is replaced wait and then reach the new one.
+// blocks trimmed, reloaded into a fresh node on the same socket: what keeps memory bounded), and a
+// restart from snapshot + journal when Anvil dies under a running daemon. The daemon's provider and the
+// public proxy go through rpc-gate.ts, so requests made while the node is replaced wait and then reach
+// the new one. The node is reached over IPC only (node-isolation.ts).
 import { Transaction, toQuantity } from "ethers";
 import type { FetchRequest } from "ethers";
 import type { Logger } from "pino";
@@ -14,7 +15,9 @@ import { loadStateParam } from "./anvil-state.js";
 import { alignChainClock, replayJournal, replayPlan } from "./chain-rebuild.js";
 import { TRANSACTION_BLOCK_KEEPER, startEmbeddedNode } from "./embedded-node.js";
 import type { EmbeddedNode } from "./embedded-node.js";
+import { nodeSocketDir } from "./node-isolation.js";
 import { rpcGate } from "./rpc-gate.js";
+import type { NodeSend } from "./rpc-gate.js";
 import { loadableSnapshots, snapshotError, takeSnapshot } from "./snapshots.js";
 import type { SnapshotContext } from "./snapshots.js";
 
@@ -30,8 +33,6 @@ export interface EmbeddedChainOptions {
   store: Store;
   log: Logger;
   operator: string;
-  /** 0 = any free port; a replaced node takes the same one. */
-  port: number;
   genesisTime: number;
   nowS(): number;
   /** The block the indexer has processed: blocks above it are never trimmed. */
@@ -43,9 +44,12 @@ export interface EmbeddedChainOptions {
 }
 
 export interface EmbeddedChain {
-  url: string;
   /** For the daemon's JsonRpcProvider: requests pass the gate. */
   request(): FetchRequest;
+  /** One JSON-RPC call or batch through the gate (the public proxy's way to the node). */
+  send: NodeSend;
+  /** The current node's IPC socket and whether it runs in its own network namespace. */
+  node(): { ipcPath: string; isolated: boolean; tcpPort: number };
   /** True when this start restored earlier history (a snapshot, the journal, or both). */
   restored: boolean;
   /** Anvil's pid now (it changes with each compaction or restart). */
@@ -71,9 +75,19 @@ async function checkOperator(o: EmbeddedChainOptions): Promise<void> {
   }
 }
 
+/** Says plainly when the machine would not give Anvil a network namespace: its TCP port is open to local processes. */
+function warnIfExposed(log: Logger, node: EmbeddedNode): void {
+  if (node.isolated) return;
+  log.warn(
+    { port: node.tcpPort },
+    `embedded chain: this machine refuses network namespaces (unshare --user --net), so Anvil's own JSON-RPC on 127.0.0.1:${node.tcpPort} ` +
+      "is open to every local process, privileged methods (anvil_impersonateAccount, ...) included; the daemon itself uses IPC",
+  );
+}
+
 /** A node holding the newest snapshot that loads, or a fresh genesis; returns the operator nonce it holds. */
 async function nodeFromSnapshots(o: EmbeddedChainOptions): Promise<{ node: EmbeddedNode; nonce: number; loaded: boolean }> {
-  const start = () => startEmbeddedNode({ port: o.port, genesisTime: o.genesisTime });
+  const start = () => startEmbeddedNode({ socketDir: nodeSocketDir(o.dataDir), genesisTime: o.genesisTime });
   let node = await start();
   for (const s of await loadableSnapshots(o)) {
     try {
@@ -107,11 +121,9 @@ async function boot(o: EmbeddedChainOptions): Promise<Booted> {
 }
 
 export async function startEmbeddedChain(o: EmbeddedChainOptions): Promise<EmbeddedChain> {
-  const gate = rpcGate();
   const booted = await boot(o);
   let node = booted.node;
-  const port = node.port;
-  const opts = { ...o, port };
+  const gate = rpcGate(() => node.ipc);
   const snapCtx: SnapshotContext = { ...o, anvilVersion: anvilBinary().version };
   const height = async () => Number(await node.rpc.request({ method: "eth_blockNumber" }));
   let lastSnapshot = (await snapshotsOf(o.store.db, o.chain))[0];
@@ -152,12 +164,13 @@ export async function startEmbeddedChain(o: EmbeddedChainOptions): Promise<Embed
     });
   }
 
-  /** Boots a new node on the same port, retrying with backoff until it works or the daemon stops. */
+  /** Boots a new node on the same socket, retrying with backoff until it works or the daemon stops. */
   async function recover(): Promise<void> {
     await gate.close(0); // requests to the dead node fail on their own; new ones wait
     for (let delay = 500; !stopping; delay = Math.min(delay * 2, 30_000)) {
       try {
-        node = (await boot(opts)).node;
+        node = (await boot(o)).node;
+        warnIfExposed(o.log, node);
         watch(node);
         compactedAt = await height();
         o.log.info({ pid: node.pid, height: compactedAt }, "embedded chain restarted");
@@ -179,11 +192,12 @@ export async function startEmbeddedChain(o: EmbeddedChainOptions): Promise<Embed
       node = undefined as unknown as EmbeddedNode; // the old node's exit is not a crash
       await old.stop();
       try {
-        const fresh = await startEmbeddedNode({ port, genesisTime: o.genesisTime });
+        const fresh = await startEmbeddedNode({ socketDir: nodeSocketDir(o.dataDir), genesisTime: o.genesisTime });
         await fresh.rpc.request({ method: "anvil_loadState", params: [loadStateParam(gz)] });
         await alignChainClock(fresh, o.nowS());
         node = fresh;
         watch(node);
+        warnIfExposed(o.log, node);
         compactedAt = row.height;
         o.log.info({ height: row.height, snapshotBytes: row.bytes }, "embedded chain compacted");
       } catch (e) {
@@ -204,9 +218,11 @@ export async function startEmbeddedChain(o: EmbeddedChainOptions): Promise<Embed
   }
 
   watch(node);
+  warnIfExposed(o.log, node);
   return {
-    url: node.url,
-    request: () => gate.request(node.url),
+    request: () => gate.request(),
+    send: gate.send,
+    node: () => ({ ipcPath: node.ipcPath, isolated: node.isolated, tcpPort: node.tcpPort }),
     restored: booted.restored,
     pid: () => node.pid,
     snapshotAgeSeconds: () => (lastSnapshot ? Math.max(0, o.nowS() - lastSnapshot.created_at) : null),

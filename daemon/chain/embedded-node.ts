@@ -1,8 +1,10 @@
-// The embedded chain's node: Anvil as a child process on 127.0.0.1, with an explicit, fixed
-// configuration. Every setting is part of what makes a replay reproduce the old chain exactly: no
-// genesis accounts, base fee 0 (so it never moves and any replayed fee still qualifies), a fixed gas
-// limit and hardfork, fifo ordering (one sender: a replayed block keeps its order), and the genesis
-// time passed in. History is pruned (headers stay; snapshots.ts trims them, see anvil-state.ts).
+// The embedded chain's node: Anvil as a child process with an explicit, fixed configuration. Every
+// setting is part of what makes a replay reproduce the old chain exactly: no genesis accounts, base
+// fee 0 (so it never moves and any replayed fee still qualifies), a fixed gas limit and hardfork, fifo
+// ordering (one sender: a replayed block keeps its order), and the genesis time passed in. History is
+// pruned (headers stay; snapshots.ts trims them, see anvil-state.ts). The daemon reaches it over its
+// IPC socket only, and Anvil runs in a network namespace of its own where the machine allows it
+// (node-isolation.ts): its privileged methods are the daemon's alone.
 //
 // The child must not outlive the daemon, even a SIGKILLed one: a small sh watchdog starts Anvil and
 // waits on a pipe from the daemon; when the pipe closes (the daemon ended, however it ended) it
@@ -14,6 +16,9 @@ import type { ChildProcessByStdio } from "node:child_process";
 import type { Readable, Writable } from "node:stream";
 import { AppError } from "../errors.js";
 import { anvilBinary } from "./anvil-binary.js";
+import { ipcClient } from "./ipc-client.js";
+import type { IpcClient, JsonRpcReply } from "./ipc-client.js";
+import { canIsolateNetwork, isolated, socketPlace } from "./node-isolation.js";
 
 export const EMBEDDED_CHAIN_ID = 31337;
 /** Matches the contracts' EVM target (cancun) and HyperEVM. */
@@ -29,7 +34,7 @@ const BLOCK_GAS_LIMIT = 30_000_000;
 export const TRANSACTION_BLOCK_KEEPER = 64;
 const START_TIMEOUT_MS = 30_000;
 
-/** The EIP-1193 surface, over HTTP to the node. */
+/** The EIP-1193 surface, over IPC to the node. */
 export interface Eip1193 {
   request(args: { method: string; params?: unknown[] }): Promise<unknown>;
 }
@@ -40,10 +45,18 @@ export interface RpcCall {
 }
 
 export interface EmbeddedNode {
-  url: string;
-  port: number;
+  /** The IPC socket the daemon talks to the node through. */
+  ipcPath: string;
   /** Anvil's own process id (not the watchdog's). */
   pid: number;
+  /** True when Anvil runs in a network namespace of its own, so no other process can reach its TCP port. */
+  isolated: boolean;
+  /** The TCP port Anvil listens on: in its own namespace when isolated, else on 127.0.0.1 for any local process. */
+  tcpPort: number;
+  /** Only with `httpPort` (a test's stand-in for an external node): http://127.0.0.1:<httpPort>. */
+  url?: string;
+  /** Raw JSON-RPC over IPC, for the gate and the public proxy. */
+  ipc: IpcClient;
   rpc: Eip1193;
   /**
    * Several calls in one JSON-RPC batch, answers in call order; the first error rejects. Anvil runs a
@@ -56,18 +69,24 @@ export interface EmbeddedNode {
 }
 
 export interface NodeOptions {
-  /** 0 = any free port. */
-  port: number;
+  /** Where the IPC socket goes (made 0700); see node-isolation.ts. */
+  socketDir: string;
   /** Block 0's timestamp (Unix seconds); only matters for a chain started from genesis. */
   genesisTime: number;
   /** Keep every block and historical state (no pruning): an archive node, as tests use for an external chain. */
   archive?: boolean;
+  /**
+   * Serve HTTP JSON-RPC on 127.0.0.1:httpPort to anyone, not isolated: only for a test's stand-in of
+   * an external chain, never for the daemon's embedded chain.
+   */
+  httpPort?: number;
 }
 
-// $0 is anvil, "$@" its arguments. Background jobs of a non-interactive sh read /dev/null, so only the
-// watchdog reads the daemon's pipe; it hands its copy of stdout and stderr back, keeping Anvil's alone.
+// $0 is a label, "$@" the command (Anvil, or unshare that execs Anvil under the same pid). Background
+// jobs of a non-interactive sh read /dev/null, so only the watchdog reads the daemon's pipe; it hands
+// its copy of stdout and stderr back, keeping Anvil's alone.
 const WATCHDOG = [
-  '"$0" "$@" & child=$!',
+  '"$@" & child=$!',
   'echo "anvil-pid $child"',
   "exec >/dev/null 2>&1",
   "while read -r _; do :; done",
@@ -75,9 +94,9 @@ const WATCHDOG = [
   'wait "$child"',
 ].join("\n");
 
-function anvilArgs(opts: NodeOptions): string[] {
+function anvilArgs(opts: NodeOptions, ipcPath: string, port: number): string[] {
   return [
-    "--host", "127.0.0.1", "--port", String(opts.port),
+    "--ipc", ipcPath, "--host", "127.0.0.1", "--port", String(port),
     "--chain-id", String(EMBEDDED_CHAIN_ID), "--hardfork", HARDFORK, "--gas-limit", String(BLOCK_GAS_LIMIT),
     "--base-fee", "0", "--accounts", "0", "--timestamp", String(opts.genesisTime), "--order", "fifo",
     ...(opts.archive ? [] : ["--prune-history", "--transaction-block-keeper", String(TRANSACTION_BLOCK_KEEPER)]),
@@ -93,39 +112,23 @@ export class RpcError extends Error {
   }
 }
 
-interface RpcReply {
-  id: number;
-  result?: unknown;
-  error?: { code: number; message: string; data?: unknown };
+function unwrap(call: RpcCall, r: JsonRpcReply | undefined): unknown {
+  if (!r) throw new AppError("CHAIN_UNAVAILABLE", `${call.method}: no answer in the batch`, { retryable: true });
+  if (r.error) throw new RpcError(call.method, r.error.code, r.error.message, r.error.data);
+  return r.result;
 }
 
-function rpcClient(url: string) {
-  const post = async (body: unknown): Promise<unknown> => {
-    const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-    if (!res.ok) throw new AppError("CHAIN_UNAVAILABLE", `embedded chain answered HTTP ${res.status}`, { retryable: true });
-    return res.json();
-  };
-  const unwrap = (call: RpcCall, r: RpcReply | undefined) => {
-    if (!r) throw new AppError("CHAIN_UNAVAILABLE", `${call.method}: no answer in the batch`, { retryable: true });
-    if (r.error) throw new RpcError(call.method, r.error.code, r.error.message, r.error.data);
-    return r.result;
-  };
-  return {
-    rpc: {
-      request: async (call: RpcCall) => unwrap(call, (await post({ jsonrpc: "2.0", id: 1, method: call.method, params: call.params ?? [] })) as RpcReply),
-    },
-    batch: async (calls: RpcCall[]) => {
-      if (calls.length === 0) return [];
-      const body = calls.map((c, id) => ({ jsonrpc: "2.0", id, method: c.method, params: c.params ?? [] }));
-      const replies = new Map(((await post(body)) as RpcReply[]).map((r) => [r.id, r]));
-      return calls.map((c, i) => unwrap(c, replies.get(i)));
-    },
-  };
-}
+const rpcOver = (ipc: IpcClient): Pick<EmbeddedNode, "rpc" | "batch"> => ({
+  rpc: { request: async (call) => unwrap(call, await ipc.call({ id: 1, ...call })) },
+  batch: async (calls) => {
+    const replies = await ipc.batch(calls.map((c, id) => ({ id, ...c })));
+    return calls.map((c, i) => unwrap(c, replies[i]));
+  },
+});
 
 type Child = ChildProcessByStdio<Writable, Readable, Readable>;
 
-/** A free loopback port for Anvil, which then cannot tell us one it picked itself (it runs quiet). */
+/** A free loopback port: Anvil, run quiet, cannot tell us one it picked itself. */
 function freeLoopbackPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = createServer();
@@ -137,8 +140,14 @@ function freeLoopbackPort(): Promise<number> {
   });
 }
 
-/** The watchdog's pid line, then Anvil answering eth_chainId; fails if Anvil ends first. */
-async function whenReady(child: Child, url: string, exited: Promise<void>): Promise<number> {
+/** Whether the node answers eth_chainId within a second (a socket that accepts but never answers is not ready). */
+function answers(ipc: IpcClient): Promise<boolean> {
+  const asked = ipc.call({ method: "eth_chainId" }).then((r) => !r.error, () => false);
+  return Promise.race([asked, new Promise<boolean>((r) => setTimeout(r, 1_000, false).unref())]);
+}
+
+/** The watchdog's pid line, then Anvil answering eth_chainId over IPC; fails if Anvil ends first. */
+async function whenReady(child: Child, ipc: IpcClient, exited: Promise<void>): Promise<number> {
   let out = "";
   let err = "";
   let gone = false;
@@ -147,43 +156,49 @@ async function whenReady(child: Child, url: string, exited: Promise<void>): Prom
   child.stderr.on("data", (d: Buffer) => (err += d.toString()));
   const fail = (why: string) =>
     new AppError("CHAIN_UNAVAILABLE", `the embedded chain (Anvil) did not start: ${why}${err ? `: ${err.trim().slice(-500)}` : ""}`);
-  const client = rpcClient(url);
   for (const deadline = Date.now() + START_TIMEOUT_MS; Date.now() < deadline; ) {
     if (gone) throw fail("it exited");
     const pid = Number(/anvil-pid (\d+)/.exec(out)?.[1] ?? 0);
-    if (pid && (await client.rpc.request({ method: "eth_chainId" }).then(() => true, () => false))) return pid;
+    if (pid && (await answers(ipc))) return pid;
     await new Promise((r) => setTimeout(r, 20));
   }
   throw fail(`no answer within ${START_TIMEOUT_MS} ms`);
 }
 
-/** Starts Anvil and waits until it answers on 127.0.0.1. */
+/** Starts Anvil (isolated where the machine allows) and waits until it answers on its IPC socket. */
 export async function startEmbeddedNode(opts: NodeOptions): Promise<EmbeddedNode> {
   const bin = anvilBinary();
-  const port = opts.port || (await freeLoopbackPort());
-  const child: Child = spawn("sh", ["-c", WATCHDOG, bin.path, ...anvilArgs({ ...opts, port })], { stdio: ["pipe", "pipe", "pipe"] });
+  const place = socketPlace(opts.socketDir);
+  const isolate = opts.httpPort === undefined && (await canIsolateNetwork());
+  // In its own namespace any port is free; in ours we pick one, so the log can name what stays open.
+  const tcpPort = isolate ? 8545 : opts.httpPort || (await freeLoopbackPort());
+  const anvil = [bin.path, ...anvilArgs(opts, place.path, tcpPort)];
+  const child: Child = spawn("sh", ["-c", WATCHDOG, "anvil-watchdog", ...(isolate ? isolated(anvil) : anvil)], { stdio: ["pipe", "pipe", "pipe"] });
   const exited = new Promise<void>((resolve) => child.stdout.once("close", () => resolve()));
+  const ipc = ipcClient(place.path);
   // Anvil gone on its own: release the watchdog too, or it (and our pipe to it) would live on and keep
   // the daemon's process from ever exiting.
-  void exited.then(() => child.stdin.end());
+  void exited.then(() => {
+    child.stdin.end();
+    ipc.close();
+    place.release();
+  });
   child.once("error", () => undefined); // no sh: whenReady reports it (stdout closes)
-  const url = `http://127.0.0.1:${port}`;
   let pid: number;
   try {
-    pid = await whenReady(child, url, exited);
+    pid = await whenReady(child, ipc, exited);
   } catch (e) {
     child.stdin.end();
     throw e;
   }
-  const started = { pid };
-  const client = rpcClient(url);
   return {
-    url, port, pid, rpc: client.rpc, batch: client.batch, exited,
+    ipcPath: place.path, pid, isolated: isolate, tcpPort, ipc, exited, ...rpcOver(ipc),
+    ...(opts.httpPort !== undefined ? { url: `http://127.0.0.1:${tcpPort}` } : {}),
     async stop() {
       child.stdin.end(); // the watchdog sends SIGTERM and waits
       const timer = setTimeout(() => {
         try {
-          process.kill(started.pid, "SIGKILL");
+          process.kill(pid, "SIGKILL");
         } catch {
           /* already gone */
         }

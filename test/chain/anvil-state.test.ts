@@ -8,14 +8,17 @@ import { anvilBinary } from "../../daemon/chain/anvil-binary.js";
 import { PINNED_ANVIL_VERSION, compactState, decodeDump, encodeState, layoutProblem, loadStateParam, parseState } from "../../daemon/chain/anvil-state.js";
 import { startEmbeddedNode } from "../../daemon/chain/embedded-node.js";
 import type { EmbeddedNode } from "../../daemon/chain/embedded-node.js";
+import { tempDir } from "../helpers/util.js";
 
+const dir = tempDir("tradevault-anvil-state-");
 const nodes: EmbeddedNode[] = [];
 test.after(async () => {
   for (const n of nodes) await n.stop();
+  dir.remove();
 });
 
 const node = async () => {
-  const n = await startEmbeddedNode({ port: 0, genesisTime: Math.floor(Date.now() / 1000) });
+  const n = await startEmbeddedNode({ socketDir: `${dir.path}/node-${nodes.length}`, genesisTime: Math.floor(Date.now() / 1000) });
   nodes.push(n);
   return n;
 };

@@ -24,7 +24,8 @@ let first: Chain;
 test.before(async () => {
   await ensureArtifacts();
   env = await newEnv();
-  node = await startEmbeddedNode({ port: await freePort(), genesisTime: Math.floor(Date.now() / 1000), archive: true });
+  // A node the daemon does not own: plain HTTP on loopback, as an external chain is reached.
+  node = await startEmbeddedNode({ socketDir: join(env.dir, "external-node"), httpPort: await freePort(), genesisTime: Math.floor(Date.now() / 1000), archive: true });
   const operator = new Wallet(env.operatorKey).address;
   await node.rpc.request({ method: "anvil_setBalance", params: [operator, toQuantity(10n ** 21n)] });
 });
@@ -38,7 +39,7 @@ test.after(async () => {
 const external = (over: Partial<NonNullable<StartChainOptions["external"]>> = {}) =>
   startChain({
     dataDir: env.dir, store: env.store, sink: vaultSink(env.store), log: silent, operatorKey: env.operatorKey,
-    external: { rpcUrl: node.url, chainId: 31337, ...over }, indexer: { confirmations: 0 }, shutdownSettleMs: 50,
+    external: { rpcUrl: node.url!, chainId: 31337, ...over }, indexer: { confirmations: 0 }, shutdownSettleMs: 50,
   });
 
 test("a chain id other than the expected one is refused", async () => {
@@ -54,7 +55,7 @@ test("deploy-once: the first start deploys and records, the next one finds the r
   first = await external();
   assert.is(first.kind, "external");
   assert.is(first.key, "external-31337");
-  assert.is(first.rpcUrl, node.url);
+  assert.is(first.rpcUrl, node.url!);
   assert.ok(existsSync(join(env.dir, "chain", "external-31337.json")));
   const created = await newVault(first, env);
   assert.ok(await findVault(env.store.db, created.vault), "written through at once");
@@ -72,7 +73,7 @@ test("a configured factory is checked, and its deployment block found for the in
     // Same node, another daemon (another operator): it uses the first daemon's factory.
     const c = await startChain({
       dataDir: env2.dir, store: env2.store, sink: vaultSink(env2.store), log: silent, operatorKey: env2.operatorKey,
-      external: { rpcUrl: node.url, chainId: 31337, factory: first.addresses.factory }, indexer: { confirmations: 0 },
+      external: { rpcUrl: node.url!, chainId: 31337, factory: first.addresses.factory }, indexer: { confirmations: 0 },
     });
     try {
       assert.equal(c.addresses, first.addresses);
@@ -85,7 +86,7 @@ test("a configured factory is checked, and its deployment block found for the in
     try {
       await startChain({
         dataDir: env2.dir, store: env2.store, sink: vaultSink(env2.store), log: silent, operatorKey: env2.operatorKey,
-        external: { rpcUrl: node.url, chainId: 31337, factory: Wallet.createRandom().address },
+        external: { rpcUrl: node.url!, chainId: 31337, factory: Wallet.createRandom().address },
       });
       assert.unreachable("accepted a factory address without code");
     } catch (e) {
