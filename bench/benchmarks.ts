@@ -50,7 +50,10 @@ export const BENCHMARKS: Benchmark[] = [
   {
     name: "breach",
     full: () => breach(BREACH_FULL),
-    tiny: () => breach({ runs: 1, stepMs: 200, oracleIntervalS: 2, weightVaults: 2, weightMinutes: 0.1 }),
+    tiny: () => breach({
+      runs: 1, stepMs: 200, oracleIntervalS: 2, weightVaults: 2, weightMinutes: 0.1,
+      enforcement: { intervalsS: [2], perPolicy: 1, outageMs: 3_000, holdMinutes: 0.05 },
+    }),
   },
   {
     name: "soak",

@@ -3,12 +3,15 @@
 // points a step, 1.5 a second): time from the step that crossed the limit to the stored Paused event,
 // and the drawdown it paused at beyond the limit, with the price stream (the daemon) and without it
 // (--no-price-stream: the oracle's poll alone, the baseline).
+import { ENFORCEMENT_FULL, enforcementFigures, type EnforcementSize } from "./breach-enforcement.js";
 import { fmt, mib, type BenchResult } from "./lib/report.js";
 import { median, percentile } from "./lib/stats.js";
 import { startWorker } from "./lib/worker-client.js";
 import type { BreachRun } from "./servers/breach-lab.js";
 
 export interface BreachSize {
+  /** How soon a paused vault holds its policy (breach-enforcement.ts); absent: skipped. */
+  enforcement?: EnforcementSize;
   runs: number;
   stepMs: number;
   oracleIntervalS: number;
@@ -17,7 +20,7 @@ export interface BreachSize {
   weightMinutes: number;
 }
 
-export const BREACH_FULL: BreachSize = { runs: 10, stepMs: 200, oracleIntervalS: 60, weightVaults: 100, weightMinutes: 3 };
+export const BREACH_FULL: BreachSize = { runs: 10, stepMs: 200, oracleIntervalS: 60, weightVaults: 100, weightMinutes: 3, enforcement: ENFORCEMENT_FULL };
 
 async function weight(priceStream: boolean, size: BreachSize) {
   const worker = await startWorker(new URL("./servers/breach-lab.ts", import.meta.url).pathname);
@@ -49,6 +52,7 @@ export async function breach(size: BreachSize = BREACH_FULL): Promise<BenchResul
   const stream = await side(true, size);
   const poll = await side(false, size);
   const weights = size.weightMinutes > 0 ? { stream: await weight(true, size), poll: await weight(false, size) } : undefined;
+  const enforced = size.enforcement ? await enforcementFigures(size.enforcement) : undefined;
   const lat = (r: BreachRun[]) => r.map((x) => x.latencyMs);
   const over = (r: BreachRun[]) => r.map((x) => x.overshootPoints);
   const p50 = median(lat(stream.runs));
@@ -63,8 +67,9 @@ export async function breach(size: BreachSize = BREACH_FULL): Promise<BenchResul
       ...(weights
         ? [{ label: `weight per vault per minute (${size.weightVaults} vaults)`, value: weights.stream.perVaultPerMinute, unit: "", baseline: weights.poll.perVaultPerMinute }]
         : []),
+      ...(enforced?.figures ?? []),
     ],
-    peakRssMb: mib(Math.max(stream.rssKb, poll.rssKb)),
+    peakRssMb: Math.max(mib(Math.max(stream.rssKb, poll.rssKb)), enforced?.peakRssMb ?? 0),
     notes: [
       `Baseline: the same runs with --no-price-stream (the oracle's ${size.oracleIntervalS}-s poll alone).`,
       `Latency per run with the stream (ms): ${lat(stream.runs).map((x) => fmt(x)).join(", ")}; without: ${lat(poll.runs).map((x) => fmt(x)).join(", ")}.`,
@@ -74,6 +79,7 @@ export async function breach(size: BreachSize = BREACH_FULL): Promise<BenchResul
           `from the daemon's metered limiter (tradevault_exchange_weight_spent_total): ${fmt(weights.stream.perVaultPerMinute)} with the stream ` +
           `(${weights.stream.earlyWrites} early writes), ${fmt(weights.poll.perVaultPerMinute)} without. The stream itself costs no weight (one WebSocket subscription).`]
         : []),
+      ...(enforced?.notes ?? []),
     ],
     seconds: (Date.now() - started) / 1000,
   };
