@@ -7,6 +7,7 @@ import { ZeroAddress } from "ethers";
 import { createVault } from "../../daemon/chain/contracts.js";
 import { MAX_INITIAL_BALANCE, MAX_TERMS_TIME, termsProblems } from "../../daemon/chain/terms.js";
 import type { VaultTerms } from "../../daemon/chain/terms.js";
+import { BREACH_POLICY_TABLE } from "../../daemon/vaults/breach-policies.js";
 import { DAY, freshChainPerTest, makeTerms, now, rejects, setNextTimestamp, signTerms } from "./fixture.js";
 import type { Chain } from "./fixture.js";
 
@@ -76,9 +77,9 @@ test("trader share: 0 to 10000 bps", async () => {
   await refused(() => ({ traderShareBps: 10_001 }), "traderShare", "InvalidTerms", "traderShareBps");
 });
 
-test("breach policy: 0 (pause), 1 (reduce-only), 2 (flatten), nothing else", async () => {
-  for (const breachPolicy of [0, 1, 2]) await deploys(() => ({ breachPolicy }));
-  await refused(() => ({ breachPolicy: 3 }), "breachPolicy", "InvalidTerms", "breachPolicy");
+test("breach policy: every code of the policy table deploys, the next one is refused", async () => {
+  for (const p of BREACH_POLICY_TABLE) await deploys(() => ({ breachPolicy: p.code }));
+  await refused(() => ({ breachPolicy: BREACH_POLICY_TABLE.length }), "breachPolicy", "InvalidTerms", "breachPolicy");
 });
 
 test("dealDeadline: after the block, up to 2^48 - 1", async () => {
