@@ -12,30 +12,11 @@ import type { VaultBalances } from "./vault-balances.js";
 import { assertOpen, vaultFor } from "./vault-access.js";
 import { assess } from "./vault-math.js";
 import { breachPolicyRule } from "./breach-policies.js";
-import { bpsToPercent } from "./units.js";
-import { drawdownBps } from "./vault-math.js";
+import { pausedRefusal } from "./refusals.js";
 
 /** What the order could do to the vault's exposure: reduce-only orders can only take risk off. */
 export interface TradeIntent {
   reduceOnly: boolean;
-}
-
-/**
- * The refusal of an order on a paused vault, saying where the vault stands and what the trader can
- * do: a refusal that only says "paused" leaves a trader with exposure and no way forward.
- */
-export function pausedRefusal(v: VaultRow): AppError {
-  const rule = breachPolicyRule(v.breach_policy);
-  const current = BigInt(v.current_balance);
-  const max = bpsToPercent(drawdownBps(BigInt(v.peak_balance), current));
-  const daily = bpsToPercent(drawdownBps(BigInt(v.day_start_balance), current));
-  const where = `drawdown ${max}% (limit ${bpsToPercent(v.max_drawdown_bps)}%), daily ${daily}% (limit ${bpsToPercent(v.daily_drawdown_bps)}%)`;
-  const next = rule.reduceOnlyWhilePaused
-    ? "only reduce-only orders are accepted until the trader unpauses"
-    : "either party may close the vault (POST /api/vaults/:address/close), or the trader unpauses once the balance has recovered inside both limits";
-  return new AppError("VAULT_PAUSED", `${rule.pausedRefusal} (breach policy ${rule.name}): ${where}; ${next}`, {
-    details: { breachPolicy: rule.name, currentDrawdown: max, maxDrawdown: bpsToPercent(v.max_drawdown_bps), currentDailyDrawdown: daily, dailyDrawdown: bpsToPercent(v.daily_drawdown_bps) },
-  });
 }
 
 export interface VaultGateDeps {

@@ -15,8 +15,7 @@ import type { DustPosition } from "./exposure.js";
 import type { VaultBalances } from "./vault-balances.js";
 import { assertOpen, vaultFor, vaultWithRole } from "./vault-access.js";
 import type { VaultChainOps } from "./vault-chain.js";
-import { bpsToPercent } from "./units.js";
-import { drawdownBps } from "./vault-math.js";
+import { notRecovered } from "./refusals.js";
 import { rowToCloseResult, rowToDetail, rowToEvent, rowToSummary, rowToTrade, type VaultSummary } from "./vault-views.js";
 
 export interface VaultServiceDeps {
@@ -44,17 +43,6 @@ export interface PollResult {
 }
 
 const nowS = (clock: () => number) => Math.floor(clock() / 1000);
-
-/** Unpause refused by the contract: where the balance stands against each limit, at the fresh reading. */
-function notRecovered(v: VaultRow): AppError {
-  const current = BigInt(v.current_balance);
-  const max = bpsToPercent(drawdownBps(BigInt(v.peak_balance), current));
-  const daily = bpsToPercent(drawdownBps(BigInt(v.day_start_balance), current));
-  return new AppError("NOT_RECOVERED",
-    `the balance has not recovered: drawdown ${max}% (limit ${bpsToPercent(v.max_drawdown_bps)}%), daily drawdown ${daily}% ` +
-    `(limit ${bpsToPercent(v.daily_drawdown_bps)}%); unpause once both are inside their limits, or close the vault`,
-    { details: { currentDrawdown: max, maxDrawdown: bpsToPercent(v.max_drawdown_bps), currentDailyDrawdown: daily, dailyDrawdown: bpsToPercent(v.daily_drawdown_bps) } });
-}
 
 /** A closed vault's row, and the positions its close left open because the exchange refused dust. */
 interface Closed {

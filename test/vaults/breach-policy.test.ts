@@ -62,7 +62,7 @@ t("pause: after a breach even a reduce-only order is refused with VAULT_PAUSED",
   const close = await d.http.post("/api/positions/close", { symbol: "BTC", vaultAddress: c.vault }, { token: c.tom.token });
   assert.is(close.status, 409);
   // The refusal says where the vault stands and what the trader can do.
-  assert.match(close.body.error.message, /daily \d+(\.\d+)?% \(limit 5%\)/);
+  assert.match(close.body.error.message, /daily drawdown \d+(\.\d+)?% \(limit 5%\)/);
   assert.match(close.body.error.message, /close the vault/);
   assert.match(close.body.error.message, /unpauses once the balance has recovered/);
 });
