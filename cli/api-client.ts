@@ -12,6 +12,30 @@ interface Envelope {
   error?: { code?: string; message?: string; details?: unknown };
 }
 
+/** Why fetch failed, in the words of the system call (ECONNREFUSED, ENOTFOUND...). */
+function unreachable(base: string, err: unknown): CliError {
+  type Cause = { code?: string; errors?: Array<{ code?: string }> };
+  const c = (err as { cause?: Cause }).cause;
+  const cause = c?.code ?? c?.errors?.[0]?.code ?? (err as Error).message;
+  return new CliError(
+    "DAEMON_UNREACHABLE",
+    `cannot reach tradevaultd at ${base} (${cause})`,
+    EXIT.UNREACHABLE,
+    "start it with `npm start` (or `tradevaultd`), or point --url / TRADEVAULT_URL at it",
+  );
+}
+
+/** Throws exit 3 unless something answers HTTP at `url` (any status: it is there). */
+export async function reach(url: string): Promise<void> {
+  const base = url.replace(/\/+$/, "");
+  try {
+    const res = await fetch(`${base}/api/auth/session`, { signal: AbortSignal.timeout(10_000) });
+    await res.body?.cancel();
+  } catch (err) {
+    throw unreachable(base, err);
+  }
+}
+
 export function createApiClient(url: string, token?: string): ApiClient {
   const base = url.replace(/\/+$/, "");
   return {
@@ -30,15 +54,7 @@ export function createApiClient(url: string, token?: string): ApiClient {
           signal: AbortSignal.timeout(60_000),
         });
       } catch (err) {
-        type Cause = { code?: string; errors?: Array<{ code?: string }> };
-        const c = (err as { cause?: Cause }).cause;
-        const cause = c?.code ?? c?.errors?.[0]?.code ?? (err as Error).message;
-        throw new CliError(
-          "DAEMON_UNREACHABLE",
-          `cannot reach tradevaultd at ${base} (${cause})`,
-          EXIT.UNREACHABLE,
-          "start it with `npm start` (or `tradevaultd`), or point --url / TRADEVAULT_URL at it",
-        );
+        throw unreachable(base, err);
       }
       let payload: Envelope;
       try {

@@ -12,8 +12,9 @@ export function addressArg(name: string, value: string): string {
   return value;
 }
 
-export function decimalArg(name: string, value: string): string {
-  if (!DECIMAL.test(value)) throw usageError(`${name} must be a plain decimal number, got "${value}"`);
+/** A plain decimal above 0 (sizes, prices, amounts): "-1", "0" and "lots" get the one message. */
+export function positiveArg(name: string, value: string): string {
+  if (!DECIMAL.test(value) || !/[1-9]/.test(value)) throw usageError(`${name} must be a number above 0, got "${value}"`);
   return value;
 }
 

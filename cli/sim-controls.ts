@@ -39,8 +39,19 @@ export async function viaSim<T>(ctx: CliContext, path: string, body: unknown): P
   }
   const res = await fetch(`${h.exchange.url}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const text = await res.text();
-  if (!res.ok) throw new CliError("SIM_REFUSED", `the sim refused: ${text.slice(0, 300)}`, 1);
+  if (!res.ok) throw new CliError("SIM_REFUSED", `the sim refused: ${refusalOf(text)}`, 1);
   return JSON.parse(text) as T;
+}
+
+/** The sim's controls answer `{ok: false, error: "<message>"}`: the message, not the JSON around it. */
+function refusalOf(text: string): string {
+  try {
+    const error = (JSON.parse(text) as { error?: unknown }).error;
+    if (typeof error === "string" && error) return error;
+  } catch {
+    // not JSON: the text as it came
+  }
+  return text.trim().split("\n")[0]!.slice(0, 300) || "no reason given";
 }
 
 /** The daemon's /api/sim/* routes exist only when it embeds the sim. */

@@ -2,12 +2,15 @@
 // Runs every test/**/*.test.ts file in its own Node process (uvu suites, TypeScript through tsx),
 // two at a time, and ends with one line `N passed, N failed` that CI reads. test/browser/** is part of it:
 // those files drive headless Chromium (Debian's package, or CHROMIUM_PATH) against real daemons.
+// Without a Chromium they fail, each with a line saying how to get one (CI must run them, so they are
+// never skipped quietly); TEST_SKIP_BROWSER=1 leaves them out on purpose, counted as skipped.
 // Usage: npm test [-- <path-substring> ...]
 import { spawn } from "node:child_process";
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { availableParallelism } from "node:os";
+import { CHROMIUM_FIX, findChromium } from "../test/browser/helpers/chromium-path.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const filters = process.argv.slice(2);
@@ -30,6 +33,19 @@ const files = findTests(join(root, "test"))
   .sort();
 
 const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, "");
+
+/** A file that launches Chromium (uvu hides an error thrown in a `before` hook, so this is asked first). */
+const needsChromium = (file) => /from "playwright-core"|helpers\/chromium\.js"/.test(readFileSync(join(root, file), "utf8"));
+const chromium = findChromium();
+
+/** A browser test when there is no Chromium: not run, and said so in one line (failed, or skipped on request). */
+function withoutChromium(file) {
+  const skip = process.env.TEST_SKIP_BROWSER === "1";
+  const output = skip
+    ? `[run-tests] skipped: needs Chromium (${chromium.problem}), and TEST_SKIP_BROWSER=1\n`
+    : `[run-tests] FAILED: needs Chromium: ${chromium.problem}; ${CHROMIUM_FIX} (or TEST_SKIP_BROWSER=1 to leave the browser tests out)\n`;
+  return { file, code: skip ? 0 : 1, output, passed: 0, failed: skip ? 0 : 1, skipped: skip ? 1 : 0, ms: 0 };
+}
 
 function runFile(file) {
   return new Promise((resolve) => {
@@ -66,7 +82,7 @@ let next = 0;
 async function worker() {
   while (next < files.length) {
     const file = files[next++];
-    const r = await runFile(file);
+    const r = "problem" in chromium && needsChromium(file) ? withoutChromium(file) : await runFile(file);
     results.push(r);
     process.stdout.write(`\n=== ${r.file} (${(r.ms / 1000).toFixed(1)} s, exit ${r.code})\n${r.output}`);
   }

@@ -1,8 +1,9 @@
 // Builds the dashboard into dist/web: one bundle (lightweight-charts included) and the stylesheet,
-// named by content hash so the daemon can let browsers cache them for good, and index.html pointing
-// at them. Runs in `npm run build` (and so at `npm install`); nothing is fetched at run time.
+// named by content hash so the daemon can let browsers cache them for good, index.html pointing at
+// them, and the icon it links. Runs in `npm run build` (and so at `npm install`); nothing is fetched
+// at run time.
 import { build } from "esbuild";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -24,4 +25,6 @@ const html = readFileSync(join(here, "index.html"), "utf8")
   .replace("/assets/main.js", `/assets/${js}`)
   .replace("/assets/main.css", `/assets/${css}`);
 writeFileSync(join(out, "index.html"), html);
+// The page links it; without one, browsers ask for /favicon.ico and log the 404 on every load.
+copyFileSync(join(here, "favicon.svg"), join(out, "favicon.svg"));
 console.log(`dashboard: dist/web/index.html, assets/${js} (${Math.round(result.metafile.outputs[`dist/web/assets/${js}`]?.bytes / 1024 || 0)} KiB), assets/${css}`);

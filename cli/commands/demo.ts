@@ -7,6 +7,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Command } from "commander";
 import { Wallet, type HDNodeWallet } from "ethers";
+// A plain module with no imports but lib/figures.ts: the one describer of an event.
+import { narrator } from "../../daemon/events/describe-event.js";
 import { createApiClient, type ApiClient } from "../api-client.js";
 import { CliError } from "../errors.js";
 import type { Io } from "../output.js";
@@ -168,9 +170,10 @@ export async function runDemo(io: Io, say: (line: string) => void): Promise<Demo
     summary.withdrawals = { trader: tw.amount, investor: iw.amount };
 
     const events = await ivy.request<VaultEvents>("GET", `/api/vaults/${vault}/events?limit=100`);
-    const trail = events.events.map((e) => e.type).reverse();
-    summary.events = trail;
-    say(`The vault's audit trail: ${trail.join(", ")}.`);
+    const oldestFirst = [...events.events].reverse();
+    summary.events = oldestFirst.map((e) => e.type);
+    const tell = narrator();
+    say(`The vault's audit trail, as \`tradevault vaults events\` tells it:\n${oldestFirst.map((e) => `  ${tell(e).sentence}`).join("\n")}`);
     return summary;
   } finally {
     child.kill("SIGTERM");

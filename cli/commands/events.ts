@@ -1,10 +1,27 @@
 // tradevault events: follow your vaults' events live (Server-Sent Events), resuming with --since.
+// Each is told in a sentence by the describer the dashboard uses too; --json keeps the API's objects.
 import { Command } from "commander";
+import type { VaultDetailResponse } from "../../daemon/http/responses.js";
+// Plain modules with no imports of their own but each other: the one describer of an event.
+import { fromStream, narrator, type EventContext } from "../../daemon/events/describe-event.js";
+import { shortAddress } from "../../daemon/lib/figures.js";
+import type { ApiClient } from "../api-client.js";
 import { contextFor } from "../context.js";
 import { CliError, EXIT } from "../errors.js";
 import type { Io } from "../output.js";
 import { readSse } from "../sse.js";
 import { integerArg } from "../args.js";
+
+/** Each vault's limits and parties, read once per vault the first time one of its events arrives. */
+function vaultFacts(api: ApiClient) {
+  const known = new Map<string, Promise<EventContext["vault"]>>();
+  return (vault: string) => {
+    if (!known.has(vault)) {
+      known.set(vault, api.request<VaultDetailResponse>("GET", `/api/vaults/${vault}`).then((r) => r.vault, () => undefined));
+    }
+    return known.get(vault)!;
+  };
+}
 
 export function eventsCommand(io: Io): Command {
   return new Command("events")
@@ -15,14 +32,13 @@ export function eventsCommand(io: Io): Command {
       const limit = o.limit === undefined ? Infinity : integerArg("--limit", o.limit, 1);
       if (o.since !== undefined) integerArg("--since", o.since);
       const ctx = contextFor(c, io);
-      const saved = ctx.sessions.get(ctx.url);
-      if (!saved) throw new CliError("NOT_SIGNED_IN", `not signed in to ${ctx.url}`, EXIT.NOT_SIGNED_IN, "run: tradevault login");
+      const token = await ctx.sessionToken();
       const controller = new AbortController();
       process.once("SIGINT", () => controller.abort());
       let res: Response;
       try {
         res = await fetch(`${ctx.url}/api/events`, {
-          headers: { Authorization: `Bearer ${saved.token}`, Accept: "text/event-stream", ...(o.since ? { "Last-Event-ID": o.since } : {}) },
+          headers: { Authorization: `Bearer ${token}`, Accept: "text/event-stream", ...(o.since ? { "Last-Event-ID": o.since } : {}) },
           signal: controller.signal,
         });
       } catch {
@@ -31,11 +47,15 @@ export function eventsCommand(io: Io): Command {
       if (res.status === 401) throw new CliError("UNAUTHENTICATED", "the session has ended", EXIT.NOT_SIGNED_IN, "run: tradevault login");
       if (!res.ok || !res.body) throw new CliError(`HTTP_${res.status}`, `the event stream failed (HTTP ${res.status})`);
       let seen = 0;
+      const tell = narrator();
+      const facts = vaultFacts(ctx.authedApi());
       try {
         for await (const m of readSse(res.body as unknown as AsyncIterable<Uint8Array>)) {
-          const e = JSON.parse(m.data) as Record<string, unknown>;
+          const raw = JSON.parse(m.data);
+          const e = fromStream(raw);
           // --json is NDJSON here: one compact object per line, flushed as each event arrives.
-          io.stdout.write(ctx.json ? `${JSON.stringify(e)}\n` : `${new Date(Number(e.time) * 1000).toISOString()}  #${e.id}  ${e.type}  ${e.vault}\n`);
+          io.stdout.write(ctx.json ? `${JSON.stringify(raw)}\n`
+            : `${new Date(e.time * 1000).toISOString()}  #${e.id}  ${shortAddress(e.vault)}  ${tell(e, await facts(e.vault)).sentence}\n`);
           if (++seen >= limit) {
             controller.abort();
             return;

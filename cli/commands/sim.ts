@@ -1,8 +1,9 @@
 // tradevault sim faucet | price: the embedded sim exchange's test controls (paper trading only).
 // Which way they go (the sim's loopback port, or the daemon's API) is sim-controls.ts's business.
 import { Command, Option } from "commander";
+import { getAddress } from "ethers";
 import { contextFor } from "../context.js";
-import { addressArg, decimalArg } from "../args.js";
+import { addressArg, positiveArg } from "../args.js";
 import { CliError, usageError } from "../errors.js";
 import { printResult, type Io } from "../output.js";
 import { apiControls, chooseVia, OPERATOR_HEADER, operatorToken, viaSim } from "../sim-controls.js";
@@ -24,13 +25,12 @@ export function simCommand(io: Io): Command {
     .option("--address <address>", "credit this address instead of a local wallet (sim's port only)")
     .addOption(viaOption())
     .action(async (amount: string, o: { wallet?: string; address?: string; via?: string }, cmd: Command) => {
-      decimalArg("the amount", amount);
+      positiveArg("the amount", amount);
       if (o.address !== undefined) addressArg("--address", o.address);
       const ctx = contextFor(cmd, io);
       let r: Out;
-      let user: string;
       if (chooseVia(ctx, o.via) === "sim") {
-        user = o.address ?? ctx.keystore.info(pickWallet(ctx, o.wallet)).address;
+        const user = o.address ?? ctx.keystore.info(pickWallet(ctx, o.wallet)).address;
         r = await viaSim<Out>(ctx, "/sim/faucet", { user, amount });
       } else {
         if (o.address !== undefined || o.wallet !== undefined) {
@@ -38,8 +38,10 @@ export function simCommand(io: Io): Command {
         }
         await apiControls(ctx);
         r = await ctx.authedApi().request<Out>("POST", "/api/sim/faucet", { amount });
-        user = String(r.user);
       }
+      // The sim answers addresses in lower case, as the venue does; everywhere else they are EIP-55.
+      const user = getAddress(String(r.user));
+      r = { ...r, user };
       const left = r.leftToday === undefined ? "" : ` (${String(r.leftToday)} USDC left today)`;
       printResult(io, ctx.json, r, () => `Credited ${amount} USDC to ${user} on the sim${left}.`);
     });
@@ -52,7 +54,7 @@ export function simCommand(io: Io): Command {
     .addOption(viaOption())
     .option("--data-dir <dir>", "the daemon's data directory, to read its operator token (same machine)")
     .action(async (symbol: string, price: string, o: { via?: string; dataDir?: string }, cmd: Command) => {
-      decimalArg("the price", price);
+      positiveArg("the price", price);
       const ctx = contextFor(cmd, io);
       const body = { symbol: symbol.toUpperCase(), price };
       let r: Out;

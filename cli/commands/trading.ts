@@ -1,11 +1,11 @@
 // tradevault buy | sell | orders | order | cancel | positions | close: trading through the daemon.
 import { Command, Option } from "commander";
 import type { CancelResult, OneOrder, OpenOrders, Positions, TradeResult } from "../../daemon/http/responses.js";
-import type { ApiClient } from "../api-client.js";
-import { addressArg, decimalArg, orderIdArg } from "../args.js";
+import { addressArg, positiveArg, orderIdArg } from "../args.js";
 import { contextFor, type CliContext } from "../context.js";
 import { CliError } from "../errors.js";
-import { describeFill, summarizeFill, type FillSummary } from "../fill.js";
+// A plain module with no imports but lib/figures.ts: the words the dashboard uses too.
+import { describeFill } from "../../daemon/trading/describe-fill.js";
 import { keyValues, printResult, table, type Io } from "../output.js";
 import { canPrompt, promptsOf } from "../prompt.js";
 
@@ -20,28 +20,11 @@ async function confirmed(ctx: CliContext, yes: boolean | undefined, summary: str
   }
 }
 
-/**
- * What the order did at once (a market order usually fills before the answer). The order is placed
- * whatever this says, so a failed look-up only leaves the fill out.
- */
-async function fillOf(api: ApiClient, r: TradeResult, vault?: string): Promise<FillSummary | undefined> {
-  try {
-    const { order } = await api.request<OneOrder>("GET", `/api/orders/${r.orderId}${vaultQuery(vault)}`);
-    return summarizeFill(order);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Sends an order-placing request and reports it with its immediate fill, if any. */
-async function place(ctx: CliContext, path: string, body: object, o: { idempotencyKey?: string; vault?: string }, what: string, size?: string) {
+/** Sends an order-placing request and reports it with what filled at once (the answer's `fill`). */
+async function place(ctx: CliContext, path: string, body: object, o: { idempotencyKey?: string }, what: string, size?: string) {
   const headers: Record<string, string> = o.idempotencyKey ? { "Idempotency-Key": String(o.idempotencyKey) } : {};
-  const api = ctx.authedApi();
-  const r = await api.request<TradeResult>("POST", path, body, headers);
-  const fill = await fillOf(api, r, o.vault);
-  // SPEC's trade result keeps its keys; the fill is added beside them.
-  printResult(ctx.io, ctx.json, fill ? { ...r, fill } : r, () =>
-    `Order ${r.orderId} ${r.status}${fill ? `, ${describeFill(fill, size)}` : ""}: ${what}.`);
+  const r = await ctx.authedApi().request<TradeResult>("POST", path, body, headers);
+  printResult(ctx.io, ctx.json, r, () => `Order ${r.orderId} ${r.status}${r.fill ? `, ${describeFill(r.fill, size)}` : ""}: ${what}.`);
 }
 
 function orderCommand(io: Io, side: "buy" | "sell"): Command {
@@ -58,8 +41,8 @@ function orderCommand(io: Io, side: "buy" | "sell"): Command {
     .action(async (symbol: string, size: string, o, cmd: Command) => {
       const vault = vaultOf(o);
       const body = {
-        symbol: symbol.toUpperCase(), side, size: decimalArg("the size", size),
-        ...(o.price ? { price: decimalArg("--price", o.price) } : {}),
+        symbol: symbol.toUpperCase(), side, size: positiveArg("the size", size),
+        ...(o.price ? { price: positiveArg("--price", o.price) } : {}),
         ...(o.tif ? { tif: o.tif } : {}),
         ...(o.reduceOnly ? { reduceOnly: true } : {}),
         ...(vault ? { vaultAddress: vault } : {}),
@@ -67,7 +50,7 @@ function orderCommand(io: Io, side: "buy" | "sell"): Command {
       const ctx = contextFor(cmd, io);
       const what = `${side} ${body.size} ${body.symbol} ${o.price ? `at ${o.price} (${o.tif ?? "GTC"})` : "at market"}${vault ? ` for vault ${vault}` : ""}`;
       await confirmed(ctx, o.yes, what);
-      await place(ctx, "/api/trade", body, { idempotencyKey: o.idempotencyKey, vault }, what, body.size);
+      await place(ctx, "/api/trade", body, { idempotencyKey: o.idempotencyKey }, what, body.size);
     });
 }
 
@@ -134,12 +117,12 @@ export function tradingCommands(io: Io): Command[] {
     .option("-y, --yes", "do not ask for confirmation")
     .action(async (symbol: string, o, cmd: Command) => {
       const vault = vaultOf(o);
-      const size = o.size === undefined ? undefined : decimalArg("--size", o.size);
+      const size = o.size === undefined ? undefined : positiveArg("--size", o.size);
       const body = { symbol: symbol.toUpperCase(), ...(size ? { size } : {}), ...(vault ? { vaultAddress: vault } : {}) };
       const ctx = contextFor(cmd, io);
       const what = `close ${size ?? "all of the"} ${body.symbol} position at market`;
       await confirmed(ctx, o.yes, what);
-      await place(ctx, "/api/positions/close", body, { idempotencyKey: o.idempotencyKey, vault }, what, size);
+      await place(ctx, "/api/positions/close", body, { idempotencyKey: o.idempotencyKey }, what, size);
     });
 
   return [orderCommand(io, "buy"), orderCommand(io, "sell"), orders, order, cancel, positions, close];

@@ -3,7 +3,9 @@ import { Command } from "commander";
 import type {
   FundPrepare, FundResult, VaultClose, VaultDetail, VaultDetailResponse, VaultEvents, VaultList, VaultTrades, VaultUnpause, Withdrawal,
 } from "../../daemon/http/responses.js";
-import { addressArg, dateArg, decimalArg, integerArg } from "../args.js";
+// Plain modules with no imports of their own but each other: the one describer of an event.
+import { narrator } from "../../daemon/events/describe-event.js";
+import { addressArg, dateArg, integerArg, positiveArg } from "../args.js";
 import { contextFor } from "../context.js";
 import { keyValues, printResult, table, type Io } from "../output.js";
 import { withProgress } from "../progress.js";
@@ -71,12 +73,19 @@ function readCommands(cmd: Command, io: Io): void {
         r.trades.map((t) => [t.id, iso(t.timestamp), t.symbol, t.side, t.size, t.price, t.pnl]))}\n${r.trades.length} of ${r.total}${r.hasMore ? " (more: --offset)" : ""}`);
     });
 
-  cmd.command("events <address>").description("the vault's recorded events").option("--limit <n>", "1-1000", "100")
+  cmd.command("events <address>").description("the vault's recorded events, newest first, each in a sentence").option("--limit <n>", "1-1000", "100")
     .action(async (address: string, o, c: Command) => {
-      const where = path(address, `/events?limit=${integerArg("--limit", o.limit, 1, 1000)}`);
+      const where = path(address);
+      const limit = integerArg("--limit", o.limit, 1, 1000);
       const ctx = contextFor(c, io);
-      const r = await ctx.authedApi().request<VaultEvents>("GET", where);
-      printResult(io, ctx.json, r, () => table(["ID", "TIME", "EVENT", "TX"], r.events.map((e) => [e.id, iso(e.time), e.type, e.txHash])));
+      const api = ctx.authedApi();
+      const [r, { vault }] = await Promise.all([
+        api.request<VaultEvents>("GET", `${where}/events?limit=${limit}`), api.request<VaultDetailResponse>("GET", where),
+      ]);
+      // Told oldest first, so a pause is told with the reading that paused it; listed newest first.
+      const tell = narrator();
+      const told = new Map([...r.events].reverse().map((e) => [e.id, tell(e, vault).sentence]));
+      printResult(io, ctx.json, r, () => table(["ID", "TIME", "EVENT"], r.events.map((e) => [e.id, iso(e.time), told.get(e.id)])));
     });
 }
 
@@ -103,7 +112,7 @@ function actionCommands(cmd: Command, io: Io): void {
 
   cmd.command("fund <address> <amount>").description("fund the vault's settlement escrow with a permit your wallet signs (investor)")
     .option("-w, --wallet <name>").action(async (address: string, amount: string, o: { wallet?: string }, c: Command) => {
-      decimalArg("the amount", amount);
+      positiveArg("the amount", amount);
       const where = path(address);
       const ctx = contextFor(c, io);
       const api = ctx.authedApi();

@@ -53,6 +53,12 @@ export type Challenge = z.infer<typeof challenge>;
 export const login = z.object({ user: z.object({ address: z.string(), sessionToken: z.string() }) });
 export type Login = z.infer<typeof login>;
 
+/** GET /api/auth/session: who this request is signed in as; `user: null` without a valid session (never a 401). */
+export const currentSession = z.object({
+  user: z.object({ address: z.string(), expiresAt: unixSeconds.meta({ description: "when the session expires unless used again" }) }).nullable(),
+});
+export type CurrentSession = z.infer<typeof currentSession>;
+
 /** POST /api/auth/logout answers an empty object. */
 export const loggedOut = z.object({});
 
@@ -86,11 +92,20 @@ export type AgentStatus = z.infer<typeof agentStatus>;
 
 // ---- trading ----
 
-/** SPEC 2.5; the answer of POST /api/trade and POST /api/positions/close. */
+/** What an order filled at once, as the exchange answered its placement (no extra read: GET /api/orders/:orderId lists each fill). */
+export const tradeFill = z.object({
+  status: z.literal("filled").meta({ description: "nothing of the order rests: all of it filled, or (IOC, market) the rest was canceled" }),
+  size: z.number().meta({ description: "the size filled; less than ordered when an IOC filled only in part" }),
+  averagePrice: z.number().meta({ description: "size-weighted average price of the fills" }),
+});
+export type TradeFill = z.infer<typeof tradeFill>;
+
+/** SPEC 2.5, and `fill`; the answer of POST /api/trade and POST /api/positions/close. */
 export const tradeResult = z.object({
   orderId: z.number().int(),
   status: z.literal("submitted"),
   timestamp: z.number().int().meta({ description: "Unix milliseconds" }),
+  fill: tradeFill.optional().meta({ description: "present when the order filled at once (a market order, a limit order that crossed and rests no more)" }),
 });
 export type TradeResult = z.infer<typeof tradeResult>;
 

@@ -194,6 +194,23 @@ t("missing or invalid session: 401 in the envelope; a stale cookie does not bloc
   assert.is(c.status, 200);
 });
 
+t("GET /api/auth/session says who is signed in, and answers {user: null} (200, not 401) for nobody", async ({ d }) => {
+  const nobody = await d.http.get("/api/auth/session");
+  assert.is(nobody.status, 200, JSON.stringify(nobody.body));
+  assert.equal(nobody.body, { ok: true, data: { user: null } });
+  for (const o of [{ token: "nope" }, { cookie: "session=stale" }]) assert.equal((await d.http.get("/api/auth/session", o)).body.data, { user: null });
+  const w = randomWallet();
+  const { token, setCookie } = await signIn(d.http, w);
+  const cookie = setCookie.split(";")[0]!;
+  for (const o of [{ token }, { cookie }]) {
+    const me = (await d.http.get("/api/auth/session", o)).body.data.user;
+    assert.is(me.address, w.address, "EIP-55, as everywhere");
+    assert.is(me.expiresAt, (await d.http.get("/api/account", o)).body.data.session.expiresAt);
+  }
+  assert.is((await d.http.post("/api/auth/logout", undefined, { token })).status, 200);
+  assert.equal((await d.http.get("/api/auth/session", { token })).body.data, { user: null }, "a session ended by logout is nobody");
+});
+
 t("every response carries X-Request-Id; unknown routes and methods get envelopes", async ({ d }) => {
   const ok = await d.http.get("/healthz");
   assert.match(ok.headers.get("x-request-id") ?? "", /^[0-9a-f-]{36}$/);

@@ -30,6 +30,24 @@ const clean = (ctx: Ctx) => {
   for (const u of [ctx.ivy, ctx.tom]) if (u) assert.equal(u.problems, [], "no page errors, no CSP violations");
 };
 
+t("a first visit, before sign-in, makes no request that fails and logs no error (icon, session)", async (ctx) => {
+  const context = await ctx.browser.newContext();
+  const page = await context.newPage();
+  const failed: string[] = [];
+  page.on("response", (r) => void (r.status() >= 400 && failed.push(`${r.status()} ${new URL(r.url()).pathname}`)));
+  page.on("requestfailed", (r) => void failed.push(`failed ${new URL(r.url()).pathname}`));
+  page.on("console", (m) => void (m.type() === "error" && failed.push(`console: ${m.text()}`)));
+  const icon = page.waitForResponse((r) => new URL(r.url()).pathname === "/favicon.svg", PW);
+  const session = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/auth/session", PW);
+  await page.goto(ctx.d.url);
+  assert.is((await session).status(), 200, "who is signed in: nobody, said with a 200");
+  assert.is((await icon).headers()["content-type"], "image/svg+xml");
+  await page.waitForLoadState("networkidle");
+  assert.equal(failed, []);
+  assert.is(await page.locator("#connect").textContent(), "Connect wallet");
+  await context.close();
+});
+
 t("sign-in with the injected wallet: personal_sign of an EIP-4361 message naming this origin", async (ctx) => {
   ctx.ivy = await openUser(ctx.browser, ctx.d.url);
   await signIn(ctx.ivy);
@@ -76,9 +94,12 @@ t("test funds, agent approval on the wallet's own chain, a limit order placed an
   await ivy.page.fill("#order-form [name=size]", "1");
   await ivy.page.fill("#order-form [name=price]", "");
   await ivy.page.click("#place-order");
-  await expectNotice(ivy, "submitted");
+  // The API's answer says what filled: the page says it as the CLI does.
+  await expectNotice(ivy, "submitted, filled 1 @ ");
+  assert.match((await ivy.page.textContent("#notice"))!, /^Order \d+ submitted, filled 1 @ \d{1,3}(,\d{3})*(\.\d+)?\.$/);
   await ivy.page.locator('[data-close="ETH"]').click();
   await expectNotice(ivy, "Closing ETH");
+  assert.match((await ivy.page.textContent("#notice"))!, /^Closing ETH: order \d+, filled 1 @ [\d,.]+\.$/);
   await ivy.page.waitForSelector("p#positions", PW);
   assert.equal((await d.http.get("/api/positions", { cookie })).body.data.positions, []);
   clean(ctx);
@@ -142,6 +163,10 @@ t("the trader trades the vault; a sim price move adds a reading to the chart; a 
   await setPrice("53000");
   await ivy.page.waitForFunction(() => document.querySelector("#vault-state")?.textContent?.startsWith("PAUSED"), undefined, PW);
   await ivy.page.waitForSelector("#vault-events li.live[data-type=Paused]");
+  // Events read as sentences (the describer the CLI uses): the pause says which limit, against it.
+  const pause = (await ivy.page.textContent("#vault-events li.live[data-type=Paused]"))!;
+  assert.match(pause, new RegExp(`Vault ${vault.slice(0, 6)}…${vault.slice(-4)} paused: (both limits, )?(daily )?drawdown [\\d.]+% \\((max|limit) [\\d.]+%\\)`), pause);
+  assert.match((await ivy.page.textContent("#vault-events li[data-type=BalanceUpdated]"))!, /Balance [\d,]+\.\d{2,} USDC, drawdown [\d.]+% \(max \d+(\.\d+)?%\)/);
   assert.ok(await ivy.page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed), "the page was not reloaded");
   await control.close();
   clean(ctx);
@@ -169,10 +194,20 @@ t("each role's actions: unpause refused with the daemon's message, a permit fund
   ivy.page.once("dialog", (dialog) => void dialog.accept());
   await ivy.page.click("#vault-close");
   await expectNotice(ivy, "Vault closed");
-  await ivy.page.waitForSelector("#vault-withdraw", PW);
+  // A loss: the trader's share is 0, so only the investor is owed (the escrow's 100).
+  assert.is(await ivy.page.textContent("#vault-withdraw", PW), "Withdraw 100 USDC");
+  await go(tom, "#vaults", "#vaults");
+  await go(tom, `#vault/${vault}`, "#vault-state:text('CLOSED')"); // the actions are drawn with the state
+  assert.is(await tom.page.locator("#vault-withdraw").count(), 0, "nothing to withdraw: not offered");
   await ivy.page.click("#vault-withdraw");
   await expectNotice(ivy, `to ${ivy.address}`);
   assert.is((await ctx.d.http.get(`/api/vaults/${vault}`, { cookie: await cookieOf(ivy) })).body.data.vault.settlement.paidInvestor, "100");
+  await ivy.page.waitForSelector("#vault-withdraw", { ...PW, state: "detached" });
+
+  // The list: a vault closed while paused is CLOSED.
+  await go(ivy, "#vaults", "#vaults");
+  const row = ivy.page.locator(`#vaults tr:has(a[href="#vault/${vault}"])`);
+  assert.is(await row.locator("td").nth(5).textContent(), "CLOSED");
   clean(ctx);
 });
 

@@ -58,6 +58,14 @@ test("hashed bundles are JavaScript and CSS, cached immutably", async () => {
   assert.match(String(b.headers["content-type"]), /^text\/css/);
 });
 
+test("the icon the page links is served, so browsers do not ask for /favicon.ico and log a 404", async () => {
+  assert.match((await rawGet("/")).body, /<link rel="icon" href="\/favicon.svg" type="image\/svg\+xml">/);
+  const icon = await rawGet("/favicon.svg");
+  assert.is(icon.status, 200);
+  assert.is(icon.headers["content-type"], "image/svg+xml");
+  assert.match(icon.body, /^<svg /);
+});
+
 test("no path leaves dist/web: traversal, encoded traversal, dotfiles and folders answer the API's 404", async () => {
   for (const path of ["/../../package.json", "/assets/../../../package.json", "/%2e%2e/%2e%2e/package.json", "/%2e%2e/package.json", "/%2e%2e%2fpackage.json",
     "/assets/..%2f..%2f..%2fpackage.json", "/..%5cpackage.json", "/.env", "/assets", "/assets/", "/nope.html", "/%00"]) {

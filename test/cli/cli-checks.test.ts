@@ -8,7 +8,7 @@ import { Writable } from "node:stream";
 import { runCli, scriptedPrompts } from "../helpers/cli.js";
 import { freePort, tempDir } from "../helpers/util.js";
 import { packageRoot } from "../../daemon/lib/package-root.js";
-import { averagePrice, describeFill, summarizeFill } from "../../cli/fill.js";
+import { describeFill } from "../../daemon/trading/describe-fill.js";
 import { printWarnings, type Io } from "../../cli/output.js";
 import { withProgress } from "../../cli/progress.js";
 import { askPassword } from "../../cli/prompt.js";
@@ -43,6 +43,16 @@ t("arguments the CLI can check exit 2 in its own words, before any network call"
     [["proposals", "create", "--investor", "bob"], /--investor must be an address/],
     [["proposals", "create", "--max-drawdown", "150"], /--max-drawdown must be a percentage/],
     [["sim", "faucet", "100", "--address", "nope"], /--address must be an address/],
+    // A size, price or amount that is not above 0 is one usage error, whatever it is.
+    [["buy", "BTC", "-1"], /^tradevault: the size must be a number above 0, got "-1"$/m],
+    [["buy", "BTC", "0"], /^tradevault: the size must be a number above 0, got "0"$/m],
+    [["sell", "BTC", "0.000"], /the size must be a number above 0/],
+    [["buy", "BTC", "0.1", "--price", "0"], /--price must be a number above 0/],
+    [["close", "BTC", "--size", "-1"], /--size must be a number above 0/],
+    [["close", "BTC", "--size", "0"], /--size must be a number above 0/],
+    [["sim", "faucet", "0"], /the amount must be a number above 0/],
+    [["sim", "price", "BTC", "0"], /the price must be a number above 0/],
+    [["vaults", "fund", ADDR, "-5"], /the amount must be a number above 0/],
   ];
   for (const [args, message] of cases) {
     const r = await cli(ctx, args);
@@ -52,7 +62,23 @@ t("arguments the CLI can check exit 2 in its own words, before any network call"
     assert.is(r.stderr.trim().split("\n").length, 1, `${args.join(" ")}: one line`);
   }
   const good = await cli(ctx, ["vaults", "trades", ADDR, "--from", "2026-01-01T10:00:00Z", "--to", "1767225600"]);
-  assert.is(good.code, 4, "valid arguments get as far as the session check");
+  assert.is(good.code, 3, "valid arguments get as far as the network");
+});
+
+t("a daemon that is not there is exit 3 for every command, signed in or not; a URL without a scheme is exit 2", async (ctx) => {
+  // No session is saved for this URL: "not signed in" would send the user the wrong way.
+  for (const args of [["account"], ["whoami"], ["orders"], ["vaults", "list"], ["events"], ["proposals", "list"], ["buy", "BTC", "0.1"]]) {
+    const r = await cli(ctx, args);
+    assert.is(r.code, 3, `${args.join(" ")}: ${r.stderr}`);
+    assert.match(r.stderr, `cannot reach tradevaultd at ${ctx.url}`, args.join(" "));
+  }
+  for (const [args, env] of [[["account"], { TRADEVAULT_URL: "localhost:8420" }], [["vaults", "list", "--url", "127.0.0.1:8420"], {}],
+    [["events"], { TRADEVAULT_URL: "ftp://127.0.0.1:8420" }], [["login"], { TRADEVAULT_URL: "http://" }]] as Array<[string[], Record<string, string>]>) {
+    const r = await cli(ctx, args, env);
+    assert.is(r.code, 2, `${args.join(" ")} ${JSON.stringify(env)}: ${r.stderr}`);
+    assert.match(r.stderr, /is not a daemon URL: it needs http:\/\/ or https:\/\/ and a host/);
+    assert.is(r.stderr.trim().split("\n").length, 1);
+  }
 });
 
 t("a missing key file is one line; no failure prints a stack trace unless --debug", async (ctx) => {
@@ -86,16 +112,23 @@ t("--version prints the package version", async (ctx) => {
   assert.is(r.stdout.trim(), version);
 });
 
-t("the CLI loads no daemon code at run time: daemon imports are `import type` only", () => {
-  const files = (dir: string): string[] => readdirSync(dir).flatMap((f) => {
+/** The daemon's plain modules: data and words with no run-time imports but each other (docs/design.md section 10). */
+const PLAIN = ["daemon/vaults/breach-policies.ts", "daemon/events/event-types.ts", "daemon/events/describe-event.ts",
+  "daemon/lib/figures.ts", "daemon/trading/describe-fill.ts"];
+const STATEMENTS = /\b(import|export)(\s+type)?\b[^;]*?\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']/gs;
+/** A file's run-time imports (not `import type`), resolved from the package root. */
+const runtimeImports = (file: string) => [...readFileSync(join(packageRoot(), file), "utf8").replace(/^\s*\/\/.*$/gm, "").matchAll(STATEMENTS)]
+  .filter((m) => !m[2])
+  .map((m) => ({ statement: m[0].replace(/\s+/g, " "), target: join(file, "..", (m[3] ?? m[4])!).replace(/\.js$/, ".ts") }));
+
+t("the CLI loads no daemon code at run time but the plain modules, which import nothing but each other", () => {
+  const files = (dir: string): string[] => readdirSync(join(packageRoot(), dir)).flatMap((f) => {
     const p = join(dir, f);
-    return statSync(p).isDirectory() ? files(p) : p.endsWith(".ts") ? [p] : [];
+    return statSync(join(packageRoot(), p)).isDirectory() ? files(p) : p.endsWith(".ts") ? [p] : [];
   });
-  const statements = /\b(import|export)(\s+type)?\b[^;]*?\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']/gs;
-  const offenders = files(join(packageRoot(), "cli")).flatMap((f) =>
-    [...readFileSync(f, "utf8").matchAll(statements)]
-      .filter((m) => /(^|\/)daemon\//.test(m[3] ?? m[4] ?? "") && !m[2])
-      .map((m) => `${f}: ${m[0].replace(/\s+/g, " ")}`));
+  const offenders = [...files("cli"), ...PLAIN].flatMap((f) => runtimeImports(f)
+    .filter((i) => (f.startsWith("daemon/") || i.target.startsWith("daemon/")) && !PLAIN.includes(i.target))
+    .map((i) => `${f}: ${i.statement}`));
   assert.equal(offenders, []);
 });
 
@@ -128,19 +161,13 @@ t("warnings print one stderr line each, and nothing when there are none", () => 
   assert.is(a.err().split("\n").length, 2);
 });
 
-t("fills: exact average price, grouped digits, partial fills", () => {
-  assert.is(averagePrice([{ size: 0.01, price: 59210 }]), "59210");
-  // (0.1 * 100.5 + 0.3 * 101) / 0.4 = 100.875, half-up to the prices' one decimal.
-  assert.is(averagePrice([{ size: 0.1, price: 100.5 }, { size: 0.3, price: 101 }]), "100.9");
-  assert.is(averagePrice([{ size: 1e-7, price: 3 }]), "3");
-  const order = { orderId: 1, symbol: "BTC", side: "buy" as const, size: 0.01, remaining: 0, price: 59300, status: "filled" as const,
-    exchangeStatus: "filled", cloid: null, timestamp: 0, statusTimestamp: 0,
-    fills: [{ price: 59210, size: 0.1, fee: 0.1, closedPnl: 0, time: 0, tradeId: 1 }, { price: 59210, size: 0.2, fee: 0.1, closedPnl: 0, time: 0, tradeId: 2 }] };
-  const fill = summarizeFill(order)!;
-  assert.is(fill.size, 0.3, "0.1 + 0.2 is exactly 0.3 here, not 0.30000000000000004");
-  assert.is(describeFill(fill, "0.3"), "filled 0.3 @ 59,210");
-  assert.is(describeFill(fill, "0.50"), "filled 0.3 of 0.50 @ 59,210");
-  assert.is(summarizeFill({ ...order, fills: [] }), undefined);
+t("fills in words: grouped digits, partial fills, exponents expanded", () => {
+  const fill = { size: 0.3, averagePrice: 59210.5 };
+  assert.is(describeFill(fill, "0.3"), "filled 0.3 @ 59,210.5");
+  assert.is(describeFill(fill, "0.30"), "filled 0.3 @ 59,210.5", "the same size written with a trailing zero");
+  assert.is(describeFill(fill, "0.50"), "filled 0.3 of 0.50 @ 59,210.5");
+  assert.is(describeFill(fill), "filled 0.3 @ 59,210.5", "a close of the whole position names no ordered size");
+  assert.is(describeFill({ size: 1e-7, averagePrice: 3 }, "0.0000001"), "filled 0.0000001 @ 3");
 });
 
 t("proposal terms and new passwords are checked the same on a flag and at a prompt", async () => {

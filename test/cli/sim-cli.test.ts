@@ -68,6 +68,21 @@ t("--via api faucet credits the signed-in account and says what is left today; n
   assert.is((await cli(ctx, ctx.op, ["sim", "price", "BTC", "60000", "--via", "elsewhere"])).code, 2);
 });
 
+t("the faucet names the account in EIP-55 both ways; a refused sim price says the sim's message, not its JSON", async (ctx) => {
+  const address = (await cli(ctx, ctx.op, ["wallet", "address", "alice", "--json"])).json.data.address as string;
+  assert.match(address, /[A-F]/, "a checksummed address has capitals");
+  for (const via of ["sim", "api"]) {
+    const json = await cli(ctx, ctx.op, ["sim", "faucet", "5", "--via", via, "--json"]);
+    assert.is(json.code, 0, json.stderr);
+    assert.is(json.json.data.user, address, `--via ${via}: the sim answers lower case; the CLI says EIP-55`);
+    const human = await cli(ctx, ctx.op, ["sim", "faucet", "5", "--via", via]);
+    assert.match(human.stdout, `Credited 5 USDC to ${address} on the sim`);
+  }
+  const r = await cli(ctx, ctx.op, ["sim", "price", "FOO", "1"]);
+  assert.is(r.code, 1);
+  assert.equal(r.stderr.trim().split("\n"), ["tradevault: the sim refused: unknown symbol FOO"]);
+});
+
 t("under off, --via api is refused by name; the loopback port still serves the machine's own user", async (ctx) => {
   const api = await cli(ctx, ctx.off, ["sim", "price", "BTC", "61000", "--via", "api", "--json"]);
   assert.is(api.code, 1);

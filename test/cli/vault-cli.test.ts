@@ -85,6 +85,25 @@ t("two people create, trade, close, fund and settle a vault from the command lin
   responses.withdrawal.parse(iw.json.data);
   assert.is(Number(tw.json?.data?.amount ?? 0) + Number(iw.json.data.amount), 100);
   assert.is((await ivy("vaults", "withdraw", vault, "--json")).json.error.code, "NOTHING_TO_WITHDRAW");
+
+  // The events in sentences (the describer the dashboard uses), with the vault's limits and parties.
+  const short = `${vault.slice(0, 6)}…${vault.slice(-4)}`;
+  const told = await ivy("vaults", "events", vault);
+  assert.is(told.code, 0, told.stderr);
+  for (const sentence of [
+    new RegExp(`Vault ${short} created: 10,000\\.00 USDC, max drawdown 10%, daily 5%, trader's share 20%, until \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC \\(on a breach: reduce-only\\)`),
+    /Balance [\d,]+\.\d{2,} USDC, drawdown [\d.]+% \(max 10%\)/,
+    /Bought 1 ETH at [\d,.]+ \(fee [\d.]+ USDC\)/,
+    new RegExp(`Vault ${short} closed: final balance [\\d,]+\\.\\d{2,} USDC, (profit|loss) `),
+    /Flattened for the close: 1 position closed \(ETH 1 at [\d,.]+\)/,
+    /Escrow funded with 100\.00 USDC by the investor/,
+    /Withdrawn: [\d.]+ USDC to the investor/,
+  ]) assert.match(told.stdout, sentence, told.stdout);
+  assert.not.match(told.stdout, /undefined|NaN|\[object|null/);
+  const live = await ivy("events", "--limit", "2");
+  assert.is(live.code, 0, live.stderr);
+  const [first] = live.stdout.trim().split("\n");
+  assert.match(first!, new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z  #\\d+  ${short}  Vault ${short} created: 10,000\\.00 USDC`));
 });
 
 t("tradevault demo plays a vault's whole life on its own fresh daemon", async () => {

@@ -12,8 +12,9 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { approveAgent, createVault, faucet, fakeClock, party, randomWallet, signIn, startTestDaemon } from "../helpers/daemon.js";
 import { freePort, waitUntil } from "../helpers/util.js";
+import { chromiumPath } from "../browser/helpers/chromium.js";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CHROMIUM = chromiumPath();
 const RECIPES = readFileSync(new URL("./recipes/frontend.js", import.meta.url), "utf8");
 
 /** A static site on its own origin: one page that loads the recipes, pointed at `api`. */

@@ -38,6 +38,7 @@ t("two calls: 60 000 then 50 000 is refused with the cap and the 40 000 left; no
   const first = await faucet(ctx.d, ctx.alice, "60000");
   assert.is(first.status, 200, JSON.stringify(first.body));
   assert.is(first.body.data.leftToday, "40000");
+  assert.is(first.body.data.user, ctx.alice.address, "EIP-55, as every address the API answers (the sim says lower case)");
   const second = await faucet(ctx.d, ctx.alice, 50000);
   assert.is(second.status, 400);
   assert.is(second.body.error.code, "INVALID_INPUT");

@@ -68,6 +68,10 @@ t("a market order fills at once as IOC within the slippage bound; positions and 
   assert.is(row.market, 1);
   assert.is(row.status, "filled");
   assert.is(row.price, "3150", "mid 3000 plus 5%");
+  // The answer says what filled, beside SPEC 2.5's keys, from the exchange's own answer (no float sums).
+  assert.equal(Object.keys(r.body.data).sort(), ["fill", "orderId", "status", "timestamp"]);
+  assert.equal(r.body.data.fill, { status: "filled", size: 0.5, averagePrice: Number(row.average_price) });
+  assert.ok(r.body.data.fill.averagePrice > 3000 && r.body.data.fill.averagePrice <= 3150, String(r.body.data.fill.averagePrice));
 
   const detail = (await d.http.get(`/api/orders/${r.body.data.orderId}`, { token: alice.token })).body.data.order;
   assert.is(detail.status, "filled");
@@ -82,6 +86,7 @@ t("a market order fills at once as IOC within the slippage bound; positions and 
   const half = await d.http.post("/api/positions/close", { symbol: "ETH", size: 0.2 }, { token: alice.token });
   assert.is(half.status, 200, JSON.stringify(half.body));
   assert.is(half.body.data.status, "submitted");
+  assert.is(half.body.data.fill.size, 0.2, "a close answers the same shape, with its fill");
   positions = (await d.http.get("/api/positions", { token: alice.token })).body.data.positions;
   assert.is(positions.find((p: any) => p.symbol === "ETH").size, 0.3);
   const closeRow = ordersTable(d).find((o) => o.oid === half.body.data.orderId);
@@ -114,6 +119,8 @@ t("closing with an Idempotency-Key: a retry replays the close; the key of anothe
   const again = await d.http.post("/api/positions/close", { symbol: "ETH" }, { token: bob.token, headers });
   assert.is(again.status, 200, "the position is gone, but the retry replays the first close");
   assert.is(again.body.data.orderId, first.body.data.orderId);
+  assert.equal(again.body.data.fill, first.body.data.fill, "the replay says what the first close filled");
+  assert.is(first.body.data.fill.size, 0.1);
   const other = await d.http.post("/api/positions/close", { symbol: "SOL" }, { token: bob.token, headers });
   assert.is(other.status, 409);
   assert.is(other.body.error.code, "CONFLICT");

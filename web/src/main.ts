@@ -1,5 +1,6 @@
 // Boot: read what the daemon runs on (/healthz), find the wallet, sign in (EIP-4361 message signed
 // with personal_sign, session cookie set by the daemon), then route by the URL's hash.
+import type { CurrentSession } from "../../daemon/http/responses.js";
 import { act, clearError, showError, type App, type DaemonInfo } from "./app.js";
 import { ApiError, get, post } from "./api.js";
 import { byId, h, replace } from "./dom.js";
@@ -104,9 +105,10 @@ async function boot(): Promise<void> {
     byId("notice").hidden = true;
     void route();
   });
-  // A session cookie from earlier: resume without asking the wallet again.
-  const me = await get<{ address: string }>("/api/account").catch(() => undefined);
-  if (me) signedIn(me.address);
+  // A session cookie from earlier: resume without asking the wallet again. /api/auth/session answers
+  // 200 {user: null} when there is none, so a first visit logs no failed request.
+  const { user } = await get<CurrentSession>("/api/auth/session").catch(() => ({ user: null }));
+  if (user) signedIn(user.address);
 }
 
 void boot();

@@ -1,7 +1,8 @@
 // SPEC 4.1-4.3: challenge, login, logout.
 import type { Context } from "koa";
 import { z } from "zod";
-import type { AuthService } from "../../auth/auth-service.js";
+import type { AuthService, AuthUser } from "../../auth/auth-service.js";
+import { seconds } from "../render.js";
 import * as R from "../responses.js";
 import { defineRoute } from "../route.js";
 import { SESSION_COOKIE } from "../middleware/session.js";
@@ -55,6 +56,19 @@ export function authRoutes(auth: AuthService, hooks: { onLogout?: (sessionKey: s
         const result = await auth.login(body);
         setSessionCookie(ctx, result.sessionToken, result.expiresAt);
         return { user: { address: result.address, sessionToken: result.sessionToken } };
+      },
+    }),
+    defineRoute({
+      method: "get",
+      path: "/api/auth/session",
+      tag: "auth",
+      summary: "Who this request is signed in as (cookie or Bearer): {user: null} when nobody is, rather than a 401, so a page can ask before it signs in",
+      // The session middleware already read the token; a missing, expired or unknown one is simply nobody.
+      auth: false,
+      response: R.currentSession,
+      handler: ({ ctx }) => {
+        const user = ctx.state.user as AuthUser | undefined;
+        return { user: user ? { address: user.address, expiresAt: seconds(user.sessionExpiresAt)! } : null };
       },
     }),
     defineRoute({

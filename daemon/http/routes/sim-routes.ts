@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { OPERATOR_HEADER } from "../../paper/operator-token.js";
 import type { PaperControls } from "../../paper/paper-controls.js";
+import { checksummed } from "../render.js";
 import * as R from "../responses.js";
 import { defineRoute, type RouteSpec } from "../route.js";
 import { decimalField } from "../schemas.js";
@@ -19,7 +20,11 @@ export function simRoutes(paper: PaperControls): RouteSpec[] {
     body: z.object({ amount }).strict(),
     response: R.simFaucet,
     errors: ["INVALID_INPUT", "UNAUTHENTICATED", "EXCHANGE_UNAVAILABLE"],
-    handler: ({ body, user }) => paper.faucet(user.address, body.amount),
+    handler: async ({ body, user }) => {
+      const credited = await paper.faucet(user.address, body.amount);
+      // The sim names accounts in lower case, as the venue does; the API answers EIP-55 everywhere.
+      return { ...credited, user: checksummed(String((credited as Record<string, unknown>).user)) };
+    },
   });
   const price = defineRoute({
     method: "post", path: "/api/sim/price", tag: "sim", auth: true,

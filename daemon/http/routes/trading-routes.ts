@@ -27,8 +27,11 @@ const idempotencyKey = (headers: Record<string, string | string[] | undefined>) 
   const v = headers["idempotency-key"];
   return typeof v === "string" && v.length > 0 ? v.slice(0, 200) : undefined;
 };
-/** SPEC 2.5 exactly: what filled at once is GET /api/orders/:orderId's to tell. */
-const render = (r: TradeResult) => ({ orderId: r.orderId, status: r.status, timestamp: r.timestamp });
+/** SPEC 2.5's keys, and beside them what filled at once, as the exchange answered the placement. */
+const render = (r: TradeResult) => ({
+  orderId: r.orderId, status: r.status, timestamp: r.timestamp,
+  ...(r.filled ? { fill: { status: "filled" as const, size: num(r.filled.size), averagePrice: num(r.filled.averagePrice) } } : {}),
+});
 /** validUntil in Unix seconds, like every timestamp but the trade result's. */
 const agentView = (s: AgentStatus) => ({ ...s, validUntil: seconds(s.validUntil) });
 

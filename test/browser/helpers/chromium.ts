@@ -1,19 +1,12 @@
 // Finds the system's Chromium (Debian's `chromium` package; CHROMIUM_PATH overrides) and launches it
 // headless through playwright-core. Never downloads a browser.
-import { existsSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
-
-const CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/lib/chromium/chromium", "/snap/bin/chromium"];
+import { CHROMIUM_FIX, findChromium } from "./chromium-path.js";
 
 export function chromiumPath(): string {
-  const fromEnv = process.env.CHROMIUM_PATH;
-  if (fromEnv) {
-    if (!existsSync(fromEnv)) throw new Error(`CHROMIUM_PATH=${fromEnv} does not exist`);
-    return fromEnv;
-  }
-  const found = CANDIDATES.find((p) => existsSync(p));
-  if (!found) throw new Error(`no Chromium found (looked in ${CANDIDATES.join(", ")}): install Debian's chromium package or set CHROMIUM_PATH`);
-  return found;
+  const found = findChromium();
+  if ("problem" in found) throw new Error(`${found.problem}: ${CHROMIUM_FIX}`);
+  return found.path;
 }
 
 export function launchChromium(): Promise<Browser> {

@@ -22,6 +22,8 @@ export async function everyOperation(base: string, token: string, vault: string,
   const message: string = use(challenge.message);
   const login = data(await call("post", "/api/auth/login", { body: { address: "0x0000000000000000000000000000000000000001", signature: message, nonce: challenge.nonce } }));
   const sessionToken: string = use(login.user.sessionToken);
+  const session = data(await call("get", "/api/auth/session", a));
+  const signedInAs: string | undefined = use(session.user?.address);
   const account = data(await call("get", "/api/account", a));
   const accountValue: string | undefined = use(account.exchange.accountValue);
   const agent = data(await call("get", "/api/agent", { ...a, query: { signatureChainId: "0x66eee" } }));
@@ -32,6 +34,7 @@ export async function everyOperation(base: string, token: string, vault: string,
   const trade = await call("post", "/api/trade", { ...a, body: { symbol: "BTC", side: "buy", size: "0.01", vaultAddress: vault } });
   if (!trade.ok && trade.body.error.code === "VAULT_PAUSED") { /* a documented code of this operation */ }
   const placed: number = use(data(trade).orderId);
+  const filledAt: number | undefined = use(data(trade).fill?.averagePrice);
   const orders = data(await call("get", "/api/orders", { ...a, query: { vaultAddress: vault } }));
   const restingPrice: number | undefined = use(orders.orders[0]?.price);
   const order = data(await call("get", "/api/orders/{orderId}", { ...a, params: { orderId } }));
@@ -95,5 +98,5 @@ export async function everyOperation(base: string, token: string, vault: string,
 
   return [sessionToken, accountValue, agentNonce, approvedFlag, placed, restingPrice, fillFee, canceledStatus, liquidation, closedAt,
     warning, more, termsSalt, vaultAddress, rejectedBy, share, drawdown, peak, pnl, profit, paused, amount, permitValue, fundTx,
-    expiresAt, loggedOut, usdc, leftToday, filled];
+    expiresAt, loggedOut, usdc, leftToday, filled, signedInAs, filledAt];
 }

@@ -1,6 +1,7 @@
 // The account screen: equity and margin, the agent (approve with the wallet), the order form, open
 // orders (cancel) and positions (close).
-import type { Account, AgentStatus, OpenOrders, Positions } from "../../../daemon/http/responses.js";
+import type { Account, AgentStatus, OpenOrders, Positions, TradeResult } from "../../../daemon/http/responses.js";
+import { describeFill } from "../../../daemon/trading/describe-fill.js";
 import { act, notice, type App } from "../app.js";
 import { del, get, post } from "../api.js";
 import { field, formValues, h, input, replace, select, table } from "../dom.js";
@@ -66,8 +67,8 @@ function orderCard(app: App): HTMLElement {
       if (v.price) Object.assign(body, { price: v.price, tif: v.tif });
       if (v.reduceOnly) body.reduceOnly = true;
       if (v.vaultAddress) body.vaultAddress = v.vaultAddress;
-      const r = await post<{ orderId: number }>("/api/trade", body);
-      notice(`Order ${r.orderId} submitted.`);
+      const r = await post<TradeResult>("/api/trade", body);
+      notice(`Order ${r.orderId} submitted${r.fill ? `, ${describeFill(r.fill, String(v.size))}` : ""}.`);
       app.refresh();
     });
   });
@@ -92,8 +93,8 @@ function positionsCard(app: App, p: Positions): HTMLElement {
   const rows = p.positions.map((x) => {
     const b = h("button", { type: "button", class: "small", "data-close": x.symbol }, "Close");
     b.addEventListener("click", () => act(b, async () => {
-      const r = await post<{ orderId: number }>("/api/positions/close", { symbol: x.symbol });
-      notice(`Closing ${x.symbol}: order ${r.orderId}.`);
+      const r = await post<TradeResult>("/api/positions/close", { symbol: x.symbol });
+      notice(`Closing ${x.symbol}: order ${r.orderId}${r.fill ? `, ${describeFill(r.fill)}` : ""}.`);
       app.refresh();
     }));
     return [x.symbol, String(x.size), String(x.entryPrice), String(x.markPrice), String(x.unrealizedPnl), x.liquidationPrice === null ? "-" : String(x.liquidationPrice), b];

@@ -1,11 +1,13 @@
 // Vaults: the list, and one vault's terms, balances, chart, trades and events as they arrive, with
 // the actions the API allows each role (close: both; unpause: trader; fund: investor; withdraw: closed).
-import type { FundPrepare, VaultClose, VaultDetail, VaultEvents, VaultList } from "../../../daemon/http/responses.js";
+import type { FundPrepare, VaultClose, VaultDetail, VaultEvents, VaultList, VaultSummary } from "../../../daemon/http/responses.js";
+import { fromStream, narrator, type DescribableEvent } from "../../../daemon/events/describe-event.js";
 import { act, notice, type App } from "../app.js";
 import { get, post } from "../api.js";
 import { h, input, replace, table } from "../dom.js";
 import type { LiveEvent } from "../events.js";
 import { pct, short, usdc, when } from "../format.js";
+import { withdrawable } from "../settlement.js";
 import { ensureChain, signTypedData, type TypedData } from "../wallet.js";
 import { vaultChart, type BalancePoint } from "./vault-chart.js";
 
@@ -13,12 +15,15 @@ export async function vaultListView(_app: App, view: HTMLElement): Promise<void>
   const { vaults } = await get<VaultList>("/api/vaults");
   const rows = vaults.map((v) => [
     h("a", { href: `#vault/${v.address}` }, short(v.address)), short(v.investor), short(v.trader),
-    usdc(v.initialBalance), usdc(v.currentBalance), v.paused ? "PAUSED" : v.status, when(v.dealDeadline),
+    usdc(v.initialBalance), usdc(v.currentBalance), listState(v), when(v.dealDeadline),
   ]);
   replace(view, h("section", { class: "card" }, h("h2", {}, "Vaults"),
     table(["Vault", "Investor", "Trader", "Initial", "Current", "Status", "Deadline"], rows,
       "No vaults yet: a vault appears when both parties have signed a proposal.", { id: "vaults" })));
 }
+
+/** A closed vault is CLOSED, whether or not it was paused when it closed. */
+const listState = (v: VaultSummary) => (v.status === "CLOSED" ? "CLOSED" : v.paused ? "PAUSED" : v.status);
 
 const pointOf = (e: { time: number; [k: string]: unknown }): BalancePoint => ({
   time: typeof e.observedAt === "number" ? e.observedAt : e.time,
@@ -34,16 +39,21 @@ export async function vaultDetailView(app: App, view: HTMLElement, address: stri
   const history = stored.events.filter((e) => e.type === "BalanceUpdated").map((e) => pointOf({ time: e.time, ...e.data }));
   const chart = vaultChart(vault, history);
   const status = h("section", { class: "card", id: "vault-status" });
-  const log = h("ul", { class: "events", id: "vault-events" },
-    ...stored.events.map((e) => eventItem(e.type, e.time, e.data)));
+  // Told oldest first (a pause with the reading that paused it), listed newest first; live events
+  // go on with the same narrator.
+  const tell = narrator();
+  let facts = vault;
+  const items = [...stored.events].reverse().map((e) => eventItem(e, tell(e, facts).sentence));
+  const log = h("ul", { class: "events", id: "vault-events" }, ...items.reverse());
   const trades = h("div", { id: "vault-trades" }, tradesTable(vault));
   // The actions are rebuilt only when what they offer changes, so a live update never wipes an
   // amount the user is typing.
   const actions = h("div", { id: "vault-actions" });
   let offered = "";
   const render = (v: VaultDetail) => {
+    facts = v;
     replace(status, ...statusCard(app, v), actions);
-    const state = `${v.paused}/${v.closed}`;
+    const state = `${v.paused}/${v.closed}/${withdrawable(v, roleOf(app, v))}`;
     if (state !== offered) replace(actions, actionBar(app, v, roleOf(app, v)));
     offered = state;
   };
@@ -58,7 +68,8 @@ export async function vaultDetailView(app: App, view: HTMLElement, address: stri
   let reload: number | undefined;
   const unsubscribe = app.onEvent((e: LiveEvent) => {
     if (e.vault.toLowerCase() !== address.toLowerCase()) return;
-    log.prepend(eventItem(e.type, e.time, e, true));
+    const event = fromStream(e);
+    log.prepend(eventItem(event, tell(event, facts).sentence, true));
     if (e.type === "BalanceUpdated") chart.add(pointOf(e));
     // The detail (paused, drawdowns, trades) is read again once a burst of events has passed.
     window.clearTimeout(reload);
@@ -91,7 +102,7 @@ function statusCard(app: App, v: VaultDetail): HTMLElement[] {
     : `${e.state === "failing" ? "FAILING" : "being enforced"} since ${when(e.since)} (${e.attempts} attempts)${e.lastError ? `: ${e.lastError}` : ""}`;
   const state = v.closed ? "CLOSED" : v.paused ? `PAUSED${v.pauseReason ? ` (${v.pauseReason})` : ""}` : v.status;
   return [
-    h("h2", {}, "Vault ", h("code", {}, short(v.address)), " ", h("span", { class: `badge ${v.paused ? "bad" : v.closed ? "" : "good"}`, id: "vault-state" }, state)),
+    h("h2", {}, "Vault ", h("code", {}, short(v.address)), " ", h("span", { class: `badge ${v.closed ? "" : v.paused ? "bad" : "good"}`, id: "vault-state" }, state)),
     h("dl", { class: "stats" },
       h("dt", {}, "You are"), h("dd", {}, role),
       h("dt", {}, "Investor"), h("dd", {}, h("code", {}, v.investor)),
@@ -148,8 +159,10 @@ function actionBar(app: App, v: VaultDetail, role: string): HTMLElement {
       app.refresh();
     }));
   }
-  if (v.closed) {
-    bar.append(button("Withdraw", "vault-withdraw", async () => {
+  // Only a party the escrow still owes something is offered Withdraw (the contract's rule, settlement.ts).
+  const owed = withdrawable(v, role);
+  if (owed !== null) {
+    bar.append(button(`Withdraw ${usdc(owed)} USDC`, "vault-withdraw", async () => {
       const r = await post<{ amount: string; recipient: string }>(`${base}/withdraw`);
       notice(`Withdrew ${usdc(r.amount)} USDC to ${r.recipient}.`);
       app.refresh();
@@ -163,8 +176,7 @@ function tradesTable(v: VaultDetail): HTMLElement {
     v.trades.map((t) => [when(t.timestamp), t.symbol, t.side, String(t.size), String(t.price), String(t.pnl)]), "No trades yet.");
 }
 
-function eventItem(type: string, time: number, data: Record<string, unknown>, live = false): HTMLElement {
-  const skip = new Set(["id", "vault", "type", "time"]);
-  const fields = Object.entries(data).filter(([k]) => !skip.has(k)).map(([k, v]) => `${k}: ${typeof v === "object" ? JSON.stringify(v) : String(v)}`);
-  return h("li", { class: live ? "live" : "", "data-type": type }, h("strong", {}, type), ` ${when(time)} `, h("span", { class: "muted" }, fields.join(", ")));
+/** One event in words (daemon/events/describe-event.ts, the CLI's describer too). */
+function eventItem(e: DescribableEvent & { time: number }, sentence: string, live = false): HTMLElement {
+  return h("li", { class: live ? "live" : "", "data-type": e.type }, h("span", { class: "muted" }, when(e.time)), " ", sentence);
 }

@@ -1,0 +1,47 @@
+// How figures read for people (the CLI, the dashboard, alerts): amounts grouped by thousands, USDC
+// with its cents, percentages, short addresses, times in UTC. Exact: decimal text is regrouped as
+// text, never parsed into a float and rounded. A plain module with no imports, so the CLI and the
+// dashboard's bundle include it as it is (docs/design.md section 10).
+
+/** A JSON number (or decimal text) as plain decimal text: the shortest round trip, no exponent (1e-7 is "0.0000001"). */
+export function plainDecimal(n: number | string): string {
+  const text = typeof n === "string" ? n.trim() : String(n);
+  const negative = text.startsWith("-");
+  const abs = negative ? text.slice(1) : text;
+  const m = /^(\d+)(?:\.(\d+))?e([+-]?\d+)$/i.exec(abs);
+  if (!m) return text;
+  const digits = `${m[1]}${m[2] ?? ""}`;
+  const point = m[1]!.length + Number(m[3]);
+  const whole = point <= 0 ? `0.${"0".repeat(-point)}${digits}`
+    : point >= digits.length ? digits + "0".repeat(point - digits.length)
+    : `${digits.slice(0, point)}.${digits.slice(point)}`;
+  const trimmed = whole.replace(/^0+(?=\d)/, "").replace(/(\.\d*?)0+$/, "$1").replace(/\.$/, "");
+  return `${negative ? "-" : ""}${trimmed}`;
+}
+
+/** "59210.5" -> "59,210.5": thousands grouped, the decimals as they are. */
+export function grouped(value: number | string): string {
+  const [int = "0", frac] = plainDecimal(value).split(".");
+  const sign = int.startsWith("-") ? "-" : "";
+  const digits = int.replace("-", "").replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return `${sign}${digits}${frac ? `.${frac}` : ""}`;
+}
+
+/** USDC: grouped, with at least two decimals and never rounded ("9412.5" -> "9,412.50", "0.000001" stays). */
+export function usdcText(value: number | string): string {
+  const [int, frac = ""] = grouped(value).split(".");
+  return `${int}.${frac.padEnd(2, "0")}`;
+}
+
+/** Percent figures arrive as numbers of percent (10 means 10%). */
+export const percentText = (n: number): string => `${plainDecimal(n)}%`;
+
+/** "0x1234…abcd": enough to tell addresses apart in a sentence. */
+export const shortAddress = (address: string): string => `${address.slice(0, 6)}…${address.slice(-4)}`;
+
+/** Unix seconds as "2026-11-26 12:00 UTC". */
+export const utcTime = (unixSeconds: number): string =>
+  `${new Date(unixSeconds * 1000).toISOString().replace("T", " ").slice(0, 16)} UTC`;
+
+/** "1 order", "2 orders". */
+export const count = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
