@@ -226,8 +226,9 @@ export function createTradingService(deps: TradingDeps) {
   }
 
   /**
-   * Cancels the given resting orders of the target account, each on its own: one that fails does not
-   * keep the others from going. An order already gone counts as canceled.
+   * Cancels the given resting orders of the target account, each on its own and all at once (the
+   * nonce manager keeps one signer's nonces apart): one that fails does not keep the others from
+   * going. An order already gone counts as canceled.
    */
   async function cancelOrders(target: Target, open: OpenOrderState[]): Promise<{ canceled: number; errors: AppError[] }> {
     if (open.length === 0) return { canceled: 0, errors: [] };
@@ -235,11 +236,11 @@ export function createTradingService(deps: TradingDeps) {
     const agent = await agents.signerFor(target.account);
     let canceled = 0;
     const errors: AppError[] = [];
-    for (const o of open) {
+    await Promise.all(open.map(async (o) => {
       const market = markets.find((m) => m.symbol === o.symbol);
       if (!market) {
         errors.push(new AppError("EXCHANGE_UNAVAILABLE", `the exchange no longer lists ${o.symbol}`));
-        continue;
+        return;
       }
       try {
         await exchange.cancelOrder(agent, { asset: market.asset, oid: o.oid }, { subAccount: target.subAccount });
@@ -249,7 +250,7 @@ export function createTradingService(deps: TradingDeps) {
         if (e.code === "ORDER_NOT_OPEN") canceled += 1;
         else errors.push(e);
       }
-    }
+    }));
     if (errors.some((e) => e.code === "AGENT_NOT_APPROVED")) await agents.forget(agent.address);
     return { canceled, errors };
   }

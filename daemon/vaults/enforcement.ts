@@ -72,6 +72,8 @@ export function createEnforcement(deps: EnforcementDeps) {
   /** When each holding vault was last compared with the exchange (Unix ms). */
   const checkedAt = new Map<string, number>();
   const retries = new Map<string, NodeJS.Timeout>();
+  /** When a vault out of policy turns `failing` (two intervals after it was first seen out of policy). */
+  const promotions = new Map<string, NodeJS.Timeout>();
   const running = new Map<string, Promise<void>>();
   const again = new Set<string>();
   let stopped = false;
@@ -113,6 +115,8 @@ export function createEnforcement(deps: EnforcementDeps) {
   async function drop(address: string) {
     clearTimeout(retries.get(address));
     retries.delete(address);
+    clearTimeout(promotions.get(address));
+    promotions.delete(address);
     checkedAt.delete(address);
     gate.forget(address);
     if (rows.delete(address)) await work.relaxed((trx) => enforcementRepo.dropEnforcement(trx, address));
@@ -135,6 +139,8 @@ export function createEnforcement(deps: EnforcementDeps) {
 
   async function held(v: VaultRow, row: EnforcementRow, dust: DustPosition[]) {
     gate.answered(v.address);
+    clearTimeout(promotions.get(v.address));
+    promotions.delete(v.address);
     const wasHolding = row.state === "holds" && row.outcome_recorded === 1;
     setState(row, "holds");
     row.last_error = null;
@@ -149,6 +155,25 @@ export function createEnforcement(deps: EnforcementDeps) {
     }
   }
 
+  /** Out of policy for more than two oracle intervals: `failing`, whether or not a try is running. */
+  const overdue = (row: EnforcementRow) => row.state !== "holds" && clock() - row.started_at > 2 * deps.intervalMs;
+
+  /**
+   * Turns a vault `failing` once it is overdue, with its event: on a timer set at its first failure,
+   * so a vault waiting out an outage (it tries nothing itself) turns on time too.
+   */
+  async function promote(address: string): Promise<void> {
+    const row = rows.get(address);
+    if (!row || row.state === "failing" || !overdue(row)) return;
+    setState(row, "failing");
+    const policy = (await vaultsRepo.findVault(db, address))?.breach_policy;
+    const event = row.failing_recorded === 0
+      ? { type: "EnforcementFailing", data: { policy: breachPolicyRule(policy).name, since: toSeconds(row.started_at), attempts: row.attempts, error: row.last_error ?? "the exchange is not answering" } }
+      : undefined;
+    row.failing_recorded = 1;
+    await save(row, event);
+  }
+
   async function failed(v: VaultRow, row: EnforcementRow, err: AppError, recheck: boolean) {
     const message = err.code === "AGENT_NOT_APPROVED" ? AGENT_LAPSED : err.message;
     row.last_error = message;
@@ -157,8 +182,15 @@ export function createEnforcement(deps: EnforcementDeps) {
       log.warn({ vault: v.address, err: message }, "cannot re-check a paused vault's breach policy; next cycle");
       return;
     }
-    const outFor = clock() - row.started_at;
-    const failing = !err.retryable || outFor > 2 * deps.intervalMs;
+    const failing = !err.retryable || overdue(row);
+    if (!failing && !promotions.has(v.address)) {
+      const timer = setTimeout(() => {
+        promotions.delete(v.address);
+        void promote(v.address).catch((e) => log.error({ vault: v.address, err: e }, "cannot record EnforcementFailing"));
+      }, row.started_at + 2 * deps.intervalMs - clock() + 10);
+      timer.unref();
+      promotions.set(v.address, timer);
+    }
     setState(row, failing ? "failing" : "enforcing");
     const event = failing && row.failing_recorded === 0
       ? { type: "EnforcementFailing", data: { policy: breachPolicyRule(v.breach_policy).name, since: toSeconds(row.started_at), attempts: row.attempts, error: message } }
@@ -269,7 +301,10 @@ export function createEnforcement(deps: EnforcementDeps) {
         const holding = row?.state === "holds" && row.pause_pos === v.pause_pos;
         if (holding && clock() - (checkedAt.get(v.address) ?? 0) < recheckMs) continue;
         // A vault waiting out an outage is woken by the probe that sees the exchange answer.
-        if (gate.isWaiting(v.address)) continue;
+        if (gate.isWaiting(v.address)) {
+          runs.push(promote(v.address));
+          continue;
+        }
         runs.push(trigger(v.address));
       }
       await Promise.all(runs);
@@ -316,8 +351,9 @@ export function createEnforcement(deps: EnforcementDeps) {
     },
     async stop(): Promise<void> {
       stopped = true;
-      for (const t of retries.values()) clearTimeout(t);
+      for (const t of [...retries.values(), ...promotions.values()]) clearTimeout(t);
       retries.clear();
+      promotions.clear();
       await Promise.all([...running.values()]);
     },
   };

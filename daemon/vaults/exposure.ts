@@ -86,15 +86,23 @@ export function createExposure(deps: ExposureDeps) {
   async function pass(v: VaultRow, rule: Rule, opts: ReadOptions): Promise<PassResult> {
     await settleInDoubt(v);
     const account = v.exchange_account;
-    const orders = (await exchange.openOrders(account, opts)).filter((o) => rule.cancel === "all" || !o.reduceOnly);
-    const positions = rule.closePositions ? (await exchange.accountState(account, opts)).positions.filter(isOpen) : [];
+    const [open, state] = await Promise.all([
+      exchange.openOrders(account, opts),
+      rule.closePositions ? exchange.accountState(account, opts) : undefined,
+    ]);
+    const orders = open.filter((o) => rule.cancel === "all" || !o.reduceOnly);
+    const positions = state?.positions.filter(isOpen) ?? [];
     if (orders.length === 0 && positions.length === 0) return { holds: true, canceled: 0, closed: [], dust: [] };
 
     const target = { account, vaultAddress: v.address };
     const { canceled, errors } = await trading.cancelOrders(target, orders);
+    // The exchange just failed to answer a cancel: a close sent now would most likely be in doubt
+    // too, and hold up the next try until it is settled. The next try closes.
+    const down = errors.find((e) => e.code === "EXCHANGE_UNAVAILABLE" && e.retryable);
+    if (down) throw down;
     const closed: ClosedPosition[] = [];
     const dust: DustPosition[] = [];
-    for (const p of positions) {
+    await Promise.all(positions.map(async (p) => {
       try {
         const r = await trading.closeWhole(ENFORCER, target, p, closeTtlMs);
         closed.push({ symbol: p.symbol, size: p.size, orderId: r.orderId, filledSize: r.filled?.size ?? null, averagePrice: r.filled?.averagePrice ?? null });
@@ -103,7 +111,7 @@ export function createExposure(deps: ExposureDeps) {
         if (e.code === "ORDER_REJECTED" && isDust(p)) dust.push({ symbol: p.symbol, size: p.size, value: p.positionValue });
         else errors.push(e);
       }
-    }
+    }));
     if (errors.length > 0) throw errors[0];
     return { holds: orders.length === 0 && closed.length === 0, canceled, closed, dust };
   }

@@ -58,7 +58,7 @@ async function breachNow(c: VaultCase) {
  * of policy for more than two oracle intervals (`failing`); then it answers again, and no cycle is
  * run: only the daemon's own retries can bring the vault in line. Returns how long that took.
  */
-async function outage(c: VaultCase): Promise<number> {
+async function outage(c: VaultCase, opts: { ordersRest?: boolean } = {}): Promise<number> {
   const faults = simFaults(c.d.daemon.sim!.url);
   await faults.add({ kind: "http500", endpoint: "exchange", count: 100_000 });
   await breachNow(c);
@@ -71,7 +71,7 @@ async function outage(c: VaultCase): Promise<number> {
   const health = (await c.d.http.get("/healthz")).body.data;
   assert.ok(health.enforcement.outOfPolicy >= 1, JSON.stringify(health.enforcement));
   assert.ok(health.enforcement.oldestSeconds >= INTERVAL_S * 2, JSON.stringify(health.enforcement));
-  assert.ok((await openOrders(c)).length > 0, "the exchange refused: the orders are still there");
+  if (opts.ordersRest !== false) assert.ok((await openOrders(c)).length > 0, "the exchange refused: the orders are still there");
 
   await faults.clear();
   const back = Date.now();
@@ -126,14 +126,26 @@ t("flatten: no order and no position once the exchange answers, closed once", as
   assert.is(e.data.positions.length, 1, JSON.stringify(e.data));
   assert.is(e.data.positions[0].size, "0.1");
   assert.equal(e.data.dust, []);
+  // While the exchange failed the cancels, no close was sent: it would only have been in doubt.
+  const failedCloses = d.daemon.sim!.requests.filter((r) => r.path === "/exchange" && r.fault === "http500" && (r.body as any).action.type === "order");
+  assert.is(failedCloses.length, 0, "no close sent into the outage");
+});
+
+t("flatten with no resting order: each close the outage failed is settled before the next, none signed twice", async ({ d }) => {
+  const c = await vaultCase(d, { breachPolicy: "flatten" });
+  await longBtc(c);
+  const mark = d.daemon.sim!.requests.at(-1)?.id ?? 0;
+  await outage(c, { ordersRest: false });
+  assert.equal(await positions(c), []);
   // A close in doubt is settled (here: as never placed, once its short expiry has passed) before the
   // next is sent, so an outage of a few seconds sees one or two closes, not one per retry.
-  const failedCloses = d.daemon.sim!.requests.filter((r) => r.path === "/exchange" && r.fault === "http500" && (r.body as any).action.type === "order");
-  assert.ok(failedCloses.length >= 1 && failedCloses.length <= 2, `closes sent during the outage: ${failedCloses.length}`);
-  // Each close the exchange failed was settled as never placed before the next: no cloid sent twice.
-  const cloids = d.daemon.sim!.requests.filter((r) => r.path === "/exchange" && (r.body as any).action.type === "order")
-    .flatMap((r) => ((r.body as any).action.orders as Array<{ c?: string }>).map((o) => o.c));
+  const sent = d.daemon.sim!.requests.filter((r) => r.id > mark && r.path === "/exchange" && (r.body as any).action.type === "order");
+  const failed = sent.filter((r) => r.fault === "http500");
+  assert.ok(failed.length >= 1 && failed.length <= 2, `closes sent during the outage: ${failed.length}`);
+  const cloids = sent.flatMap((r) => ((r.body as any).action.orders as Array<{ c?: string }>).map((o) => o.c));
   assert.is(new Set(cloids).size, cloids.length, "no order signed twice");
+  const e = await assertOutcomeOnce(c, "Flattened");
+  assert.is(e.data.positions.length, 1);
 });
 
 t("three concurrent triggers send one cancel per order and one close per position", async ({ d, faults }) => {
