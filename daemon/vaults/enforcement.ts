@@ -8,18 +8,16 @@
 // the outcome event is recorded once per pause.
 import type { Logger } from "pino";
 import type { Executor, UnitOfWork } from "../db/database.js";
-import * as enforcementRepo from "../db/enforcement-repo.js";
 import * as vaultsRepo from "../db/vaults-repo.js";
 import type { EnforcementRow, VaultEventRow, VaultRow } from "../db/schema-chain.js";
 import { AppError } from "../errors.js";
 import type { ReadOptions } from "../exchange/types.js";
 import { breachPolicyRule } from "./breach-policies.js";
-import { createExposure, isInDoubt, type ClosedPosition, type DustPosition, type Exposure } from "./exposure.js";
+import { createExposure, isInDoubt, type DustPosition, type Exposure, type ExposureDeps } from "./exposure.js";
+import { createEnforcementRows, failingEvent, outcomeEvent, type EnforcementState } from "./enforcement-rows.js";
 import { createOutageGate } from "./outage-gate.js";
-import { appendDaemonEvent } from "./vault-events.js";
-import type { ExposureDeps } from "./exposure.js";
 
-export type EnforcementState = "holds" | "enforcing" | "failing";
+export type { EnforcementState };
 
 /** GET /api/vaults/:address `enforcement`: null while the vault is not paused. */
 export interface EnforcementView {
@@ -64,11 +62,12 @@ const asAppError = (err: unknown) =>
   err instanceof AppError ? err : new AppError("INTERNAL", (err as Error)?.message ?? String(err), { cause: err });
 
 export function createEnforcement(deps: EnforcementDeps) {
-  const { db, work, clock, log } = deps;
+  const { db, clock, log } = deps;
   const exposure: Exposure = createExposure(deps);
   const recheckMs = Math.max((deps.recheckEvery ?? 5) * deps.intervalMs, RECHECK_MIN_MS);
   const retryCapMs = deps.retryCapMs ?? 3_000;
-  const rows = new Map<string, EnforcementRow>();
+  const rows = createEnforcementRows(deps);
+  const { setState, save } = rows;
   /** When each holding vault was last compared with the exchange (Unix ms). */
   const checkedAt = new Map<string, number>();
   const retries = new Map<string, NodeJS.Timeout>();
@@ -85,33 +84,6 @@ export function createEnforcement(deps: EnforcementDeps) {
     }
   });
 
-  function rowFor(v: VaultRow): EnforcementRow {
-    const known = rows.get(v.address);
-    if (known && known.pause_pos === v.pause_pos) return known;
-    const now = clock();
-    const row: EnforcementRow = {
-      vault: v.address, pause_pos: v.pause_pos, state: "enforcing", since: now, started_at: now, attempts: 0, last_error: null,
-      canceled_orders: 0, closed: "[]", dust: "[]", outcome_recorded: 0, failing_recorded: 0, updated_at: now,
-    };
-    rows.set(v.address, row);
-    return row;
-  }
-
-  function setState(row: EnforcementRow, state: EnforcementState) {
-    if (row.state !== state) Object.assign(row, { state, since: clock() });
-  }
-
-  /** Saves the row, with an event in the same commit when one is due (so it is recorded once). */
-  async function save(row: EnforcementRow, event?: { type: string; data: Record<string, unknown> }) {
-    row.updated_at = clock();
-    const stored = await work.write(async (trx) => {
-      await enforcementRepo.saveEnforcement(trx, row);
-      if (!event) return undefined;
-      return appendDaemonEvent(trx, { vault: row.vault, type: event.type, time: toSeconds(clock()), data: event.data }, clock());
-    });
-    if (stored) deps.publish([stored]);
-  }
-
   async function drop(address: string) {
     clearTimeout(retries.get(address));
     retries.delete(address);
@@ -119,22 +91,7 @@ export function createEnforcement(deps: EnforcementDeps) {
     promotions.delete(address);
     checkedAt.delete(address);
     gate.forget(address);
-    if (rows.delete(address)) await work.relaxed((trx) => enforcementRepo.dropEnforcement(trx, address));
-  }
-
-  /** The outcome, once per pause: what it took to make the account hold the policy. */
-  function outcomeEvent(v: VaultRow, row: EnforcementRow) {
-    const rule = breachPolicyRule(v.breach_policy);
-    if (!rule.enforce.closePositions) {
-      return { type: "OrdersCanceled", data: { reason: "paused", count: row.canceled_orders, attempts: row.attempts } };
-    }
-    return {
-      type: "Flattened",
-      data: {
-        reason: "paused", canceledOrders: row.canceled_orders, positions: JSON.parse(row.closed) as ClosedPosition[],
-        dust: JSON.parse(row.dust) as DustPosition[], attempts: row.attempts,
-      },
-    };
+    await rows.drop(address);
   }
 
   async function held(v: VaultRow, row: EnforcementRow, dust: DustPosition[]) {
@@ -166,10 +123,7 @@ export function createEnforcement(deps: EnforcementDeps) {
     const row = rows.get(address);
     if (!row || row.state === "failing" || !overdue(row)) return;
     setState(row, "failing");
-    const policy = (await vaultsRepo.findVault(db, address))?.breach_policy;
-    const event = row.failing_recorded === 0
-      ? { type: "EnforcementFailing", data: { policy: breachPolicyRule(policy).name, since: toSeconds(row.started_at), attempts: row.attempts, error: row.last_error ?? "the exchange is not answering" } }
-      : undefined;
+    const event = row.failing_recorded === 0 ? failingEvent((await vaultsRepo.findVault(db, address))?.breach_policy, row) : undefined;
     row.failing_recorded = 1;
     await save(row, event);
   }
@@ -192,9 +146,7 @@ export function createEnforcement(deps: EnforcementDeps) {
       promotions.set(v.address, timer);
     }
     setState(row, failing ? "failing" : "enforcing");
-    const event = failing && row.failing_recorded === 0
-      ? { type: "EnforcementFailing", data: { policy: breachPolicyRule(v.breach_policy).name, since: toSeconds(row.started_at), attempts: row.attempts, error: message } }
-      : undefined;
+    const event = failing && row.failing_recorded === 0 ? failingEvent(v.breach_policy, row) : undefined;
     if (event) row.failing_recorded = 1;
     await save(row, event);
     const delay = retryDelay(v.address, row, err);
@@ -232,7 +184,7 @@ export function createEnforcement(deps: EnforcementDeps) {
   async function enforce(address: string): Promise<void> {
     const v = await vaultsRepo.findVault(db, address);
     if (!v || v.closed || !v.paused) return drop(address);
-    const row = rowFor(v);
+    const row = rows.forVault(v);
     const recheck = row.state === "holds" && row.outcome_recorded === 1;
     checkedAt.set(address, clock());
     const opts: ReadOptions = { priority: recheck || row.attempts >= URGENT_ATTEMPTS ? "background" : "trading" };
@@ -294,7 +246,7 @@ export function createEnforcement(deps: EnforcementDeps) {
       const runs: Promise<void>[] = [];
       for (const v of await vaultsRepo.activeVaults(db)) {
         if (!v.paused) {
-          if (rows.has(v.address)) runs.push(drop(v.address));
+          if (rows.get(v.address)) runs.push(drop(v.address));
           continue;
         }
         const row = rows.get(v.address);
@@ -311,7 +263,7 @@ export function createEnforcement(deps: EnforcementDeps) {
     },
     /** At start: the rows of an earlier run, and a run for every paused vault (a restart resumes). */
     async start(): Promise<void> {
-      for (const row of await enforcementRepo.allEnforcement(db)) rows.set(row.vault, row);
+      await rows.load();
       for (const v of await vaultsRepo.activeVaults(db)) if (v.paused) void trigger(v.address);
     },
     /**
