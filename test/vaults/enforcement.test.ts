@@ -208,6 +208,20 @@ t("an outage with several paused vaults: one probes the exchange, the others wai
   console.log(`  three vaults held ${Date.now() - back} ms after the exchange answered again`);
 });
 
+t("the vault detail says when the exchange could not be read, instead of 'no positions'", async ({ d, faults }) => {
+  const c = await vaultCase(d);
+  await longBtc(c);
+  assert.is((await vaultDetail(c)).positionsAvailable, true);
+  await faults.add({ kind: "http500", endpoint: "info", count: 100_000 });
+  const v = await vaultDetail(c);
+  assert.equal(v.positions, [], "still an array (SPEC 2.11)");
+  assert.is(v.positionsAvailable, false);
+  await faults.clear();
+  const back = await vaultDetail(c);
+  assert.is(back.positionsAvailable, true);
+  assert.is(back.positions.length, 1);
+});
+
 t("an agent key that lapsed: failing with what the investor must do; a new approval lets the vault hold", async ({ d }) => {
   const c = await vaultCase(d);
   await exposed(c);

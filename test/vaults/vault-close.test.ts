@@ -104,7 +104,11 @@ t("withdraw: nothing before funding; then each party to its own address, strange
   const c = await vaultCase(d);
   const eve = await stranger(d);
   await closeWithProfit(c);
-  assert.is((await vaultPost(c, "withdraw", c.tom)).body.error.code, "NOTHING_TO_WITHDRAW");
+  const early = (await vaultPost(c, "withdraw", c.tom)).body.error;
+  assert.is(early.code, "NOTHING_TO_WITHDRAW");
+  // In words, with the contract's revert name kept in details.
+  assert.match(early.message, /nothing left for this party to withdraw/);
+  assert.is(early.details.revert, "NothingToWithdraw");
   const ivyBefore = await tokenBalance(c, c.ivy.address);
   assert.is((await fund(c, "500")).status, 200);
   const s = await chainVaultState(c);
