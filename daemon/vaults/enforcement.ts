@@ -49,8 +49,12 @@ export interface EnforcementDeps extends ExposureDeps {
 const MAX_PASSES = 3;
 /** A holding vault is re-checked at most this often (openOrders costs 20 weight). */
 const RECHECK_MIN_MS = 5 * 60_000;
-/** A vault waiting out an outage still tries this often by itself, in case the outage is not everyone's. */
-const WAITING_RETRY_MS = 30_000;
+/**
+ * A vault waiting out an outage still tries by itself, in case the outage is not everyone's: after
+ * 30 s, then twice as long each time, up to 5 minutes (the probe wakes it as soon as the exchange
+ * answers, so this only bounds the cost of a long outage).
+ */
+const waitingRetryMs = (attempts: number) => Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 300_000);
 /** Tries of a vault out of policy that may use the budget kept for trading; later ones leave it to trading. */
 const URGENT_ATTEMPTS = 3;
 const AGENT_LAPSED =
@@ -160,11 +164,11 @@ export function createEnforcement(deps: EnforcementDeps) {
    */
   function retryDelay(address: string, row: EnforcementRow, err: AppError): number {
     const backoff = Math.min(500 * 2 ** Math.min(row.attempts - 1, 8), retryCapMs);
-    if (err.code === "EXCHANGE_UNAVAILABLE" && err.retryable) return gate.failed(address) ? backoff : WAITING_RETRY_MS;
+    if (err.code === "EXCHANGE_UNAVAILABLE" && err.retryable) return gate.failed(address) ? backoff : waitingRetryMs(row.attempts);
     if (isInDoubt(err)) {
       const next = gate.pass(address);
       if (next) retryIn(next, 0);
-      return next ? WAITING_RETRY_MS : backoff;
+      return next ? waitingRetryMs(row.attempts) : backoff;
     }
     gate.answered(address);
     return err.retryable ? backoff : Math.min(deps.intervalMs, 30_000);
