@@ -2,10 +2,9 @@
 // database does not answer, or the oracle has not completed a successful cycle for three intervals
 // (a cycle in which no active vault could be read is not a success; with no vault, the exchange
 // must answer). The keys stay stable: the CLI finds the sim and the chain through them.
-import { sql } from "kysely";
 import type { Chain } from "./chain/chain.js";
 import type { Config, SimControlsMode } from "./config.js";
-import type { Store } from "./db/database.js";
+import { ping, type Store } from "./db/database.js";
 import type { ExchangeAdapter } from "./exchange/types.js";
 import type { PriceStream } from "./exchange/price-stream.js";
 import type { Oracle } from "./oracle/oracle.js";
@@ -40,7 +39,7 @@ export function healthCheck(deps: {
   const started = clock();
   return async () => {
     const problems: string[] = [];
-    const database = await sql`select 1 as up`.execute(store.db).then(() => "ok", (err: Error) => {
+    const database = await ping(store.db).then(() => "ok", (err: Error) => {
       problems.push(`database: ${err.message}`);
       return "error";
     });

@@ -126,3 +126,9 @@ export async function setCursor(db: Executor, name: string, block: number): Prom
     .onConflict((oc) => oc.column("name").doUpdateSet({ block }))
     .execute();
 }
+
+/** How many journal rows of one chain are in each status (statuses with no row are absent). */
+export function countJournalByStatus(db: Executor, chain: string): Promise<Array<{ key: string; n: number }>> {
+  return db.selectFrom("tx_journal").select(["status as key", (eb) => eb.fn.countAll<number>().as("n")])
+    .where("chain", "=", chain).groupBy("status").execute();
+}

@@ -4,7 +4,7 @@
 // them), so the same repositories can later run on another dialect.
 import { AsyncLocalStorage } from "node:async_hooks";
 import BetterSqlite3 from "better-sqlite3";
-import { Kysely, Migrator, SqliteDialect } from "kysely";
+import { Kysely, Migrator, sql, SqliteDialect } from "kysely";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { migrations } from "./migrations/index.js";
@@ -171,6 +171,11 @@ function unitOfWork(db: Executor, control: (statement: string) => void): UnitOfW
     },
     flush,
   };
+}
+
+/** Resolves when the database answers a query (what /healthz asks), rejects with why it did not. */
+export async function ping(db: Executor): Promise<void> {
+  await sql`select 1 as up`.execute(db);
 }
 
 export async function openStore(path: string): Promise<Store> {

@@ -59,3 +59,8 @@ export function inDoubtOfVault(db: Executor, vault: string): Promise<OrderRow[]>
     .orderBy("id")
     .execute();
 }
+
+/** How many orders are in each status (statuses with no order are absent). */
+export function countOrdersByStatus(db: Executor): Promise<Array<{ key: string; n: number }>> {
+  return db.selectFrom("orders").select(["status as key", (eb) => eb.fn.countAll<number>().as("n")]).groupBy("status").execute();
+}

@@ -133,3 +133,14 @@ export async function vaultEventsPage(db: Executor, vault: string, limit: number
 export function allVaultEvents(db: Executor): Promise<VaultEventRow[]> {
   return events(db).orderBy("e.id").execute();
 }
+
+/** How many vaults per (paused, closed) pair. */
+export function countVaultsByState(db: Executor): Promise<Array<{ paused: number; closed: number; n: number }>> {
+  return db.selectFrom("vaults").select(["paused", "closed", (eb) => eb.fn.countAll<number>().as("n")]).groupBy(["paused", "closed"]).execute();
+}
+
+/** The oldest balance reading among open vaults, in seconds since the epoch; null with no open vault. */
+export async function oldestOpenVaultReading(db: Executor): Promise<number | null> {
+  const row = await db.selectFrom("vaults").select((eb) => eb.fn.min("last_observed_at").as("oldest")).where("closed", "=", 0).executeTakeFirst();
+  return (row?.oldest as number | null | undefined) ?? null;
+}

@@ -1,9 +1,12 @@
 // Gauges read at scrape time from what the daemon already keeps: the orders, vaults and chain journal
-// tables (small GROUP BYs over indexes), the oracle's status, the exchange budget meter and the
+// tables (small GROUP BYs over indexes, asked through their repositories), the oracle's status, the exchange budget meter and the
 // operator's balance. Nothing here is threaded through the services; a scrape costs a few queries.
 import { formatEther } from "ethers";
 import { Counter, Gauge, type Registry } from "prom-client";
+import { countJournalByStatus } from "../db/chain-repo.js";
 import type { Executor } from "../db/database.js";
+import { countOrdersByStatus } from "../db/orders-repo.js";
+import { countVaultsByState, oldestOpenVaultReading } from "../db/vaults-repo.js";
 import type { OrderStatus } from "../db/schema.js";
 import type { TxStatus } from "../db/schema-chain.js";
 import type { OracleStatus } from "../oracle/oracle.js";
@@ -43,33 +46,28 @@ function tableGauges(reg: Registry, s: ScrapeSources): void {
   new Gauge({
     name: "tradevault_orders", help: "Orders in the audit trail, by current status", labelNames: ["status"], registers: [reg],
     async collect() {
-      const rows = await s.db.selectFrom("orders").select(["status as key", (eb) => eb.fn.countAll<number>().as("n")]).groupBy("status").execute();
-      for (const [status, n] of fill(ORDER_STATUSES, rows)) this.set({ status }, n);
+      for (const [status, n] of fill(ORDER_STATUSES, await countOrdersByStatus(s.db))) this.set({ status }, n);
     },
   });
   new Gauge({
     name: "tradevault_vaults", help: "Vaults by state: active, paused (active but paused) or closed", labelNames: ["state"], registers: [reg],
     async collect() {
-      const rows = await s.db.selectFrom("vaults").select(["paused", "closed", (eb) => eb.fn.countAll<number>().as("n")]).groupBy(["paused", "closed"]).execute();
       const by = { active: 0, paused: 0, closed: 0 };
-      for (const r of rows) by[r.closed ? "closed" : r.paused ? "paused" : "active"] += Number(r.n);
+      for (const r of await countVaultsByState(s.db)) by[r.closed ? "closed" : r.paused ? "paused" : "active"] += Number(r.n);
       for (const [state, n] of Object.entries(by)) this.set({ state }, n);
     },
   });
   new Gauge({
     name: "tradevault_vault_balance_max_age_seconds", help: "Age of the oldest balance among open vaults (0 with none)", registers: [reg],
     async collect() {
-      const row = await s.db.selectFrom("vaults").select((eb) => eb.fn.min("last_observed_at").as("oldest")).where("closed", "=", 0).executeTakeFirst();
-      const oldest = row?.oldest as number | null | undefined;
-      this.set(oldest == null ? 0 : Math.max(0, s.clock() / 1000 - oldest));
+      const oldest = await oldestOpenVaultReading(s.db);
+      this.set(oldest === null ? 0 : Math.max(0, s.clock() / 1000 - oldest));
     },
   });
   new Gauge({
     name: "tradevault_chain_transactions", help: "Operator transactions in the journal, by status", labelNames: ["status"], registers: [reg],
     async collect() {
-      const rows = await s.db.selectFrom("tx_journal").select(["status as key", (eb) => eb.fn.countAll<number>().as("n")])
-        .where("chain", "=", s.chainKey).groupBy("status").execute();
-      for (const [status, n] of fill(TX_STATUSES, rows)) this.set({ status }, n);
+      for (const [status, n] of fill(TX_STATUSES, await countJournalByStatus(s.db, s.chainKey))) this.set({ status }, n);
     },
   });
 }
