@@ -1,6 +1,7 @@
 // `tradevaultd` command line: the flags of config.ts's FLAGS table, each with its TRADEVAULT_*
 // environment twin, then the composition root; or one of the maintenance commands (backup, restore),
-// which take their own flags after their name. Exit codes: 0 ok, 1 failure, 2 usage.
+// which take their own flags after their name. main gives the exit code (0 ok, 1 failure, 2 usage,
+// 130 after a second Ctrl-C); bin/tradevaultd exits with it.
 import { Command, CommanderError, Option } from "commander";
 import { ConfigError, envName, FLAGS, resolveConfig, type Config, type ConfigInput, type FlagSpec } from "./config.js";
 import { packageVersion } from "./lib/package-root.js";
@@ -82,71 +83,85 @@ export function readConfig(argv: string[]): Config {
   return resolveConfig(configInput(cmd));
 }
 
-export async function main(argv: string[]): Promise<void> {
-  let config: Config;
+/** What to do, from the command line: an exit code already decided, a maintenance command, or the daemon. */
+type Plan = { kind: "exit"; code: number } | { kind: "maintenance"; choice: Exclude<Choice, { kind: "daemon" }> } | { kind: "daemon"; config: Config };
+
+function plan(argv: string[]): Plan {
   let choice: Choice = { kind: "daemon" };
   try {
     const cmd = program((c) => (choice = c));
     cmd.parse(argv);
-    if (choice.kind !== "daemon") return await runMaintenance(choice);
-    config = resolveConfig(configInput(cmd));
+    return choice.kind === "daemon" ? { kind: "daemon", config: resolveConfig(configInput(cmd)) } : { kind: "maintenance", choice };
   } catch (err) {
-    if (err instanceof CommanderError) {
-      // Commander has printed the error (or the help, or the version) already.
-      process.exitCode = err.exitCode === 0 ? 0 : 2;
-      return;
-    }
+    // Commander has printed the error (or the help, or the version) already.
+    if (err instanceof CommanderError) return { kind: "exit", code: err.exitCode === 0 ? 0 : 2 };
     if (err instanceof ConfigError) {
       console.error(`tradevaultd: ${err.message}`);
-      process.exitCode = 2;
-      return;
+      return { kind: "exit", code: 2 };
     }
     throw err;
   }
+}
+
+/**
+ * Runs the command line to its end and gives the exit code for bin/ to exit with: 0 ok, 1 failure,
+ * 2 usage, 130 when a second Ctrl-C (or SIGTERM) cut a shutdown short. The daemon's code comes once
+ * it has stopped.
+ */
+export async function main(argv: string[]): Promise<number> {
+  const p = plan(argv);
+  if (p.kind === "exit") return p.code;
+  if (p.kind === "maintenance") return runMaintenance(p.choice);
+  const { config } = p;
   // Loaded only now, so --help, --version and usage errors answer without loading the daemon.
   const { createSim, startDaemon } = await import("./main.js");
-  if (config.simOnly) return runSimOnly(config, createSim);
-  const daemon = await startDaemon({ config }).catch((err: NodeJS.ErrnoException) => {
-    console.error(`tradevaultd: cannot start: ${err.code === "EADDRINUSE" ? `port ${config.port} is in use` : err.message}`);
-    process.exitCode = 1;
-    return undefined;
+  if (config.simOnly) {
+    const sim = createSim(config, Date.now);
+    await sim.start();
+    console.log(`tradevaultd: sim exchange listening on ${sim.url} (POST /info, /exchange; loopback-only /sim/faucet, /sim/price)`);
+    return untilSignalled(() => sim.stop());
+  }
+  try {
+    const daemon = await startDaemon({ config });
+    return untilSignalled(() => daemon.stop());
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    console.error(`tradevaultd: cannot start: ${code === "EADDRINUSE" ? `port ${config.port} is in use` : (err as Error).message}`);
+    return 1;
+  }
+}
+
+/**
+ * Waits for SIGINT or SIGTERM, then stops: 0 once stopped, 1 if stopping failed. A second signal
+ * means now: 130, without waiting for the stop to end.
+ */
+function untilSignalled(stop: () => Promise<void>): Promise<number> {
+  return new Promise((resolve) => {
+    let signals = 0;
+    const onSignal = () => {
+      if (++signals > 1) return resolve(130);
+      stop().then(
+        () => resolve(0),
+        (err: Error) => {
+          console.error(`tradevaultd: error while stopping: ${err.message}`);
+          resolve(1);
+        },
+      );
+    };
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
   });
-  if (!daemon) return;
-  let signals = 0;
-  const onSignal = () => {
-    if (++signals > 1) process.exit(130); // a second Ctrl-C means now
-    daemon.stop().catch((err) => {
-      console.error(`tradevaultd: error while stopping: ${err.message}`);
-      process.exitCode = 1;
-    });
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
 }
 
 /** backup / restore: loaded only when asked for; a refusal is a failure (1), its message one line. */
-async function runMaintenance(choice: Exclude<Choice, { kind: "daemon" }>): Promise<void> {
+async function runMaintenance(choice: Exclude<Choice, { kind: "daemon" }>): Promise<number> {
   const { runBackup, runRestore } = await import("./backup/commands.js");
   const out = { log: (line: string) => console.log(line) };
   try {
     await (choice.kind === "backup" ? runBackup(choice, out) : runRestore(choice, out));
+    return 0;
   } catch (err) {
     console.error(`tradevaultd ${choice.kind}: ${(err as Error).message}`);
-    process.exitCode = 1;
+    return 1;
   }
-}
-
-/** `--sim-only`: the Hyperliquid-compatible sim exchange alone, for frontends and other tools. */
-async function runSimOnly(config: Config, createSim: typeof import("./main.js").createSim): Promise<void> {
-  const sim = createSim(config, Date.now);
-  await sim.start();
-  console.log(`tradevaultd: sim exchange listening on ${sim.url} (POST /info, /exchange; loopback-only /sim/faucet, /sim/price)`);
-  const stop = () => {
-    sim.stop().catch((err) => {
-      console.error(`tradevaultd: error while stopping: ${err.message}`);
-      process.exitCode = 1;
-    });
-  };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
 }

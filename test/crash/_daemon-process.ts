@@ -17,6 +17,8 @@ export interface DaemonProcess {
   /** Resolves when it has ended, however it ended. */
   exited: Promise<void>;
   running(): boolean;
+  /** Its exit code once it has exited (null while running, or when a signal ended it). */
+  exitCode(): number | null;
   /** SIGKILL, and wait until it is gone. */
   kill(): Promise<void>;
 }
@@ -48,6 +50,7 @@ export async function startDaemonProcess(dataDir: string): Promise<DaemonProcess
   const proc: DaemonProcess = {
     pid: child.pid!, url, exited, running,
     log: () => out,
+    exitCode: () => child.exitCode,
     async kill() {
       if (running()) child.kill("SIGKILL");
       await exited;
