@@ -2,10 +2,8 @@
 // ethers' Signature.from accepts more than the verifiers behind it do: it takes any r, and an s up to
 // 2^255 (its own `s` getter and OpenZeppelin's ECDSA then refuse one above n/2), so a signature it
 // parsed could still throw deep inside a service or revert on-chain. Refused here, once, instead.
-import { Signature, SigningKey, id } from "ethers";
-
-/** The order n of secp256k1's group. */
-const N = 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n;
+// N: the order of secp256k1's group, as ethers exports it.
+import { N, Signature, SigningKey, id } from "ethers";
 
 /**
  * Recovery finds the signer's point R from r and v alone, whatever the digest; only one s in n fails
