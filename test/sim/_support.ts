@@ -76,3 +76,25 @@ export async function statusesOf(call: Promise<any>): Promise<any[]> {
     throw e;
   }
 }
+
+/** A GTC buy far below the mark (it rests), with the given cloid: the fault tests' order. */
+export const restingOrder = (c: `0x${string}`) => ({
+  orders: [{ a: 0, b: true, p: "50000", s: "0.001", r: false, t: { limit: { tif: "Gtc" as const } }, c }],
+  grouping: "na" as const,
+});
+
+/** The error `call` fails with; throws when it succeeds. */
+export async function failure(call: Promise<unknown>): Promise<any> {
+  try {
+    await call;
+  } catch (e) {
+    return e;
+  }
+  throw new Error("expected the call to fail");
+}
+
+/** The status the sim reports for `user`'s order with this cloid ("unknownOid" when it never saw it). */
+export async function statusByCloid(h: SimHarness, user: `0x${string}`, c: `0x${string}`): Promise<string> {
+  const s: any = await h.info.orderStatus({ user, oid: c });
+  return s.status === "order" ? s.order.status : s.status;
+}

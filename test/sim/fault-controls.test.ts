@@ -7,7 +7,7 @@ import { networkInterfaces } from "node:os";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { simFaults, SimFaultsError } from "../helpers/sim-faults.js";
-import { fundedWallet, postJson, randomCloid, startSim, statusesOf, type SimHarness } from "./_support.js";
+import { failure, fundedWallet, postJson, randomCloid, restingOrder, startSim, statusByCloid as statusByCloidOf, statusesOf, type SimHarness } from "./_support.js";
 
 let h: SimHarness;
 let w: Wallet;
@@ -27,30 +27,13 @@ test.before.each(() => {
   h.sim.faults.clear();
 });
 
-const restingOrder = (c: `0x${string}`) => ({
-  orders: [{ a: 0, b: true, p: "50000", s: "0.001", r: false, t: { limit: { tif: "Gtc" as const } }, c }],
-  grouping: "na" as const,
-});
-
-async function failure(call: Promise<unknown>): Promise<any> {
-  try {
-    await call;
-  } catch (e) {
-    return e;
-  }
-  throw new Error("expected the call to fail");
-}
-
 /** True when the server closed the connection without an answer (undici's "other side closed"). */
 function closedUnanswered(e: any): boolean {
   for (let c = e; c; c = c.cause) if (c.code === "UND_ERR_SOCKET") return true;
   return false;
 }
 
-async function statusByCloid(c: `0x${string}`): Promise<string> {
-  const s: any = await h.info.orderStatus({ user, oid: c });
-  return s.status === "order" ? s.order.status : s.status;
-}
+const statusByCloid = (c: `0x${string}`) => statusByCloidOf(h, user, c);
 
 /** Node may fire a timer up to a millisecond before its time: lower bounds on waits allow for it. */
 const SLACK_MS = 5;

@@ -4,7 +4,7 @@ import { ExchangeClient, HttpRequestError, HttpTransport } from "@nktkas/hyperli
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { FaultSpecError } from "../../daemon/sim/index.js";
-import { fundedWallet, postJson, randomCloid, startSim, type SimHarness } from "./_support.js";
+import { failure, fundedWallet, postJson, randomCloid, restingOrder, startSim, statusByCloid as statusByCloidOf, type SimHarness } from "./_support.js";
 import type { Wallet } from "ethers";
 
 let h: SimHarness;
@@ -23,24 +23,7 @@ test.before.each(() => {
   h.sim.faults.clear();
 });
 
-const restingOrder = (c: `0x${string}`) => ({
-  orders: [{ a: 0, b: true, p: "50000", s: "0.001", r: false, t: { limit: { tif: "Gtc" as const } }, c }],
-  grouping: "na" as const,
-});
-
-async function failure(call: Promise<unknown>): Promise<unknown> {
-  try {
-    await call;
-  } catch (e) {
-    return e;
-  }
-  throw new Error("expected the call to fail");
-}
-
-async function statusByCloid(c: `0x${string}`): Promise<string> {
-  const s: any = await h.info.orderStatus({ user, oid: c });
-  return s.status === "order" ? s.order.status : s.status;
-}
+const statusByCloid = (c: `0x${string}`) => statusByCloidOf(h, user, c);
 
 test("http500: answered 500, not processed", async () => {
   h.sim.faults.next({ kind: "http500" });
