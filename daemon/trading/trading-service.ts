@@ -56,6 +56,12 @@ export function newCloid(): Cloid {
 }
 
 const requestHash = (input: unknown) => sha256Hex(JSON.stringify(input));
+/** The reduce-only order that takes `size` (the whole position when omitted) off a position. */
+function closingIntent(position: { symbol: string; size: string }, size?: string): OrderIntent {
+  const short = position.size.startsWith("-");
+  return { symbol: position.symbol, side: short ? "buy" : "sell", size: size ?? position.size.replace(/^-/, ""), reduceOnly: true };
+}
+
 const asAppError = (err: unknown) => (err instanceof AppError ? err : new AppError("INTERNAL", "order failed", { cause: err }));
 
 /** The answer a settled row gives, the same for the first request and any retry with its key. */
@@ -205,7 +211,7 @@ export function createTradingService(deps: TradingDeps) {
           details: [{ field: "body.size", message: `at most the position size ${held}` }],
         });
       }
-      const intent: OrderIntent = { symbol: input.symbol, side: position.size.startsWith("-") ? "buy" : "sell", size: input.size ?? held, reduceOnly: true };
+      const intent = closingIntent(position, input.size);
       return submit(user, target, intent, requestHash({ ...intent, vaultAddress: input.vaultAddress }), idempotencyKey);
     });
   }
@@ -261,9 +267,7 @@ export function createTradingService(deps: TradingDeps) {
    * so that an outcome in doubt is settled, one way or the other, that much sooner.
    */
   async function closeWhole(user: string, target: Target, position: { symbol: string; size: string }, ttlMs?: number): Promise<TradeResult> {
-    const intent: OrderIntent = {
-      symbol: position.symbol, side: position.size.startsWith("-") ? "buy" : "sell", size: position.size.replace(/^-/, ""), reduceOnly: true,
-    };
+    const intent = closingIntent(position);
     return submit(user, target, intent, requestHash({ ...intent, vaultAddress: target.vaultAddress }), undefined, ttlMs);
   }
 

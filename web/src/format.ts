@@ -1,5 +1,6 @@
 // Display formatting only. Amounts arrive as decimal strings and are shown as such (grouped), so
 // the page never rounds money through a float.
+import { shortAddress, utcTime } from "../../daemon/lib/figures.js";
 
 /** "12345.5" -> "12,345.5" without going through a number. */
 export function usdc(text: string | null | undefined): string {
@@ -12,12 +13,10 @@ export function usdc(text: string | null | undefined): string {
 
 export const pct = (n: number | null | undefined): string => (n === null || n === undefined ? "-" : `${n}%`);
 
-export const short = (addr: string): string => `${addr.slice(0, 6)}…${addr.slice(-4)}`;
+/** Short addresses and UTC times read as in the event sentences (the one describer's figures). */
+export const short = shortAddress;
 
-export function when(unixSeconds: number | null | undefined): string {
-  if (!unixSeconds) return "-";
-  return new Date(unixSeconds * 1000).toISOString().replace("T", " ").slice(0, 16) + " UTC";
-}
+export const when = (unixSeconds: number | null | undefined): string => (unixSeconds ? utcTime(unixSeconds) : "-");
 
 /** "12.5" percent -> 1250 basis points, exactly (the API takes percentages with 2 decimals). */
 export function percentBps(v: string): number {
