@@ -62,3 +62,9 @@ export class AppError extends Error {
 export function isAppError(e: unknown): e is AppError {
   return e instanceof AppError;
 }
+
+/** `e` itself when it is an AppError, else an INTERNAL one carrying it (its message, or `message`). */
+export function asAppError(e: unknown, message?: string): AppError {
+  if (e instanceof AppError) return e;
+  return new AppError("INTERNAL", message ?? (e as Error)?.message ?? String(e), { cause: e });
+}

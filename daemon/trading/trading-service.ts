@@ -8,7 +8,7 @@ import type { Logger } from "pino";
 import type { Executor, UnitOfWork } from "../db/database.js";
 import * as orders from "../db/orders-repo.js";
 import type { OrderRow } from "../db/schema.js";
-import { AppError, type ErrorCode } from "../errors.js";
+import { AppError, asAppError, type ErrorCode } from "../errors.js";
 import type { Cloid, ExchangeAdapter, OpenOrderState } from "../exchange/types.js";
 import { compareDecimal } from "../lib/decimal.js";
 import type { AgentService } from "./agent-service.js";
@@ -62,7 +62,6 @@ function closingIntent(position: { symbol: string; size: string }, size?: string
   return { symbol: position.symbol, side: short ? "buy" : "sell", size: size ?? position.size.replace(/^-/, ""), reduceOnly: true };
 }
 
-const asAppError = (err: unknown) => (err instanceof AppError ? err : new AppError("INTERNAL", "order failed", { cause: err }));
 
 /** The answer a settled row gives, the same for the first request and any retry with its key. */
 export function outcomeOf(row: OrderRow): TradeResult {
@@ -168,7 +167,7 @@ export function createTradingService(deps: TradingDeps) {
       const filled = placed.kind === "filled" ? { filled: { size: placed.totalSize, averagePrice: placed.averagePrice } } : {};
       return { orderId: placed.oid, status: "submitted", timestamp: now, ...filled };
     } catch (err) {
-      const e = asAppError(err);
+      const e = asAppError(err, "order failed");
       if (e.code === "EXCHANGE_UNAVAILABLE") return inDoubt(cloid, e);
       if (e.code === "AGENT_NOT_APPROVED") await agents.forget(agent.address);
       await orders.updateOrder(db, cloid, { status: "rejected", error_code: e.code, error_message: e.message }, clock());
@@ -252,7 +251,7 @@ export function createTradingService(deps: TradingDeps) {
         await exchange.cancelOrder(agent, { asset: market.asset, oid: o.oid }, { subAccount: target.subAccount });
         canceled += 1;
       } catch (err) {
-        const e = asAppError(err);
+        const e = asAppError(err, "order failed");
         if (e.code === "ORDER_NOT_OPEN") canceled += 1;
         else errors.push(e);
       }

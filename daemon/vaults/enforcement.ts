@@ -10,7 +10,7 @@ import type { Logger } from "pino";
 import type { Executor, UnitOfWork } from "../db/database.js";
 import * as vaultsRepo from "../db/vaults-repo.js";
 import type { EnforcementRow, VaultEventRow, VaultRow } from "../db/schema-chain.js";
-import { AppError } from "../errors.js";
+import { AppError, asAppError } from "../errors.js";
 import type { ReadOptions } from "../exchange/types.js";
 import { breachPolicyRule } from "./breach-policies.js";
 import { createExposure, isInDoubt, type DustPosition, type Exposure, type ExposureDeps } from "./exposure.js";
@@ -62,8 +62,6 @@ const AGENT_LAPSED =
   "the investor must approve a new agent (tradevault agent approve, or the dashboard's Agent screen)";
 
 const toSeconds = (ms: number) => Math.floor(ms / 1000);
-const asAppError = (err: unknown) =>
-  err instanceof AppError ? err : new AppError("INTERNAL", (err as Error)?.message ?? String(err), { cause: err });
 
 export function createEnforcement(deps: EnforcementDeps) {
   const { db, clock, log } = deps;

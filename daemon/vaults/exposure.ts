@@ -9,7 +9,7 @@ import type { Logger } from "pino";
 import type { Executor } from "../db/database.js";
 import * as ordersRepo from "../db/orders-repo.js";
 import type { VaultRow } from "../db/schema-chain.js";
-import { AppError } from "../errors.js";
+import { AppError, asAppError } from "../errors.js";
 import type { ExchangeAdapter, PositionState, ReadOptions } from "../exchange/types.js";
 import { compareDecimal } from "../lib/decimal.js";
 import { MIN_ORDER_VALUE } from "../trading/order-rules.js";
@@ -64,8 +64,6 @@ const MAX_PASSES = 3;
 
 const isOpen = (p: PositionState) => compareDecimal(p.size, "0") !== 0;
 const isDust = (p: PositionState) => compareDecimal(p.positionValue, MIN_ORDER_VALUE) < 0;
-const asAppError = (err: unknown) =>
-  err instanceof AppError ? err : new AppError("INTERNAL", (err as Error)?.message ?? String(err), { cause: err });
 
 export function createExposure(deps: ExposureDeps) {
   const { db, exchange, trading, reconciler } = deps;
