@@ -11,6 +11,7 @@ import * as vaultsRepo from "./db/vaults-repo.js";
 import type { VaultEventRow } from "./db/schema-chain.js";
 import { createEventHub, type HubEvent } from "./events/event-hub.js";
 import type { ExchangeAdapter } from "./exchange/types.js";
+import { BACKGROUND_WEIGHT_PER_MINUTE } from "./exchange/weight-limiter.js";
 import type { RouteSpec } from "./http/route.js";
 import { accountRoutes } from "./http/routes/account-routes.js";
 import { authRoutes } from "./http/routes/auth-routes.js";
@@ -125,7 +126,7 @@ export function composeServices(deps: ServiceDeps) {
     probe: () => exchange.mids(),
     upkeep: proposals.sweep,
     clock, log, intervalMs: config.oracleInterval * 1000,
-    budgeted: exchange.kind !== "sim",
+    weightPerMinute: exchange.kind === "sim" ? undefined : BACKGROUND_WEIGHT_PER_MINUTE,
   });
 
   const routes: RouteSpec[] = [

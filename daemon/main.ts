@@ -187,7 +187,7 @@ function buildServices(
     ? createPriceStream({ apiUrl: venue.exchange.url, onMids: (mids) => services.watch.onMids(mids), log, clock })
     : undefined;
   metrics?.watch({
-    db: store.db, clock, oracle: services.oracle, chainKey: chain.key, operatorBalance: () => chain.operatorBalance(),
+    db: store.db, clock, oracle: services.oracle, chainKey: chain.key, operatorBalance: () => chain.operatorBalance(), log,
     limiter: venue.meter, enforcement: services.enforcement,
   });
   return { ...services, auth, prices };

@@ -8,7 +8,7 @@ import type { Config } from "./config.js";
 import type { Store } from "./db/database.js";
 import { createHyperliquidAdapter, MAINNET_URL, TESTNET_URL } from "./exchange/hyperliquid-adapter.js";
 import type { ExchangeAdapter } from "./exchange/types.js";
-import { weightLimiter } from "./exchange/weight-limiter.js";
+import { HYPERLIQUID_WEIGHT, weightLimiter } from "./exchange/weight-limiter.js";
 import { meteredLimiter, type MeteredLimiter } from "./metrics/metered-limiter.js";
 import { loadOrCreateOperatorToken, operatorTokenPath } from "./paper/operator-token.js";
 import { paperControls, type PaperControls } from "./paper/paper-controls.js";
@@ -39,7 +39,7 @@ function createExchange(config: Config, sim: SimExchange | undefined, clock: () 
   const timeoutMs = config.exchangeTimeout * 1000;
   // The sim has no request budget; Hyperliquid's (1200 weight a minute per IP) applies to the real venue only.
   const paper = sim !== undefined || config.exchangeUrl !== undefined;
-  const meter = meteredLimiter(paper ? weightLimiter({ perMinute: 1e9 }) : weightLimiter({ perMinute: 1200, reservedForTrading: 200, clock }), clock);
+  const meter = meteredLimiter(paper ? weightLimiter({ perMinute: 1e9 }) : weightLimiter({ ...HYPERLIQUID_WEIGHT, clock }), clock);
   const adapter = (kind: ExchangeAdapter["kind"], url: string, isTestnet: boolean) =>
     ({ exchange: createHyperliquidAdapter({ kind, url, isTestnet, clock, timeoutMs, limiter: meter }), meter });
   if (sim) return adapter("sim", sim.url, true);

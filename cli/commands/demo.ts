@@ -87,7 +87,7 @@ async function until<T>(what: string, fn: () => Promise<T | undefined | false>, 
   }
 }
 
-export async function runDemo(io: Io, say: (line: string) => void): Promise<DemoSummary> {
+export async function runDemo(say: (line: string) => void): Promise<DemoSummary> {
   const dataDir = mkdtempSync(join(tmpdir(), "tradevault-demo-"));
   say(`Starting a fresh tradevaultd (data in ${dataDir}, oracle every 2 s)...`);
   const { url, child } = await startDaemon(dataDir, 2).catch((err: unknown) => {
@@ -187,7 +187,7 @@ export function demoCommand(io: Io): Command {
     .description("play the whole life of a vault on a fresh embedded daemon, narrating each step")
     .action(async (_o, c: Command) => {
       const json = Boolean(c.optsWithGlobals().json);
-      const summary = await runDemo(io, (line) => (json ? io.stderr : io.stdout).write(`${line}\n`));
+      const summary = await runDemo((line) => (json ? io.stderr : io.stdout).write(`${line}\n`));
       if (json) io.stdout.write(`${JSON.stringify({ ok: true, data: summary }, null, 2)}\n`);
       else io.stdout.write("Demo finished.\n");
     });

@@ -112,7 +112,9 @@ export async function pruneSnapshots(ctx: SnapshotContext): Promise<void> {
   let files: string[] = [];
   try {
     files = readdirSync(dir);
-  } catch {
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return; // no snapshot was ever written
+    ctx.log.warn({ err, dir }, "cannot list the snapshot directory: its stray files are left for the next prune");
     return;
   }
   // Files of this chain no row names: a crash between rename and insert, a pruned one, a temp file.

@@ -37,26 +37,12 @@ export async function markReplaced(db: Executor, chain: string, nonce: number, k
     .execute();
 }
 
-export async function findJournalByHash(db: Executor, hash: string): Promise<TxJournalRow | undefined> {
-  const r = await db.selectFrom("tx_journal").selectAll().where("hash", "=", hash).executeTakeFirst();
-  return r && journalRow(r);
-}
-
 /** Rows signed but not settled (pending or sent), oldest nonce first, bumps after their original. */
 export async function unsettledJournal(db: Executor, chain: string): Promise<TxJournalRow[]> {
   return journalRows(await db.selectFrom("tx_journal").selectAll()
     .where("chain", "=", chain)
     .where("status", "in", ["pending", "sent"])
     .orderBy("nonce").orderBy("id")
-    .execute());
-}
-
-/** Every mined row of `chain` in chain order: what a rebuild of the embedded chain replays. */
-export async function minedJournal(db: Executor, chain: string): Promise<TxJournalRow[]> {
-  return journalRows(await db.selectFrom("tx_journal").selectAll()
-    .where("chain", "=", chain)
-    .where("block_number", "is not", null)
-    .orderBy("block_number").orderBy("nonce")
     .execute());
 }
 
@@ -110,10 +96,6 @@ export async function journalByPurpose(db: Executor, chain: string, purpose: str
     .orderBy("id").limit(1)
     .executeTakeFirst();
   return r && journalRow(r);
-}
-
-export async function journalOf(db: Executor, chain: string): Promise<TxJournalRow[]> {
-  return journalRows(await db.selectFrom("tx_journal").selectAll().where("chain", "=", chain).orderBy("id").execute());
 }
 
 export async function getCursor(db: Executor, name: string): Promise<number | undefined> {

@@ -130,7 +130,6 @@ export interface Database extends ChainTables {
   sim_faucet_days: SimFaucetDaysTable;
 }
 
-export type UserRow = Selectable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type NewSession = Insertable<SessionsTable>;
 export type NonceRow = Selectable<AuthNoncesTable>;

@@ -130,10 +130,6 @@ export async function vaultEventsPage(db: Executor, vault: string, limit: number
   return { rows, total };
 }
 
-export function allVaultEvents(db: Executor): Promise<VaultEventRow[]> {
-  return events(db).orderBy("e.id").execute();
-}
-
 /** How many vaults per (paused, closed) pair. */
 export function countVaultsByState(db: Executor): Promise<Array<{ paused: number; closed: number; n: number }>> {
   return db.selectFrom("vaults").select(["paused", "closed", (eb) => eb.fn.countAll<number>().as("n")]).groupBy(["paused", "closed"]).execute();

@@ -4,11 +4,12 @@ import { ExchangeClient, HttpTransport, InfoClient } from "@nktkas/hyperliquid";
 import { canonicalDecimal } from "../lib/decimal.js";
 import { monotonicNonces, type NonceSource } from "./nonces.js";
 import { exchangeReason, rejectionError, translateExchangeError } from "./translate-error.js";
-import type {
-  AccountState, ActionOptions, ApprovedAgent, Cloid, ExchangeAdapter, ExchangeKind, FillState, LedgerUpdate, Market,
-  OpenOrderState, OrderLookup, OrderRequest, PlaceOutcome, ReadOptions, SignedUserAction, Signer,
+import {
+  SIGNATURE_CHAIN_ID,
+  type AccountState, type ActionOptions, type ApprovedAgent, type Cloid, type ExchangeAdapter, type ExchangeKind, type FillState, type Market,
+  type OpenOrderState, type OrderLookup, type ReadOptions, type SignedUserAction, type Signer,
 } from "./types.js";
-import { weightLimiter, type WeightLimiter } from "./weight-limiter.js";
+import { HYPERLIQUID_WEIGHT, weightLimiter, type WeightLimiter } from "./weight-limiter.js";
 
 export const MAINNET_URL = "https://api.hyperliquid.xyz";
 export const TESTNET_URL = "https://api.hyperliquid-testnet.xyz";
@@ -44,7 +45,7 @@ export function createHyperliquidAdapter(opts: HyperliquidAdapterOptions): Excha
   const clock = opts.clock ?? Date.now;
   const transport = new HttpTransport({ apiUrl: opts.url, isTestnet: opts.isTestnet, timeout: opts.timeoutMs ?? 10_000 });
   const info = new InfoClient({ transport });
-  const limiter = opts.limiter ?? weightLimiter({ perMinute: 1200, reservedForTrading: 200, clock });
+  const limiter = opts.limiter ?? weightLimiter({ ...HYPERLIQUID_WEIGHT, clock });
   const nonces = opts.nonces ?? monotonicNonces(clock);
   const clients = new Map<string, ExchangeClient>();
   const marketsTtl = opts.marketsTtlMs ?? 5 * 60_000;
@@ -56,7 +57,7 @@ export function createHyperliquidAdapter(opts: HyperliquidAdapterOptions): Excha
       client = new ExchangeClient({
         transport,
         wallet: signer,
-        signatureChainId: "0x66eee",
+        signatureChainId: SIGNATURE_CHAIN_ID,
         nonceManager: (address) => nonces.next(address),
       });
       clients.set(signer.address, client);

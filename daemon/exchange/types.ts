@@ -3,6 +3,9 @@
 // Decimals are canonical decimal strings, never floats; times are Unix milliseconds.
 import type { HDNodeWallet, Wallet } from "ethers";
 
+/** The chain id user actions are signed for (Arbitrum Sepolia, as Python's SDK signs); the venue accepts any. */
+export const SIGNATURE_CHAIN_ID = "0x66eee";
+
 export type ExchangeKind = "sim" | "hyperliquid-testnet" | "hyperliquid";
 export type Side = "buy" | "sell";
 export type Tif = "Gtc" | "Ioc" | "Alo";

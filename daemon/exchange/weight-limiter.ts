@@ -4,6 +4,12 @@
 // never starves order placement.
 import { AppError } from "../errors.js";
 
+/** Hyperliquid's budget per IP, and the share background work (the oracle) leaves for trading. */
+export const HYPERLIQUID_WEIGHT = { perMinute: 1_200, reservedForTrading: 200 } as const;
+
+/** What background work may spend per minute within HYPERLIQUID_WEIGHT. */
+export const BACKGROUND_WEIGHT_PER_MINUTE = HYPERLIQUID_WEIGHT.perMinute - HYPERLIQUID_WEIGHT.reservedForTrading;
+
 export interface WeightLimiter {
   acquire(weight: number, opts?: { priority?: "trading" | "background" }): Promise<void>;
   available(): number;

@@ -49,11 +49,6 @@ export function divRound(n: bigint, d: bigint, rounding: Rounding): bigint {
   }
 }
 
-/** a × b / d with one rounding at the end (the product is exact). */
-export function mulDiv(a: bigint, b: bigint, d: bigint, rounding: Rounding): bigint {
-  return divRound(a * b, d, rounding);
-}
-
 /** Changes a scaled value's scale; dropping decimals needs a rounding mode. */
 export function rescale(value: bigint, fromScale: number, toScale: number, rounding?: Rounding): bigint {
   if (toScale >= fromScale) return value * pow10(toScale - fromScale);
@@ -236,7 +231,3 @@ export function roundPrice(px: string, szDecimals: number, rounding: Rounding, k
   return out;
 }
 
-/** Rounds a size to szDecimals places (down by default, so an order never exceeds what was asked). */
-export function roundSize(sz: string, szDecimals: number, rounding: Rounding = "down"): string {
-  return formatDecimal(parseDecimal(sz, szDecimals, rounding), szDecimals);
-}

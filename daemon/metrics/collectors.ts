@@ -2,6 +2,7 @@
 // tables (small GROUP BYs over indexes, asked through their repositories), the oracle's status, the exchange budget meter and the
 // operator's balance. Nothing here is threaded through the services; a scrape costs a few queries.
 import { formatEther } from "ethers";
+import type { Logger } from "pino";
 import { Counter, Gauge, type Registry } from "prom-client";
 import { countJournalByStatus } from "../db/chain-repo.js";
 import type { Executor } from "../db/database.js";
@@ -19,6 +20,8 @@ export interface ScrapeSources {
   /** The journal partition of the chain in use (Chain.key). */
   chainKey: string;
   operatorBalance(): Promise<bigint>;
+  /** Hears why the operator's balance was left out of a scrape (once per run of failures). */
+  log: Logger;
   limiter?: MeteredLimiter;
   /** Paused vaults not holding their breach policy (vaults/enforcement.ts). */
   enforcement?: { summary(): { outOfPolicy: number; oldestSeconds: number } };
@@ -36,10 +39,12 @@ function fill<K extends string>(known: K[], rows: Array<{ key: string; n: number
   return out;
 }
 
-function within<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
+/** `p`'s value, or why there is none: it failed, or took longer than `ms`. */
+function within<T>(p: Promise<T>, ms: number): Promise<{ value: T } | { failed: unknown }> {
   let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<undefined>((r) => (timer = setTimeout(() => r(undefined), ms)));
-  return Promise.race([p.catch(() => undefined), late]).finally(() => clearTimeout(timer));
+  const late = new Promise<{ failed: unknown }>((r) => (timer = setTimeout(() => r({ failed: `no answer within ${ms} ms` }), ms)));
+  const settled = p.then((value) => ({ value }), (failed: unknown) => ({ failed }));
+  return Promise.race([settled, late]).finally(() => clearTimeout(timer));
 }
 
 function tableGauges(reg: Registry, s: ScrapeSources): void {
@@ -119,12 +124,15 @@ function venueGauges(reg: Registry, s: ScrapeSources): void {
       },
     });
   }
+  let failing = false;
   new Gauge({
     name: "tradevault_operator_balance_ether", help: "The operator's gas balance on the chain, in ether (left out when the chain does not answer)", registers: [reg],
     async collect() {
       this.reset();
-      const wei = await within(s.operatorBalance(), BALANCE_TIMEOUT_MS);
-      if (wei !== undefined) this.set(Number(formatEther(wei)));
+      const read = await within(s.operatorBalance(), BALANCE_TIMEOUT_MS);
+      if ("value" in read) this.set(Number(formatEther(read.value)));
+      else if (!failing) s.log.warn({ err: read.failed }, "metrics: the operator's balance is left out while the chain does not answer");
+      failing = !("value" in read);
     },
   });
 }

@@ -21,12 +21,9 @@ export interface OracleStatus {
  * vaults/balance-reader.ts and FILLS_EVERY_MS), counted here as one extra read in ten cycles.
  */
 export const WEIGHT_PER_VAULT = 6;
-/** What the oracle may spend per minute: Hyperliquid's 1200 minus a reserve for trading. */
-export const ORACLE_WEIGHT_PER_MINUTE = 1_000;
-
-/** The most vaults one daemon can read every interval within Hyperliquid's request budget. */
-export function oracleCapacity(intervalMs: number): number {
-  return Math.floor((ORACLE_WEIGHT_PER_MINUTE * intervalMs) / 60_000 / WEIGHT_PER_VAULT);
+/** The most vaults one daemon can read every interval within `weightPerMinute` of request weight. */
+export function oracleCapacity(intervalMs: number, weightPerMinute: number): number {
+  return Math.floor((weightPerMinute * intervalMs) / 60_000 / WEIGHT_PER_VAULT);
 }
 
 export interface OracleDeps {
@@ -41,8 +38,8 @@ export interface OracleDeps {
   intervalMs: number;
   /** A cycle running longer than this counts as failed (default: the interval, at least 30 s). */
   deadlineMs?: number;
-  /** Warn when the active vaults exceed the exchange's request budget (not on the sim). */
-  budgeted: boolean;
+  /** The exchange's request weight the oracle may spend a minute, to warn when the active vaults exceed it; none on the sim. */
+  weightPerMinute?: number;
 }
 
 export function createOracle(deps: OracleDeps) {
@@ -60,8 +57,8 @@ export function createOracle(deps: OracleDeps) {
   async function work(): Promise<void> {
     const started = clock();
     const { active, due, read } = await deps.poll();
-    const capacity = oracleCapacity(deps.intervalMs);
-    if (deps.budgeted && active > capacity && status.activeVaults <= capacity) {
+    const capacity = deps.weightPerMinute === undefined ? Infinity : oracleCapacity(deps.intervalMs, deps.weightPerMinute);
+    if (active > capacity && status.activeVaults <= capacity) {
       log.warn(
         { activeVaults: active, capacity, intervalSeconds: deps.intervalMs / 1000 },
         "more active vaults than the exchange's request budget lets the oracle read each interval; cycles will run late (raise --oracle-interval or run another daemon)",

@@ -1,10 +1,9 @@
 // The sim's one fixed-point scale and its display rules. Every amount inside the sim is a bigint at
 // 18 decimals: prices (<= 6 decimals) times sizes (<= 5 decimals) and fee rates stay exact, and the
 // only rounding happens where a value leaves the engine (balances at 6 decimals, like USDC).
-import { fixed, isDecimalString, type Rounding } from "../lib/decimal.js";
+import { fixed, type Rounding } from "../lib/decimal.js";
 
 export const F = fixed(18);
-export const ZERO = 0n;
 export const USD_DECIMALS = 6;
 /** Computed prices (entry, average, liquidation) are shown with at most this many decimals. */
 export const PX_DISPLAY_DECIMALS = 6;
@@ -29,8 +28,3 @@ export const px = (v: bigint): string => wire(F.format(v, PX_DISPLAY_DECIMALS, "
 /** Exact text of a stored value (prices and sizes that came in as text, cost bases). */
 export const exact = (v: bigint): string => wire(F.format(v));
 
-/** Parses positive-or-zero decimal text at the sim scale; throws on anything else. */
-export function parseAmount(text: string): bigint {
-  if (!isDecimalString(text)) throw new RangeError(`not a decimal number: ${text}`);
-  return F.parse(text);
-}

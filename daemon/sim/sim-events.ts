@@ -31,6 +31,9 @@ export type SimEventListener = (event: SimEvent) => void;
 export class SimEvents {
   private readonly listeners = new Set<SimEventListener>();
 
+  /** `report` hears a listener's failure (the sim's logger); the engine's commit already happened. */
+  constructor(private readonly report: (err: unknown) => void) {}
+
   on(listener: SimEventListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -40,8 +43,8 @@ export class SimEvents {
     for (const listener of this.listeners) {
       try {
         listener(event);
-      } catch {
-        // Channels log their own failures; the engine's commit already happened.
+      } catch (err) {
+        this.report(err);
       }
     }
   }

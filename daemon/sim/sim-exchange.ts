@@ -18,7 +18,7 @@ import { createFeed, type PriceFeed, type PriceFeedConfig } from "./feed.js";
 import { handleInfo } from "./info.js";
 import { DEFAULT_MARKETS, MarketList } from "./markets.js";
 import { DEFAULT_NONCE_POLICY, type NoncePolicy } from "./nonces.js";
-import { F, exact, usd } from "./num.js";
+import { F } from "./num.js";
 import { SimHttpServer, type RequestLogEntry } from "./server.js";
 import { DEFAULT_WS_LIMITS, SimWsServer, type WsLimits } from "./ws.js";
 import { SimStreams } from "./ws-channels.js";
@@ -182,7 +182,7 @@ class SimExchangeImpl implements SimExchange {
       dustClosesExempt: this.options.dustClosesExempt ?? true,
       fundingRate: checkedDecimal(this.options.fundingRate ?? "0", "fundingRate", true),
       scheduleCancelMinVolumeUsd: checkedDecimal(this.options.scheduleCancelMinVolumeUsd ?? "1000000", "scheduleCancelMinVolumeUsd", false),
-    }, this.now, new SimEvents());
+    }, this.now, new SimEvents((err) => this.logger.error({ err }, "a sim event listener failed; the others were told")));
     const feed = createFeed(this.options.priceFeed ?? { kind: "random-walk", seed: 1 }, this.list, ctx.repo);
     this.seedMarks(ctx, feed);
     const streams = new SimStreams(ctx, this.logger);

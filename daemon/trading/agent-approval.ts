@@ -3,12 +3,10 @@
 // copy of what was signed.
 import { Signature, verifyTypedData } from "ethers";
 import { ApproveAgentTypes } from "@nktkas/hyperliquid/api/exchange";
-import type { SignedUserAction } from "../exchange/types.js";
+import { SIGNATURE_CHAIN_ID, type SignedUserAction } from "../exchange/types.js";
 
 export const AGENT_NAME = "tradevault";
 export const AGENT_VALID_MS = 90 * 86_400_000;
-/** Python's SDK signs user actions on this chain id (Arbitrum Sepolia); any chain is accepted. */
-export const DEFAULT_SIGNATURE_CHAIN_ID = "0x66eee";
 
 export interface ApprovalParams {
   agentAddress: string;
@@ -22,7 +20,7 @@ export const agentValidUntil = (nonce: number) => nonce + AGENT_VALID_MS;
 function action(p: ApprovalParams) {
   return {
     type: "approveAgent",
-    signatureChainId: p.signatureChainId ?? DEFAULT_SIGNATURE_CHAIN_ID,
+    signatureChainId: p.signatureChainId ?? SIGNATURE_CHAIN_ID,
     hyperliquidChain: p.hyperliquidChain,
     agentAddress: p.agentAddress.toLowerCase(),
     agentName: `${AGENT_NAME} valid_until ${agentValidUntil(p.nonce)}`,

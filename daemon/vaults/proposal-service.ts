@@ -16,19 +16,8 @@ import { baseUnitsToUsdc, bpsToPercent } from "./units.js";
 
 export const DEFAULT_PROPOSAL_VALIDITY_S = 7 * 86_400;
 
-export interface ProposalTerms {
-  investor: string;
-  trader: string;
-  exchangeAccount?: string;
-  /** USDC base units. */
-  initialBalance: bigint;
-  maxDrawdownBps: number;
-  dailyDrawdownBps: number;
-  dealDeadline: number;
-  traderShareBps: number;
-  breachPolicy: number;
-  validUntil?: number;
-}
+/** The terms a proposal starts from (VaultTerms less what the daemon fills in): the exchange account defaults to the investor's, the validity to a week or the deadline, the salt is drawn. */
+export type ProposalTerms = Omit<VaultTerms, "exchangeAccount" | "validUntil" | "salt"> & Partial<Pick<VaultTerms, "exchangeAccount" | "validUntil">>;
 
 /** What proposals need from below, passed in at composition. */
 export interface ProposalDeps {

@@ -1,7 +1,6 @@
 // Sign-in and sessions against a real daemon: SIWE challenge, signature check, cookie, expiry.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { Wallet } from "ethers";
 import { randomWallet, signIn, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 
 const t = suite<{ d: TestDaemon }>("sign-in");

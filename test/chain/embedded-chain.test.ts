@@ -9,10 +9,9 @@ import { Interface, JsonRpcProvider } from "ethers";
 import type { Chain } from "../../daemon/chain/chain.js";
 import { closeVault, readTokenBalance, readVaultState, updateBalances, withdrawFromVault } from "../../daemon/chain/contracts.js";
 import { loadOrCreateOperatorKey } from "../../daemon/chain/operator-key.js";
-import { journalOf } from "../../daemon/db/chain-repo.js";
-import { allVaultEvents } from "../../daemon/db/vaults-repo.js";
 import { USDC, chainNow, ensureArtifacts, fundWithPermit, mintTo, newEnv, newVault, reopenStore, start } from "./_support.js";
 import type { Env } from "./_support.js";
+import { allEvents, journalRows } from "../helpers/store-reads.js";
 
 let env: Env;
 let chain: Chain | undefined;
@@ -47,7 +46,7 @@ test("first start deploys token, implementation and factory, records them, and s
   assert.equal([record.factory, record.implementation, record.token], [chain.addresses.factory, chain.addresses.implementation, chain.addresses.token]);
   assert.ok(record.genesisTime > 0);
   for (const a of Object.values(chain.addresses)) assert.is.not(await chain.provider.getCode(a), "0x");
-  const purposes = (await journalOf(env.store.db, chain.key)).map((r) => `${r.purpose}:${r.status}`);
+  const purposes = (await journalRows(env.store.db, chain.key)).map((r) => `${r.purpose}:${r.status}`);
   assert.equal(purposes, ["deploy:TestUSDC:confirmed", "deploy:TradingVault:confirmed", "deploy:VaultFactory:confirmed"]);
 });
 
@@ -66,7 +65,7 @@ async function snapshotOf(c: Chain, vaults: string[]): Promise<Snapshot> {
   return {
     vaults: await Promise.all(vaults.map((vault) => readVaultState(c.provider, { vault }))),
     balances: await Promise.all(holders.map((account) => readTokenBalance(c.provider, { token: c.addresses.token, account }))),
-    events: await allVaultEvents(env.store.db),
+    events: await allEvents(env.store.db),
     rows: (await env.store.db.selectFrom("vaults").selectAll().orderBy("address").execute()).map(({ updated_at: _u, ...r }) => r),
     operatorEth: await c.provider.getBalance(c.operator),
     head: await c.provider.getBlockNumber(),

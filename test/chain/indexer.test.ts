@@ -14,10 +14,11 @@ import { setCursor } from "../../daemon/db/chain-repo.js";
 import { openStore } from "../../daemon/db/database.js";
 import type { Store } from "../../daemon/db/database.js";
 import type { VaultEventRow } from "../../daemon/db/schema-chain.js";
-import { activeVaultFor, activeVaults, allVaultEvents, findVault, vaultEventsPage, vaultsOfParty } from "../../daemon/db/vaults-repo.js";
+import { activeVaultFor, activeVaults, findVault, vaultEventsPage, vaultsOfParty } from "../../daemon/db/vaults-repo.js";
 import { waitUntil } from "../helpers/util.js";
 import { USDC, chainNow, ensureArtifacts, fundWithPermit, mintTo, newEnv, newVault, silent, start, vaultSink } from "./_support.js";
 import type { Env } from "./_support.js";
+import { allEvents } from "../helpers/store-reads.js";
 
 let env: Env;
 let chain: Chain;
@@ -97,7 +98,7 @@ test("vault rows follow the whole life of a vault: readings, close, escrow and b
   assert.equal((await activeVaults(env.store.db)).map((v) => v.address), [b.vault]);
   assert.is((await activeVaultFor(env.store.db, b.terms.exchangeAccount))?.address, b.vault);
   assert.is(await activeVaultFor(env.store.db, a.terms.exchangeAccount), undefined);
-  const all = await allVaultEvents(env.store.db);
+  const all = await allEvents(env.store.db);
   assert.is(new Set(all.map(key)).size, all.length);
   assert.equal(heard.map((e) => e.id), all.map((e) => e.id), "each inserted row was announced exactly once");
 });
@@ -115,8 +116,8 @@ test("an indexer restarted mid-way over a fresh database reads every event once 
   second.onEvents((rows) => seen.push(...rows));
   assert.is(await second.cursor(), midway);
   await second.sync();
-  const mine = await allVaultEvents(env.store.db);
-  const theirs = await allVaultEvents(store.db);
+  const mine = await allEvents(env.store.db);
+  const theirs = await allEvents(store.db);
   assert.equal(theirs.map(comparable), mine.map(comparable));
   assert.equal(seen.map(key), theirs.map(key));
   const strip = <T extends { updated_at: number }>({ updated_at: _u, ...r }: T) => r;
@@ -130,7 +131,7 @@ test("an indexer restarted mid-way over a fresh database reads every event once 
   again.onEvents((rows) => heardAgain.push(...rows));
   assert.is(await again.sync(), 0);
   assert.is(heardAgain.length, 0);
-  assert.is((await allVaultEvents(store.db)).length, theirs.length);
+  assert.is((await allEvents(store.db)).length, theirs.length);
 });
 
 test("a receipt written through before the indexer gets there is skipped by the indexer", async () => {
@@ -143,8 +144,8 @@ test("a receipt written through before the indexer gets there is skipped by the 
   assert.equal(written.map((e) => e.type), ["VaultCreated"]);
   assert.equal(await idx.applyReceipt(receipt), [], "the same receipt twice writes nothing");
   await idx.sync();
-  const all = await allVaultEvents(store.db);
-  assert.is(all.length, (await allVaultEvents(env.store.db)).length);
+  const all = await allEvents(store.db);
+  assert.is(all.length, (await allEvents(env.store.db)).length);
   assert.is(seen.length, all.length);
   assert.is(new Set(seen.map(key)).size, all.length);
 });

@@ -8,11 +8,11 @@ import type { TransactionReceipt } from "ethers";
 import type { Chain } from "../../daemon/chain/chain.js";
 import { createVault, readTokenBalance } from "../../daemon/chain/contracts.js";
 import { DEFAULT_SENDER_SETTINGS, createTxSender } from "../../daemon/chain/tx-sender.js";
-import { journalOf } from "../../daemon/db/chain-repo.js";
 import { isAppError } from "../../daemon/errors.js";
 import { waitUntil } from "../helpers/util.js";
 import { USDC, ensureArtifacts, mintTo, newEnv, signedTerms, silent, start } from "./_support.js";
 import type { Env } from "./_support.js";
+import { journalRows } from "../helpers/store-reads.js";
 
 let env: Env;
 let chain: Chain;
@@ -29,7 +29,7 @@ test.after(async () => {
   await env.remove();
 });
 
-const journal = () => journalOf(env.store.db, chain.key);
+const journal = () => journalRows(env.store.db, chain.key);
 const mintData = (to: string, amount: bigint) => token.encodeFunctionData("mint", [to, amount]);
 
 test("concurrent sends get consecutive nonces from the sender's own counter, all mined", async () => {

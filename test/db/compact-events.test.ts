@@ -7,13 +7,14 @@ import { join } from "node:path";
 import BetterSqlite3 from "better-sqlite3";
 import { hexlify, randomBytes } from "ethers";
 import { Kysely, Migrator, SqliteDialect, sql } from "kysely";
-import { journalOf, insertJournal } from "../../daemon/db/chain-repo.js";
+import { insertJournal } from "../../daemon/db/chain-repo.js";
 import { openStore, type Store } from "../../daemon/db/database.js";
 import { packEventData, unpackEventData } from "../../daemon/db/event-data.js";
 import { migrations } from "../../daemon/db/migrations/index.js";
-import { allVaultEvents, eventsAfter, findVault, insertEvent, insertVault, vaultEventsPage } from "../../daemon/db/vaults-repo.js";
+import { eventsAfter, findVault, insertEvent, insertVault, vaultEventsPage } from "../../daemon/db/vaults-repo.js";
 import type { NewVault } from "../../daemon/db/schema-chain.js";
 import { tempDir } from "../helpers/util.js";
+import { allEvents, journalRows } from "../helpers/store-reads.js";
 
 const address = () => hexlify(randomBytes(20));
 const hash = () => hexlify(randomBytes(32));
@@ -65,10 +66,10 @@ test("a database from before migration 007 keeps its event ids, sequences, hashe
 
   const store = await openStore(path);
   try {
-    assert.equal(await allVaultEvents(store.db), before);
+    assert.equal(await allEvents(store.db), before);
     assert.equal([(await findVault(store.db, a))!.num, (await findVault(store.db, b))!.num], [1, 2]);
-    assert.equal(unpackEventData("BalanceUpdated", (await allVaultEvents(store.db))[0]!.data), reading(9_000_000_000n, 99), "an old reading reads as it was");
-    assert.equal((await journalOf(store.db, "31337"))[0]!.raw, raw, "an old journal row (hex text) reads as it was");
+    assert.equal(unpackEventData("BalanceUpdated", (await allEvents(store.db))[0]!.data), reading(9_000_000_000n, 99), "an old reading reads as it was");
+    assert.equal((await journalRows(store.db, "31337"))[0]!.raw, raw, "an old journal row (hex text) reads as it was");
     assert.equal((await eventsAfter(store.db, [a], 3)).map((e) => e.id), [7, 9]);
     assert.equal((await vaultEventsPage(store.db, a, 2, 0)).rows.map((e) => e.seq), [3, 2]);
 
@@ -97,7 +98,7 @@ test("the same chain event twice is stored once; a new vault gets the next numbe
     const again = await store.write(async (trx) => insertEvent(trx, (await findVault(trx, a))!, e));
     assert.ok(first);
     assert.is(again, undefined);
-    const [row] = await allVaultEvents(store.db);
+    const [row] = await allEvents(store.db);
     assert.equal({ ...row!, data: unpackEventData(row!.type, row!.data) }, { ...first!, data: e.data });
     assert.is(row!.tx_hash, e.txHash);
   } finally {
@@ -151,7 +152,7 @@ test("a balance reading costs under 180 bytes of database with its indexes, and 
       block_number: null, block_time: null, created_at: 1, updated_at: 1, error: null,
     });
     assert.is(row.raw, rawTx);
-    assert.is((await journalOf(store.db, "31337"))[0]!.raw, rawTx);
+    assert.is((await journalRows(store.db, "31337"))[0]!.raw, rawTx);
     const stored = (await sql<{ n: number }>`select length(raw) as n from tx_journal`.execute(store.db)).rows[0]!.n;
     assert.ok(stored < rawTx.length / 3, `${stored} bytes stored for ${rawTx.length} characters of hex`);
   } finally {

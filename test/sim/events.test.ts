@@ -105,7 +105,7 @@ test("a liquidation: liquidatedCanceled with nonUserCancel, the liquidation fill
 });
 
 test("ctx.tx publishes after commit, merged per user, and nothing after a rollback", () => {
-  const events = new SimEvents();
+  const events = new SimEvents((err) => { throw err; });
   const got: SimEvent[] = [];
   events.on((e) => got.push(e));
   const ctx = createEngineCtx(new SimRepo(openDb(":memory:")), new MarketList(DEFAULT_MARKETS), {} as EngineConfig, Date.now, events);
@@ -123,6 +123,19 @@ test("ctx.tx publishes after commit, merged per user, and nothing after a rollba
     ctx.emit({ kind: "book", coin: "BTC" });
   });
   assert.equal(got, [{ kind: "fills", user: "0xa", fills: [fill(1), fill(2)] }, { kind: "book", coin: "BTC" }]);
+});
+
+test("a listener that throws is reported, and the others still hear the event", () => {
+  const reported: unknown[] = [];
+  const events = new SimEvents((err) => reported.push(err));
+  const got: SimEvent[] = [];
+  events.on(() => {
+    throw new Error("listener bug");
+  });
+  events.on((e) => got.push(e));
+  events.emit({ kind: "book", coin: "BTC" });
+  assert.equal(got, [{ kind: "book", coin: "BTC" }]);
+  assert.is((reported[0] as Error).message, "listener bug");
 });
 
 test.run();

@@ -108,7 +108,7 @@ export async function startChannels(limits: Partial<WsLimits> = {}): Promise<Cha
     fees: DEFAULT_FEES, book: DEFAULT_BOOK, defaultLeverage: 20, minOrderValueUsd: "10",
     fundingRate: "0", scheduleCancelMinVolumeUsd: "1000000", dustClosesExempt: true,
   };
-  const ctx = createEngineCtx(new SimRepo(db), new MarketList(DEFAULT_MARKETS), cfg, Date.now, new SimEvents());
+  const ctx = createEngineCtx(new SimRepo(db), new MarketList(DEFAULT_MARKETS), cfg, Date.now, new SimEvents((err) => console.error(err)));
   const streams = new SimStreams(ctx, silentLogger);
   const ws = new SimWsServer(streams.channels, { ...DEFAULT_WS_LIMITS, ...limits }, silentLogger, () => undefined);
   streams.attach(ws);

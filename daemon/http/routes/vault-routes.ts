@@ -1,7 +1,7 @@
 // SPEC 4.10-4.15 plus events and escrow funding: list, detail, trades, events, close, unpause,
 // withdraw, fund/prepare, fund.
 import { z } from "zod";
-import { baseUnitsToUsdc, usdcToBaseUnits } from "../../vaults/units.js";
+import { baseUnitsToUsdc } from "../../vaults/units.js";
 import type { VaultService } from "../../vaults/vault-service.js";
 import type { VaultSummary } from "../../vaults/vault-views.js";
 import * as R from "../responses.js";
