@@ -87,7 +87,7 @@ export function serve() {
           for (const v of vaults) if (balances.fillsDue(v.address)) await balances.recordFills(v).catch(() => undefined);
           return { active: vaults.length, due: vaults.length, read };
         },
-        probe: async () => undefined, upkeep: async () => undefined, budgeted: false,
+        probe: async () => undefined, upkeep: async () => undefined,
         clock: Date.now, log, intervalMs: 60_000,
       });
     },
