@@ -35,6 +35,7 @@ import { createAccountModes } from "./vaults/account-modes.js";
 import { createDeadMan } from "./vaults/dead-man.js";
 import { createEnforcement } from "./vaults/enforcement.js";
 import { OPERATOR_PAUSE_ACCOUNT_MODE } from "./vaults/vault-chain.js";
+import type { VaultShare } from "./vaults/vault-share.js";
 import { createVaultWatch } from "./vaults/vault-watch.js";
 import { eventData } from "./vaults/vault-views.js";
 
@@ -47,6 +48,8 @@ export interface ServiceDeps {
   onChainEvents(listener: (rows: VaultEventRow[]) => void): void;
   auth: AuthService;
   box: SecretBox;
+  /** The vaults whose oracle work is this daemon's: all of them alone on a database, a leased share with others. */
+  share: VaultShare;
   clock: () => number;
   log: Logger;
 }
@@ -79,7 +82,7 @@ function liveEvents(store: Store, log: Logger) {
 }
 
 export function composeServices(deps: ServiceDeps) {
-  const { config, store, exchange, chainOps, auth, box, clock, log } = deps;
+  const { config, store, exchange, chainOps, auth, box, share, clock, log } = deps;
   const { db } = store;
   const live = liveEvents(store, log);
   deps.onChainEvents(live.publish);
@@ -104,14 +107,14 @@ export function composeServices(deps: ServiceDeps) {
   });
   const enforcement = createEnforcement({
     db, work: store, exchange, trading, reconciler, publish: live.publish, recordFills: balances.recordFills, clock, log,
-    intervalMs: config.oracleInterval * 1000,
+    intervalMs: config.oracleInterval * 1000, share,
   });
   deps.onChainEvents(enforcement.observe);
-  const vaults = createVaultService({ db, changes: store.changes, chain: chainOps, balances, views, enforcement, modes, deadMan, clock, log });
+  const vaults = createVaultService({ db, changes: store.changes, chain: chainOps, balances, views, enforcement, modes, deadMan, share, clock, log });
   const gate = createVaultGate({ db, balances, refresh: vaults.refresh, clock, staleAfterMs: config.staleAfter * 1000 });
   const desk = createOrderDesk({ db, trading, views, gate, balances, log });
   const watch = createVaultWatch({
-    db, changes: store.changes, balances, refresh: vaults.refresh, clock, log, marginBps: Math.round(config.breachMargin * 100),
+    db, changes: store.changes, balances, refresh: vaults.refresh, share, clock, log, marginBps: Math.round(config.breachMargin * 100),
   });
   const proposals = createProposalService({
     db, clock, log,

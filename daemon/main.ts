@@ -32,6 +32,7 @@ import type { SimExchange } from "./sim/index.js";
 import { chainOps } from "./vaults/chain-ops.js";
 import type { Enforcement } from "./vaults/enforcement.js";
 import type { VaultChainOps } from "./vaults/vault-chain.js";
+import { WHOLE_SHARE } from "./vaults/vault-share.js";
 import { applyChainEvents } from "./vaults/vault-events.js";
 import { openVenue, type Venue } from "./venue.js";
 
@@ -181,7 +182,7 @@ function buildServices(
   });
   const services = composeServices({
     config, store, exchange: venue.exchange, chainOps: parts.ops,
-    onChainEvents: (listener) => void chain.indexer.onEvents(listener), auth, box: parts.box, clock, log,
+    onChainEvents: (listener) => void chain.indexer.onEvents(listener), auth, box: parts.box, share: WHOLE_SHARE, clock, log,
   });
   const prices = config.priceStream
     ? createPriceStream({ apiUrl: venue.exchange.url, onMids: (mids) => services.watch.onMids(mids), log, clock })

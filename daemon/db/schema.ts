@@ -2,6 +2,7 @@
 // rows to camelCase objects. Times are Unix milliseconds (INTEGER) unless a column says otherwise.
 import type { Generated, Insertable, Selectable } from "kysely";
 import type { ChainTables } from "./schema-chain.js";
+import type { ClusterTables } from "./schema-cluster.js";
 
 export interface UsersTable {
   address: string; // EIP-55
@@ -119,7 +120,7 @@ export interface SimFaucetDaysTable {
   granted: string; // USDC base units (6 decimals), decimal text
 }
 
-export interface Database extends ChainTables {
+export interface Database extends ChainTables, ClusterTables {
   users: UsersTable;
   auth_nonces: AuthNoncesTable;
   sessions: SessionsTable;

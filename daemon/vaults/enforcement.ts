@@ -16,6 +16,7 @@ import { breachPolicyRule } from "./breach-policies.js";
 import { createExposure, isInDoubt, type DustPosition, type Exposure, type ExposureDeps } from "./exposure.js";
 import { createEnforcementRows, failingEvent, outcomeEvent, type EnforcementState } from "./enforcement-rows.js";
 import { createOutageGate } from "./outage-gate.js";
+import type { VaultShare } from "./vault-share.js";
 
 export type { EnforcementState };
 
@@ -39,6 +40,8 @@ export interface EnforcementDeps extends ExposureDeps {
   log: Logger;
   /** The oracle's interval: a vault out of policy for more than two is `failing`. */
   intervalMs: number;
+  /** Only the vaults this daemon holds are enforced here (their holder enforces the others). */
+  share: VaultShare;
   /** A vault that holds its policy is re-checked every this many oracle cycles, and at most every 5 minutes (default 5). */
   recheckEvery?: number;
   /** The longest wait between two tries while a vault is out of policy and the error is retryable. */
@@ -236,7 +239,7 @@ export function createEnforcement(deps: EnforcementDeps) {
     /** Stored Paused, Unpaused and Closed events, from any source: a pause is acted on at once. */
     observe(events: VaultEventRow[]) {
       for (const e of events) {
-        if (e.type === "Paused" || e.type === "Unpaused" || e.type === "Closed") void trigger(e.vault);
+        if ((e.type === "Paused" || e.type === "Unpaused" || e.type === "Closed") && deps.share.holds(e.vault)) void trigger(e.vault);
       }
     },
     /**
@@ -247,6 +250,7 @@ export function createEnforcement(deps: EnforcementDeps) {
     async cycle(): Promise<void> {
       const runs: Promise<void>[] = [];
       for (const v of await vaultsRepo.activeVaults(db)) {
+        if (!deps.share.holds(v.address)) continue;
         if (!v.paused) {
           if (rows.get(v.address)) runs.push(drop(v.address));
           continue;
@@ -266,7 +270,7 @@ export function createEnforcement(deps: EnforcementDeps) {
     /** At start: the rows of an earlier run, and a run for every paused vault (a restart resumes). */
     async start(): Promise<void> {
       await rows.load();
-      for (const v of await vaultsRepo.activeVaults(db)) if (v.paused) void trigger(v.address);
+      for (const v of await vaultsRepo.activeVaults(db)) if (v.paused && deps.share.holds(v.address)) void trigger(v.address);
     },
     /**
      * Runs `fn` (a close's flatten) with no enforcement run of the vault alongside: the two would

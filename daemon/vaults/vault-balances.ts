@@ -11,6 +11,7 @@ import { withRetry } from "../lib/retry.js";
 import { createBalanceReader } from "./balance-reader.js";
 import type { BalanceReading, VaultChainOps } from "./vault-chain.js";
 import { appendDaemonEvent, type DaemonEventInput } from "./vault-events.js";
+import type { VaultShare } from "./vault-share.js";
 
 /** Fills of a vault nobody traded are fetched this often (at the next cycle when it traded or its positions moved). */
 export const FILLS_EVERY_MS = 5 * 60_000;
@@ -73,11 +74,16 @@ export function createVaultBalances(deps: BalancesDeps) {
   }
 
   /** Reads the vaults and writes their balances on-chain; a failed read skips only that vault. */
-  async function update(vaults: VaultRow[], opts: { fresh?: boolean } = {}): Promise<UpdateResult> {
-    const readings: BalanceReading[] = [];
+  async function update(vaults: VaultRow[], opts: { fresh?: boolean; fence?: VaultShare["fence"] } = {}): Promise<UpdateResult> {
+    let readings: BalanceReading[] = [];
     for (const v of vaults) {
       const r = await readOne(v, opts.fresh ?? false);
       if (r) readings.push(r);
+    }
+    if (opts.fence && readings.length > 0) {
+      // A lease lost while reading: the vault's new holder writes it now, not this daemon.
+      const kept = await opts.fence(readings.map((r) => r.vault));
+      readings = readings.filter((r) => kept.has(r.vault));
     }
     if (readings.length === 0) return { read: 0, paused: [], failures: [] };
     const { paused, failures } = await chain.updateBalances(readings);

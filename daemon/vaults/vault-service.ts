@@ -15,6 +15,7 @@ import type { DustPosition } from "./exposure.js";
 import type { VaultBalances } from "./vault-balances.js";
 import { assertOpen, vaultFor, vaultWithRole } from "./vault-access.js";
 import type { VaultChainOps } from "./vault-chain.js";
+import type { VaultShare } from "./vault-share.js";
 import { notRecovered } from "./refusals.js";
 import { rowToCloseResult, rowToDetail, rowToEvent, rowToSummary, rowToTrade, type VaultSummary } from "./vault-views.js";
 
@@ -31,6 +32,8 @@ export interface VaultServiceDeps {
   modes: AccountModes;
   /** The dead-man's switch, when --dead-man-seconds is set. */
   deadMan?: DeadMan;
+  /** The vaults whose oracle work is this daemon's (all of them, alone on the database). */
+  share: VaultShare;
   clock: () => number;
   log: Logger;
 }
@@ -63,18 +66,19 @@ export function createVaultService(deps: VaultServiceDeps) {
    * Reads and writes; a vault the update paused is enforced before this returns (its Paused event
    * already started the run; this waits for it), and before a failed batch is reported.
    */
-  async function update(vaults: VaultRow[], fresh = false): Promise<number> {
-    const r = await balances.update(vaults, { fresh });
+  /** `fenced`: the oracle's own work, written only while this daemon holds the vault's lease. */
+  async function update(vaults: VaultRow[], opts: { fresh?: boolean; fenced?: boolean } = {}): Promise<number> {
+    const r = await balances.update(vaults, { fresh: opts.fresh, fence: opts.fenced ? deps.share.fence : undefined });
     for (const v of r.paused) await enforcement.trigger(v.address, { join: true });
     if (r.failures.length > 0) throw r.failures[0];
     return r.read;
   }
 
   /** One vault, now: a fresh balance on-chain (before unpause and close, after a pre-trade breach). */
-  async function refresh(address: string): Promise<VaultRow> {
+  async function refresh(address: string, opts: { fenced?: boolean } = {}): Promise<VaultRow> {
     const v = await vaultsRepo.findVault(db, address);
     if (!v) throw new AppError("NOT_FOUND", `no vault ${address}`);
-    await update([v], true);
+    await update([v], { fresh: true, fenced: opts.fenced });
     return (await vaultsRepo.findVault(db, address))!;
   }
 
@@ -119,7 +123,7 @@ export function createVaultService(deps: VaultServiceDeps) {
 
     /** The work of one oracle cycle: close expired vaults, read and write the live ones, record fills. */
     async poll(): Promise<PollResult> {
-      const vaults = await vaultsRepo.activeVaults(db);
+      const vaults = (await vaultsRepo.activeVaults(db)).filter((v) => deps.share.holds(v.address));
       const now = nowS(clock);
       for (const v of vaults.filter((x) => x.deal_deadline < now)) {
         await closeOnce(v, "oracle").catch((err) => {
@@ -129,7 +133,7 @@ export function createVaultService(deps: VaultServiceDeps) {
       const live = vaults.filter((x) => x.deal_deadline >= now);
       // Armed first: a cycle whose reads fail must still keep the switch from firing on a live daemon.
       await deps.deadMan?.renew(live);
-      const read = await update(live);
+      const read = await update(live, { fenced: true });
       // Not awaited: a paused vault's enforcement keeps its own pace (retries within seconds) and must
       // not hold the cycle up while the exchange refuses it.
       void enforcement.cycle().catch((err) => log.error({ err }, "enforcement cycle failed"));

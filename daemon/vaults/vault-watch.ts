@@ -7,6 +7,7 @@ import type { Logger } from "pino";
 import type { Executor } from "../db/database.js";
 import type { VaultRow } from "../db/schema-chain.js";
 import * as vaultsRepo from "../db/vaults-repo.js";
+import type { VaultShare } from "./vault-share.js";
 import type { VaultBalances } from "./vault-balances.js";
 import { assess, netBalance } from "./vault-math.js";
 import { revalue } from "./revaluation.js";
@@ -17,8 +18,10 @@ export interface VaultWatchDeps {
   /** Rows written so far: the active-vault list is re-read only when it moves. */
   changes(): number;
   balances: VaultBalances;
-  /** Fresh read, on-chain write, reaction to a pause (the vault service's refresh). */
-  refresh(address: string): Promise<VaultRow>;
+  /** Fresh read, on-chain write (fenced by the vault's lease), reaction to a pause (the vault service's refresh). */
+  refresh(address: string, opts: { fenced: true }): Promise<VaultRow>;
+  /** Only the vaults this daemon holds are watched. */
+  share: VaultShare;
   clock: () => number;
   log: Logger;
   /** How close to a limit (basis points of drawdown) counts as reaching it. */
@@ -48,7 +51,7 @@ export function createVaultWatch(deps: VaultWatchDeps) {
   async function activeVaults(): Promise<VaultRow[]> {
     const changes = deps.changes();
     if (!active || active.changes !== changes) active = { changes, rows: await vaultsRepo.activeVaults(deps.db) };
-    return active.rows;
+    return active.rows.filter((v) => deps.share.holds(v.address));
   }
 
   /** Whether the vault's estimated balance now is at a limit ("breach") or within the margin of it ("near"). */
@@ -86,7 +89,7 @@ export function createVaultWatch(deps: VaultWatchDeps) {
         lastEarly.set(v.address, { at: clock(), breach: level === "breach" });
         status.earlyWrites += 1;
         log.info({ vault: v.address }, "estimated drawdown at the limit between polls: reading and writing the balance now");
-        await deps.refresh(v.address).catch((err) => log.warn({ vault: v.address, err: (err as Error).message }, "early balance write failed; the oracle's poll follows"));
+        await deps.refresh(v.address, { fenced: true }).catch((err) => log.warn({ vault: v.address, err: (err as Error).message }, "early balance write failed; the oracle's poll follows"));
       }
     } while (again);
   }

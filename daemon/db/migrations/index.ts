@@ -10,6 +10,7 @@ import * as chainSnapshots from "./2026-11-23-006-chain-snapshots.js";
 import * as compactEvents from "./2026-11-24-007-compact-events.js";
 import * as simFaucetDays from "./2026-11-25-008-sim-faucet-days.js";
 import * as enforcement from "./2026-11-26-009-enforcement.js";
+import * as cluster from "./2026-11-27-010-cluster.js";
 
 export const migrations: Record<string, Migration> = {
   "2026-11-23-001-auth": auth,
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   "2026-11-24-007-compact-events": compactEvents,
   "2026-11-25-008-sim-faucet-days": simFaucetDays,
   "2026-11-26-009-enforcement": enforcement,
+  "2026-11-27-010-cluster": cluster,
 };

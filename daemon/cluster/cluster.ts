@@ -1,0 +1,182 @@
+// The daemons sharing one database share the work out through leases (DESIGN: "More than one box").
+// Every tick a daemon beats its heart, renews what it holds, gives back what is over its share, and
+// takes free or expired leases up to its share: ceil(active vaults / live daemons). Besides the vaults
+// there is one lease per chain for sending the operator's transactions. A lease's epoch grows at each
+// acquisition; a write checks it (`stillHolds`) so a daemon that lost a vault never writes for it.
+// With one daemon (every SQLite store) it simply holds everything, through the same code.
+import type { Logger } from "pino";
+import * as repo from "../db/cluster-repo.js";
+import type { Executor, UnitOfWork } from "../db/database.js";
+
+export interface ClusterSettings {
+  /** How long a lease lasts without renewal; a stopped daemon's vaults are free this long after its last tick. */
+  leaseTtlMs: number;
+  /** How often leases are renewed and free ones taken. */
+  tickMs: number;
+}
+
+/** From the oracle's interval: a lease outlives one missed tick, and a stopped daemon's vaults are read again within two intervals. */
+export function clusterSettings(oracleIntervalMs: number): ClusterSettings {
+  return { leaseTtlMs: Math.round(oracleIntervalMs * 1.5), tickMs: Math.max(100, Math.round(oracleIntervalMs / 4)) };
+}
+
+export interface ClusterDeps {
+  db: Executor;
+  work: UnitOfWork;
+  /** The database's clock (Unix ms): every daemon judges expiry by the same one. */
+  now(): Promise<number>;
+  id: string;
+  info: Record<string, unknown>;
+  /** The chain's journal key: the sender's lease is per chain. */
+  chainKey: string;
+  activeVaults(): Promise<string[]>;
+  settings: ClusterSettings;
+  log: Logger;
+}
+
+export interface ClusterChange {
+  gained: string[];
+  lost: string[];
+  /** True when this daemon just became (or stopped being) the operator's sender. */
+  senderChanged: boolean;
+}
+
+const VAULT = "vault:";
+const vaultKey = (address: string) => `${VAULT}${address}`;
+
+export function createCluster(deps: ClusterDeps) {
+  const { db, work, settings, log, id } = deps;
+  const senderKey = `sender:${deps.chainKey}`;
+  /** What this daemon held at its last tick: lease key -> epoch. */
+  let held = new Map<string, number>();
+  const listeners: Array<(change: ClusterChange) => void> = [];
+  let timer: NodeJS.Timeout | undefined;
+  let ticking: Promise<void> | undefined;
+  let stopped = false;
+  let live = 1;
+  let total = 0;
+
+  /** One round: heartbeat, renew, shed what is over the share, take free leases up to it. */
+  async function round(): Promise<void> {
+    const now = await deps.now();
+    const { ttl } = { ttl: settings.leaseTtlMs };
+    await work.relaxed((trx) => repo.heartbeat(trx, id, now, JSON.stringify(deps.info)));
+    const mine = await work.relaxed((trx) => repo.renewLeases(trx, id, now, ttl));
+    live = Math.max(1, (await repo.liveDaemons(db, now - ttl)).length);
+    const active = await deps.activeVaults();
+    total = active.length;
+    const activeKeys = new Set(active.map(vaultKey));
+    const share = Math.ceil(active.length / live);
+
+    const ownedVaults = [...mine.keys()].filter((k) => k.startsWith(VAULT));
+    const closed = ownedVaults.filter((k) => !activeKeys.has(k));
+    const kept = ownedVaults.filter((k) => activeKeys.has(k)).sort();
+    const over = kept.slice(share);
+    const shed = [...closed, ...over];
+    if (shed.length > 0) {
+      await work.relaxed((trx) => repo.releaseLeases(trx, id, shed, now));
+      for (const k of shed) mine.delete(k);
+    }
+
+    const want = share - (kept.length - over.length);
+    if (want > 0) {
+      const free = [...activeKeys].filter((k) => !mine.has(k));
+      const taken = await repo.heldKeys(db, free, now);
+      // Start at a place of our own in the list, so daemons starting together seldom race for one vault.
+      const candidates = rotate(free.filter((k) => !taken.has(k)).sort(), id);
+      for (const k of candidates) {
+        if (mine.size - (mine.has(senderKey) ? 1 : 0) >= share) break;
+        const epoch = await work.relaxed((trx) => repo.acquireLease(trx, k, id, now, ttl));
+        if (epoch !== undefined) mine.set(k, epoch);
+      }
+    }
+    if (!mine.has(senderKey)) {
+      const epoch = await work.relaxed((trx) => repo.acquireLease(trx, senderKey, id, now, ttl));
+      if (epoch !== undefined) mine.set(senderKey, epoch);
+    }
+    publish(mine);
+  }
+
+  function publish(next: Map<string, number>): void {
+    const gained = [...next.keys()].filter((k) => k.startsWith(VAULT) && next.get(k) !== held.get(k));
+    const lost = [...held.keys()].filter((k) => k.startsWith(VAULT) && next.get(k) !== held.get(k));
+    const senderChanged = next.get(senderKey) !== held.get(senderKey);
+    held = next;
+    if (gained.length + lost.length === 0 && !senderChanged) return;
+    const change = { gained: gained.map(addressOf), lost: lost.map(addressOf), senderChanged };
+    log.info({ daemon: id, gained: gained.length, lost: lost.length, holds: vaultsHeld(), sender: held.has(senderKey) }, "leases changed");
+    for (const l of listeners) l(change);
+  }
+
+  const vaultsHeld = () => [...held.keys()].filter((k) => k.startsWith(VAULT)).length;
+
+  function tick(): Promise<void> {
+    ticking ??= round()
+      .catch((err) => log.warn({ err }, "lease round failed; holding what was held until the leases expire"))
+      .finally(() => (ticking = undefined));
+    return ticking;
+  }
+
+  return {
+    id,
+    /** The first round (so the oracle starts with its share), then one every tickMs. */
+    async start(): Promise<void> {
+      await tick();
+      const next = () => {
+        if (stopped) return;
+        timer = setTimeout(() => void tick().finally(next), settings.tickMs);
+        timer.unref();
+      };
+      next();
+    },
+    tick,
+    /** Stops ticking and gives every lease back, so the others take over at their next tick. */
+    async stop(): Promise<void> {
+      stopped = true;
+      clearTimeout(timer);
+      await ticking;
+      const keys = [...held.keys()];
+      held = new Map();
+      try {
+        await work.relaxed(async (trx) => {
+          await repo.releaseLeases(trx, id, keys, await deps.now());
+          await repo.forgetDaemon(trx, id);
+        });
+      } catch (err) {
+        log.warn({ err }, "could not give the leases back; they expire by themselves");
+      }
+    },
+    /** This daemon answers for the vault (reads it, writes its balance, enforces its policy). */
+    holds: (vault: string): boolean => held.has(vaultKey(vault)),
+    epochOf: (vault: string): number | undefined => held.get(vaultKey(vault)),
+    /** The fence: of `vaults`, those still held under the epoch this daemon holds them by, by the database's clock. */
+    async fence(vaults: string[]): Promise<Set<string>> {
+      const expected = new Map(vaults.flatMap((v) => {
+        const epoch = held.get(vaultKey(v));
+        return epoch === undefined ? [] : [[vaultKey(v), epoch] as const];
+      }));
+      const now = await repo.heldBy(db, id, [...expected.keys()], await deps.now());
+      return new Set(vaults.filter((v) => now.get(vaultKey(v)) !== undefined && now.get(vaultKey(v)) === expected.get(vaultKey(v))));
+    },
+    isSender: (): boolean => held.has(senderKey),
+    senderEpoch: (): number | undefined => held.get(senderKey),
+    senderKey,
+    onChange(listener: (change: ClusterChange) => void): void {
+      listeners.push(listener);
+    },
+    status: () => ({ daemon: id, vaultsHeld: vaultsHeld(), activeVaults: total, liveDaemons: live, sender: held.has(senderKey) }),
+  };
+}
+
+export type Cluster = ReturnType<typeof createCluster>;
+
+const addressOf = (key: string) => key.slice(VAULT.length);
+
+/** `list` starting at a position derived from `seed`. */
+function rotate<T>(list: T[], seed: string): T[] {
+  if (list.length === 0) return list;
+  let h = 0;
+  for (const ch of seed) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+  const at = h % list.length;
+  return [...list.slice(at), ...list.slice(0, at)];
+}

@@ -1,0 +1,73 @@
+// Heartbeats and leases of the daemons sharing this database. Every statement is atomic on its own
+// (an upsert with a condition, an update with a condition), so two daemons racing for one lease
+// cannot both win, on SQLite or PostgreSQL. Times are the caller's `now`: the database's clock.
+import { sql } from "kysely";
+import type { Executor } from "./database.js";
+
+export async function heartbeat(db: Executor, id: string, now: number, info: string): Promise<void> {
+  await db.insertInto("daemons").values({ id, started_at: now, heartbeat_at: now, info })
+    .onConflict((oc) => oc.column("id").doUpdateSet({ heartbeat_at: now, info }))
+    .execute();
+}
+
+/** Daemons whose heartbeat is newer than `since`. */
+export async function liveDaemons(db: Executor, since: number): Promise<string[]> {
+  return (await db.selectFrom("daemons").select("id").where("heartbeat_at", ">", since).orderBy("id").execute()).map((r) => r.id);
+}
+
+export async function forgetDaemon(db: Executor, id: string): Promise<void> {
+  await db.deleteFrom("daemons").where("id", "=", id).execute();
+}
+
+/**
+ * Takes `key` when nobody holds it or its holder's lease expired, with a new epoch; undefined when
+ * someone else holds it (or this holder does already: renew that instead).
+ */
+export async function acquireLease(db: Executor, key: string, holder: string, now: number, ttlMs: number): Promise<number | undefined> {
+  const row = await db.insertInto("leases").values({ key, holder, epoch: 1, expires_at: now + ttlMs })
+    .onConflict((oc) => oc.column("key")
+      .doUpdateSet({ holder, epoch: sql<number>`leases.epoch + 1`, expires_at: now + ttlMs })
+      .where("leases.expires_at", "<=", now))
+    .returning("epoch")
+    .executeTakeFirst();
+  return row === undefined ? undefined : Number(row.epoch);
+}
+
+/** Extends every unexpired lease of `holder`; what it still holds, with each epoch. */
+export async function renewLeases(db: Executor, holder: string, now: number, ttlMs: number): Promise<Map<string, number>> {
+  const rows = await db.updateTable("leases").set({ expires_at: now + ttlMs })
+    .where("holder", "=", holder).where("expires_at", ">", now)
+    .returning(["key", "epoch"])
+    .execute();
+  return new Map(rows.map((r) => [r.key, Number(r.epoch)]));
+}
+
+/** Gives leases up at once (their epochs stay, so the next holder's is higher). */
+export async function releaseLeases(db: Executor, holder: string, keys: string[], now: number): Promise<void> {
+  if (keys.length === 0) return;
+  await db.updateTable("leases").set({ expires_at: now }).where("holder", "=", holder).where("key", "in", keys).execute();
+}
+
+/** Of `keys`, those someone holds now (any holder). */
+export async function heldKeys(db: Executor, keys: string[], now: number): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await db.selectFrom("leases").select("key").where("key", "in", keys).where("expires_at", ">", now).execute();
+  return new Set(rows.map((r) => r.key));
+}
+
+/** Every lease held now, by holder: what /healthz and /metrics report. */
+export async function leaseCounts(db: Executor, prefix: string, now: number): Promise<Map<string, number>> {
+  const rows = await db.selectFrom("leases").select(["holder", (eb) => eb.fn.countAll<number>().as("n")])
+    .where("key", "like", `${prefix}%`).where("expires_at", ">", now)
+    .groupBy("holder").execute();
+  return new Map(rows.map((r) => [r.holder, Number(r.n)]));
+}
+
+/** Of `keys`, those `holder` holds now, with their epochs. */
+export async function heldBy(db: Executor, holder: string, keys: string[], now: number): Promise<Map<string, number>> {
+  if (keys.length === 0) return new Map();
+  const rows = await db.selectFrom("leases").select(["key", "epoch"])
+    .where("holder", "=", holder).where("key", "in", keys).where("expires_at", ">", now)
+    .execute();
+  return new Map(rows.map((r) => [r.key, Number(r.epoch)]));
+}

@@ -1,0 +1,127 @@
+// Several daemons on one database share the vaults out through leases (daemon/cluster/cluster.ts).
+// Each "daemon" here is a cluster instance on the same store, ticking by hand on a shared clock, so
+// every step is deterministic: the share-out, the hand-back when one joins, the takeover when one
+// stops ticking, the fence that stops a daemon that lost a vault from writing for it, and one winner
+// when two race for a lease.
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { join } from "node:path";
+import pino from "pino";
+import { createCluster, type Cluster } from "../../daemon/cluster/cluster.js";
+import { acquireLease } from "../../daemon/db/cluster-repo.js";
+import { openStore, type Store } from "../../daemon/db/database.js";
+import { tempDir } from "../helpers/util.js";
+
+const TTL = 3_000;
+const VAULTS = Array.from({ length: 10 }, (_, i) => `0x${String(i).padStart(40, "0")}`);
+
+async function world() {
+  const dir = tempDir();
+  const store = await openStore(join(dir.path, "cluster.db"));
+  let now = 1_000_000;
+  let active = [...VAULTS];
+  const daemon = (id: string) => createCluster({
+    db: store.db, work: store, now: async () => now, id, info: {}, chainKey: "31337",
+    activeVaults: async () => active, settings: { leaseTtlMs: TTL, tickMs: 1_000 }, log: pino({ level: "silent" }),
+  });
+  return {
+    store, daemon,
+    advance: (ms: number) => void (now += ms),
+    setActive: (list: string[]) => void (active = list),
+    close: async () => {
+      await store.close();
+      dir.remove();
+    },
+  };
+}
+
+const held = (c: Cluster) => VAULTS.filter((v) => c.holds(v));
+
+test("one daemon holds every vault and the sender; a second gets half after the first hands them back", async () => {
+  const w = await world();
+  try {
+    const a = w.daemon("a");
+    await a.tick();
+    assert.equal(held(a), VAULTS);
+    assert.ok(a.isSender());
+
+    const b = w.daemon("b");
+    await b.tick();
+    assert.equal(held(b), [], "nothing is free yet: a's leases have not expired");
+    await a.tick(); // a sees two daemons and gives back what is over ceil(10 / 2)
+    assert.is(held(a).length, 5);
+    await b.tick();
+    assert.is(held(b).length, 5);
+    assert.equal([...held(a), ...held(b)].sort(), VAULTS, "together they cover every vault, none twice");
+    assert.ok(a.isSender() && !b.isSender(), "the sender stays where it was");
+    assert.equal(a.status(), { daemon: "a", vaultsHeld: 5, activeVaults: 10, liveDaemons: 2, sender: true });
+  } finally {
+    await w.close();
+  }
+});
+
+test("a daemon that stops ticking loses its vaults and the sender to the survivor, under new epochs; its fence closes", async () => {
+  const w = await world();
+  try {
+    const a = w.daemon("a");
+    const b = w.daemon("b");
+    await a.tick();
+    await b.tick();
+    await a.tick();
+    await b.tick();
+    const lost = held(a);
+    const epochs = new Map(lost.map((v) => [v, a.epochOf(v)!]));
+    assert.equal(await a.fence(lost), new Set(lost), "a may write while it holds them");
+
+    // a is killed: no more ticks. Within the lease's time b cannot take anything.
+    w.advance(TTL - 1);
+    await b.tick();
+    assert.is(held(b).length, 5);
+    w.advance(2);
+    await b.tick();
+    assert.equal(held(b), VAULTS, "after the expiry b takes every vault");
+    assert.ok(b.isSender(), "and the sender's lease");
+    for (const v of lost) assert.ok(b.epochOf(v)! > epochs.get(v)!, `a new epoch for ${v}`);
+    assert.equal(await a.fence(lost), new Set(), "a's balance writes for them are fenced off");
+  } finally {
+    await w.close();
+  }
+});
+
+test("a stopped daemon hands its leases back at once; a closed vault's lease is given up", async () => {
+  const w = await world();
+  try {
+    const a = w.daemon("a");
+    const b = w.daemon("b");
+    await a.tick();
+    await b.tick();
+    await a.tick();
+    await b.tick();
+    await a.stop();
+    await b.tick();
+    assert.equal(held(b), VAULTS, "no wait for an expiry after a clean stop");
+    assert.ok(b.isSender());
+
+    w.setActive(VAULTS.slice(1));
+    await b.tick();
+    assert.not.ok(b.holds(VAULTS[0]!), "a closed vault is no one's");
+    assert.is(held(b).length, 9);
+  } finally {
+    await w.close();
+  }
+});
+
+test("two daemons racing for one free lease: exactly one wins", async () => {
+  const w = await world();
+  try {
+    const results = await Promise.all(["a", "b", "c", "d"].map((id) => w.store.write((trx) => acquireLease(trx, "vault:x", id, 5_000, TTL))));
+    assert.is(results.filter((r) => r !== undefined).length, 1);
+    assert.equal(results.find((r) => r !== undefined), 1);
+    const again = await w.store.write((trx) => acquireLease(trx, "vault:x", "b", 5_000 + TTL, TTL));
+    assert.is(again, 2, "taken over after the expiry, under the next epoch");
+  } finally {
+    await w.close();
+  }
+});
+
+test.run();
