@@ -7,7 +7,7 @@ import type { Store } from "../db/database.js";
 import { journalByPurpose } from "../db/chain-repo.js";
 import { AppError } from "../errors.js";
 import { deploySettlementToken, deployVaultSystem, readFactory } from "./contracts.js";
-import { readDeployment, writeDeployment } from "./deployments.js";
+import { findDeployment, readDeployment, recordDeployment, writeDeployment } from "./deployments.js";
 import type { DeploymentRecord } from "./deployments.js";
 import { read } from "./tx.js";
 
@@ -111,11 +111,11 @@ export interface ExternalContracts {
 
 /** An external chain: the configured or recorded factory (checked), or a deployment made once. */
 export async function ensureExternalDeployment(ctx: SetupContext, given: ExternalContracts): Promise<DeploymentRecord> {
-  const record = readDeployment(ctx.dataDir, ctx.key);
+  const record = await findDeployment(ctx.store.db, ctx.dataDir, ctx.key);
   const factory = given.factory ? getAddress(given.factory) : record?.factory;
   if (!factory) {
     const deployed: DeploymentRecord = { ...(await deployAll(ctx, given.token && getAddress(given.token))), kind: "external" };
-    writeDeployment(ctx.dataDir, ctx.key, deployed);
+    await recordDeployment(ctx.store.db, ctx.dataDir, ctx.key, deployed);
     return deployed;
   }
   if (!(await hasCode(ctx.provider, factory))) throw new AppError("INTERNAL", `no contract at the factory address ${factory} on chain ${ctx.chainId}`);
@@ -132,6 +132,6 @@ export async function ensureExternalDeployment(ctx: SetupContext, given: Externa
     chainId: ctx.chainId, kind: "external", factory, implementation: info.implementation, token: info.settlementToken,
     operator: info.operator, deployBlock, createdAt: record?.createdAt ?? ctx.nowS(),
   };
-  writeDeployment(ctx.dataDir, ctx.key, next);
+  await recordDeployment(ctx.store.db, ctx.dataDir, ctx.key, next);
   return next;
 }

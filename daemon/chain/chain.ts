@@ -10,7 +10,7 @@ import { AppError } from "../errors.js";
 import { ensureEmbeddedDeployment, ensureExternalDeployment } from "./chain-setup.js";
 import { assertTermsVersion } from "./contracts.js";
 import type { ExternalContracts } from "./chain-setup.js";
-import { chainKey, readDeployment } from "./deployments.js";
+import { chainKey, findDeployment, readDeployment } from "./deployments.js";
 import type { DeploymentRecord } from "./deployments.js";
 import { startEmbeddedChain } from "./embedded-chain.js";
 import type { EmbeddedChain } from "./embedded-chain.js";
@@ -19,6 +19,8 @@ import { startPublicRpcProxy } from "./public-rpc-proxy.js";
 import { createIndexer } from "./indexer.js";
 import type { ChainEventSink, Indexer, IndexerSettings } from "./indexer.js";
 import { OperatorSigner } from "./operator-signer.js";
+import { createSenderSwitch, type SenderSwitch } from "./sender-switch.js";
+import type { RelayContext, RelaySettings } from "./tx-relay.js";
 import { DEFAULT_SENDER_SETTINGS, createTxSender } from "./tx-sender.js";
 import type { ConfirmedTx, TxSender, TxSenderSettings } from "./tx-sender.js";
 import { read } from "./tx.js";
@@ -52,6 +54,21 @@ export interface StartChainOptions {
   onConfirmed?: (tx: ConfirmedTx) => void;
   /** How long stop() lets transactions in flight settle (the journal settles the rest at the next start). */
   shutdownSettleMs?: number;
+  /**
+   * Several daemons share the database (and so the operator key): this daemon sends the operator's
+   * transactions only while promoted (it holds the sender's lease), else hands them to the one that does.
+   */
+  shared?: SharedSending;
+}
+
+export interface SharedSending {
+  /** This daemon's id (cluster/cluster.ts): who asked, in the requests table. */
+  requester: string;
+  /** Runs `fn` while no other daemon runs one under the same name (PostgreSQL advisory lock): the first deployment. */
+  lock<T>(name: string, fn: () => Promise<T>): Promise<T>;
+  relay?: Partial<RelaySettings>;
+  /** Wakes the relay's waiters early when another daemon writes (NOTIFY); they poll anyway. */
+  wake?: RelayContext["wake"];
 }
 
 export interface ChainAddresses {
@@ -75,6 +92,8 @@ export interface Chain {
   /** The factory's deployment block. */
   deployBlock: number;
   sender: TxSender;
+  /** Sharing the database with other daemons: promote while this daemon holds the sender's lease, demote when it loses it. */
+  sending?: Pick<SenderSwitch, "promote" | "demote" | "sending">;
   indexer: Indexer;
   /** True when this start restored the embedded chain's history (snapshot and/or journal). */
   rebuilt: boolean;
@@ -171,6 +190,7 @@ interface Parts {
   wallet: Wallet;
   signer: OperatorSigner;
   sender: TxSender;
+  sending?: Chain["sending"];
   indexer: Indexer;
   record: DeploymentRecord;
   settleMs: number;
@@ -180,7 +200,7 @@ function facade(conn: Connection, p: Parts): Chain {
   const { record } = p;
   return {
     kind: conn.kind, rpcUrl: conn.rpcUrl, chainId: conn.chainId, key: conn.key, provider: conn.provider,
-    operator: p.wallet.address, signer: p.signer, sender: p.sender, indexer: p.indexer, rebuilt: conn.rebuilt, embedded: conn.embedded,
+    operator: p.wallet.address, signer: p.signer, sender: p.sender, sending: p.sending, indexer: p.indexer, rebuilt: conn.rebuilt, embedded: conn.embedded,
     deployBlock: record.deployBlock,
     addresses: { factory: record.factory, implementation: record.implementation, token: record.token },
     operatorBalance: () => read("read balance", () => conn.provider.getBalance(p.wallet.address)),
@@ -193,6 +213,19 @@ function facade(conn: Connection, p: Parts): Chain {
   };
 }
 
+/** The sender of a daemon sharing its database: relayed until promoted. */
+function switchFor(
+  shared: SharedSending, conn: Connection, address: string, settings: TxSenderSettings, opts: StartChainOptions,
+  clock: () => number, hooks: { confirmed?: (tx: ConfirmedTx) => Promise<void> }, newSender: () => TxSender,
+): SenderSwitch {
+  const relay: RelayContext = {
+    db: opts.store.db, chain: conn.key, requester: shared.requester, provider: conn.provider, address, clock, log: opts.log,
+    settings: { pollMs: 100, claimTimeoutMs: 30_000, confirmTimeoutMs: settings.confirmTimeoutMs, ...shared.relay },
+    wake: shared.wake, onConfirmed: async (tx) => hooks.confirmed?.(tx),
+  };
+  return createSenderSwitch(relay, newSender, opts.log);
+}
+
 /** Starts (or connects to) the chain, settles the journal, finds or deploys the contracts, catches the indexer up. */
 export async function startChain(opts: StartChainOptions): Promise<Chain> {
   const clock = opts.clock ?? Date.now;
@@ -200,11 +233,13 @@ export async function startChain(opts: StartChainOptions): Promise<Chain> {
   const wallet = new Wallet(opts.operatorKey);
   const conn = opts.external ? await connectExternal(opts.external) : await startEmbedded(opts, wallet.address, nowS);
   const hooks: { confirmed?: (tx: ConfirmedTx) => Promise<void> } = {};
-  const sender = createTxSender({
+  const settings = senderSettings(conn.kind, opts.sender);
+  const newSender = () => createTxSender({
     provider: conn.provider, wallet, chainId: BigInt(conn.chainId), chain: conn.key, store: opts.store, log: opts.log, nowS,
-    settings: senderSettings(conn.kind, opts.sender),
-    onConfirmed: async (tx) => hooks.confirmed?.(tx),
+    settings, onConfirmed: async (tx) => hooks.confirmed?.(tx),
   });
+  const shared = opts.shared;
+  const sender = shared ? switchFor(shared, conn, wallet.address, settings, opts, clock, hooks, newSender) : newSender();
   try {
     await sender.start();
     const signer = new OperatorSigner(sender, conn.provider);
@@ -214,7 +249,15 @@ export async function startChain(opts: StartChainOptions): Promise<Chain> {
     };
     const record = conn.kind === "embedded"
       ? await ensureEmbeddedDeployment(setup, { genesisTime: conn.genesisTime!, rebuilt: conn.rebuilt })
-      : await ensureExternalDeployment(setup, opts.external!);
+      : shared
+        ? await shared.lock(`deploy:${conn.key}`, async () => {
+          // Only a first start on an empty database sends (no other daemon has deployed, and those
+          // starting now wait on this lock), so the deployment needs no sender's lease.
+          const known = await findDeployment(opts.store.db, opts.dataDir, conn.key);
+          if (!known && !opts.external!.factory) await (sender as SenderSwitch).promote();
+          return ensureExternalDeployment(setup, opts.external!);
+        })
+        : await ensureExternalDeployment(setup, opts.external!);
     await assertTermsVersion(conn.provider, record.factory);
     const indexer = createIndexer({
       store: opts.store, sink: opts.sink, provider: conn.provider, factory: record.factory, startBlock: record.deployBlock,
@@ -227,7 +270,7 @@ export async function startChain(opts: StartChainOptions): Promise<Chain> {
     await indexer.sync();
     indexer.start();
     conn.embedded?.startMaintenance();
-    return facade(conn, { wallet, signer, sender, indexer, record, settleMs: opts.shutdownSettleMs ?? 5_000 });
+    return facade(conn, { wallet, signer, sender, sending: shared ? (sender as SenderSwitch) : undefined, indexer, record, settleMs: opts.shutdownSettleMs ?? 5_000 });
   } catch (e) {
     await sender.stop();
     await conn.close();

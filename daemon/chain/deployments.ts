@@ -5,6 +5,8 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { getAddress } from "ethers";
+import { readDeploymentRow, writeDeploymentRow } from "../db/chain-repo.js";
+import type { Executor } from "../db/database.js";
 import { AppError } from "../errors.js";
 
 export interface DeploymentRecord {
@@ -47,4 +49,19 @@ export function writeDeployment(dataDir: string, key: string, record: Deployment
   const tmp = `${path}.${process.pid}.tmp`;
   writeFileSync(tmp, `${JSON.stringify(record, null, 2)}\n`);
   renameSync(tmp, path);
+}
+
+const normalized = (r: DeploymentRecord): DeploymentRecord =>
+  ({ ...r, factory: getAddress(r.factory), implementation: getAddress(r.implementation), token: getAddress(r.token) });
+
+/** The record in the store (shared by every daemon on it), else this data directory's copy. */
+export async function findDeployment(db: Executor, dataDir: string, key: string): Promise<DeploymentRecord | undefined> {
+  const row = await readDeploymentRow(db, key);
+  return row === undefined ? readDeployment(dataDir, key) : normalized(JSON.parse(row) as DeploymentRecord);
+}
+
+/** Records in the store and in this data directory. */
+export async function recordDeployment(db: Executor, dataDir: string, key: string, record: DeploymentRecord): Promise<void> {
+  await writeDeploymentRow(db, key, JSON.stringify(record));
+  writeDeployment(dataDir, key, record);
 }

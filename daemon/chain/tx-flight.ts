@@ -109,11 +109,11 @@ export function signAttempt(ctx: SenderContext, f: TxFields, fees: Fees): Promis
   return ctx.wallet.signTransaction({ chainId: ctx.chainId, ...f, ...fees });
 }
 
-export function insertAttempt(ctx: SenderContext, raw: string, purpose: string, replaces: number | null): Promise<TxJournalRow> {
+export function insertAttempt(ctx: SenderContext, raw: string, purpose: string, replaces: number | null, requestId: string | null = null): Promise<TxJournalRow> {
   const tx = Transaction.from(raw);
   const now = ctx.nowS();
   return insertJournal(ctx.store.db, {
-    chain: ctx.chain, hash: tx.hash!, nonce: tx.nonce, raw, purpose, status: "pending", replaces,
+    chain: ctx.chain, hash: tx.hash!, nonce: tx.nonce, raw, purpose, status: "pending", replaces, request_id: requestId,
     block_number: null, block_time: null, created_at: now, updated_at: now, error: null,
   });
 }

@@ -29,6 +29,8 @@ export interface SendRequest {
   nonce?: number;
   /** What the journal calls it: the contract function, or "deploy:<Contract>". */
   purpose: string;
+  /** The tx_requests row it came in by, when another daemon handed it over (tx-relay.ts). */
+  requestId?: string;
 }
 
 export interface SentTx {
@@ -163,7 +165,7 @@ export function createTxSender(ctx: SenderContext): TxSender {
     const gasLimit = req.gasLimit ?? min((estimate * BigInt(100 + ctx.settings.gasHeadroomPercent)) / 100n, blockGasLimit);
     const nonce = next;
     const fields = { to: req.to ?? null, data: req.data ?? "0x", value: req.value ?? 0n, gasLimit, nonce };
-    const row = await insertAttempt(ctx, await signAttempt(ctx, fields, fees), req.purpose, null);
+    const row = await insertAttempt(ctx, await signAttempt(ctx, fields, fees), req.purpose, null, req.requestId ?? null);
     next = nonce + 1;
     const outcome = await broadcast(ctx, row);
     if (outcome === "nonce-used" || typeof outcome === "object") {

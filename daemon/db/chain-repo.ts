@@ -2,7 +2,7 @@
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type { Selectable } from "kysely";
 import type { Executor } from "./database.js";
-import type { ChainSnapshotRow, NewChainSnapshot, NewTxJournal, TxJournalRow, TxJournalTable, TxStatus } from "./schema-chain.js";
+import type { ChainSnapshotRow, NewChainSnapshot, NewTxJournal, TxJournalRow, TxJournalTable, TxRequestRow, TxStatus } from "./schema-chain.js";
 
 // A signed transaction is kept deflated: an oracle batch is mostly the zero padding of its ABI words,
 // and its journal row would otherwise be a third of the database's growth per cycle.
@@ -113,4 +113,51 @@ export async function setCursor(db: Executor, name: string, block: number): Prom
 export function countJournalByStatus(db: Executor, chain: string): Promise<Array<{ key: string; n: number }>> {
   return db.selectFrom("tx_journal").select(["status as key", (eb) => eb.fn.countAll<number>().as("n")])
     .where("chain", "=", chain).groupBy("status").execute();
+}
+
+// ---- operator transactions handed to the daemon that sends them ----
+
+export async function insertTxRequest(db: Executor, row: TxRequestRow): Promise<void> {
+  await db.insertInto("tx_requests").values(row).execute();
+}
+
+export function findTxRequest(db: Executor, id: string): Promise<TxRequestRow | undefined> {
+  return db.selectFrom("tx_requests").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+/** Requests in `status`, oldest first. */
+export function txRequestsIn(db: Executor, status: "queued" | "claimed", limit: number): Promise<TxRequestRow[]> {
+  return db.selectFrom("tx_requests").selectAll().where("status", "=", status).orderBy("created_at").orderBy("id").limit(limit).execute();
+}
+
+/** Moves a request from one status to another; false when it was not in `from` (someone else moved it). */
+export async function moveTxRequest(
+  db: Executor, id: string, from: string, set: Partial<Omit<TxRequestRow, "id">> & { status: string; updated_at: number },
+): Promise<boolean> {
+  const row = await db.updateTable("tx_requests").set(set).where("id", "=", id).where("status", "=", from).returning("id").executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Settled requests older than `before`: their answers were read long ago. */
+export async function pruneTxRequests(db: Executor, before: number): Promise<void> {
+  await db.deleteFrom("tx_requests").where("status", "in", ["sent", "failed", "abandoned"]).where("updated_at", "<", before).execute();
+}
+
+/** The first journal row a request was signed into, if it was. */
+export async function journalOfRequest(db: Executor, chain: string, requestId: string): Promise<TxJournalRow | undefined> {
+  const r = await db.selectFrom("tx_journal").selectAll().where("chain", "=", chain).where("request_id", "=", requestId).orderBy("id").executeTakeFirst();
+  return r && journalRow(r);
+}
+
+/** Every attempt at one nonce, oldest first: mined, still in flight, or all given up. */
+export async function attemptsAt(db: Executor, chain: string, nonce: number): Promise<TxJournalRow[]> {
+  return journalRows(await db.selectFrom("tx_journal").selectAll().where("chain", "=", chain).where("nonce", "=", nonce).orderBy("id").execute());
+}
+
+export async function readDeploymentRow(db: Executor, key: string): Promise<string | undefined> {
+  return (await db.selectFrom("deployments").select("record").where("key", "=", key).executeTakeFirst())?.record;
+}
+
+export async function writeDeploymentRow(db: Executor, key: string, record: string): Promise<void> {
+  await db.insertInto("deployments").values({ key, record }).onConflict((oc) => oc.column("key").doUpdateSet({ record })).execute();
 }

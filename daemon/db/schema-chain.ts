@@ -27,6 +27,8 @@ export interface TxJournalTable {
   status: TxStatus;
   /** Row id of the transaction this one re-prices (gas bump), else null. */
   replaces: number | null;
+  /** The tx_requests row another daemon handed this transaction in by (several daemons on one database), else null. */
+  request_id: string | null;
   block_number: number | null;
   block_time: number | null;
   created_at: number;
@@ -167,6 +169,33 @@ export interface VaultEnforcementTable {
   updated_at: number;
 }
 
+/** Operator transactions a daemon hands to the one that sends them (several daemons on one database). */
+export interface TxRequestsTable {
+  id: string;
+  requester: string;
+  to: string | null;
+  data: string;
+  /** Wei, decimal text. */
+  value: string | null;
+  gas_limit: string | null;
+  nonce: number | null;
+  purpose: string;
+  /** queued | claimed (the sender is signing it) | sent | failed | abandoned (the requester gave up before anyone claimed it) */
+  status: string;
+  tx_hash: string | null;
+  tx_nonce: number | null;
+  /** JSON {code, message, details} of the AppError the sender met. */
+  error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The deployments record of each chain (chain/deployments.ts), as JSON. */
+export interface DeploymentsTable {
+  key: string;
+  record: string;
+}
+
 export interface ChainTables {
   tx_journal: TxJournalTable;
   chain_snapshots: ChainSnapshotsTable;
@@ -175,6 +204,8 @@ export interface ChainTables {
   vault_events: VaultEventsTable;
   chain_txs: ChainTxsTable;
   vault_enforcement: VaultEnforcementTable;
+  tx_requests: TxRequestsTable;
+  deployments: DeploymentsTable;
 }
 
 /** A journal row as the sender and the replay use it: `raw` as 0x hex. */
@@ -186,3 +217,4 @@ export type NewVault = Omit<Insertable<VaultsTable>, "num">;
 export type ChainSnapshotRow = Selectable<ChainSnapshotsTable>;
 export type EnforcementRow = Selectable<VaultEnforcementTable>;
 export type NewChainSnapshot = Insertable<ChainSnapshotsTable>;
+export type TxRequestRow = Selectable<TxRequestsTable>;

@@ -24,8 +24,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable("tx_requests")
     .addColumn("id", "text", (c) => c.primaryKey())
     .addColumn("requester", "text", (c) => c.notNull())
-    .addColumn("fence_key", "text")
-    .addColumn("fence_epoch", "bigint")
     .addColumn("to", "text")
     .addColumn("data", "text", (c) => c.notNull())
     .addColumn("value", "text")
@@ -40,9 +38,20 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn("updated_at", "bigint", (c) => c.notNull())
     .execute();
   await db.schema.createIndex("tx_requests_status").on("tx_requests").columns(["status", "created_at"]).execute();
+  // Which contracts each chain uses, shared by every daemon on the database (a daemon's own
+  // <data-dir>/chain/<key>.json stays as its copy).
+  await db.schema
+    .createTable("deployments")
+    .addColumn("key", "text", (c) => c.primaryKey())
+    .addColumn("record", "text", (c) => c.notNull())
+    .execute();
+  // A request the sender claimed is found in the journal after a failover: sent, or never signed.
+  await db.schema.alterTable("tx_journal").addColumn("request_id", "text").execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable("tx_journal").dropColumn("request_id").execute();
+  await db.schema.dropTable("deployments").execute();
   await db.schema.dropTable("tx_requests").execute();
   await db.schema.dropTable("leases").execute();
   await db.schema.dropTable("daemons").execute();
