@@ -102,7 +102,7 @@ test("the sender changes: the new one resumes the nonce, and a request the old o
   const rows = (await journalRows(env.store.db, a.key)).slice(before);
   assert.is(rows.length, 2);
   assert.is(rows.filter((r) => r.request_id === "orphan").length, 1, "the orphan was signed once");
-  assert.is(rows[0]!.nonce, Number(orphan.tx_nonce));
+  assert.is(rows[0]!.nonce, Number(orphan!.tx_nonce));
   assert.is(rows[1]!.nonce, rows[0]!.nonce + 1);
 });
 

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import pino from "pino";
 import { createCluster, type Cluster } from "../../daemon/cluster/cluster.js";
 import { acquireLease } from "../../daemon/db/cluster-repo.js";
-import { openStore, type Store } from "../../daemon/db/database.js";
+import { openStore } from "../../daemon/db/database.js";
 import { tempDir } from "../helpers/util.js";
 
 const TTL = 3_000;
