@@ -7,8 +7,8 @@ import type { AuthService, AuthUser } from "../../auth/auth-service.js";
 import { AppError } from "../../errors.js";
 import type { EventHub, HubEvent } from "../../events/event-hub.js";
 import { seconds } from "../render.js";
-import * as R from "../responses.js";
-import { defineRoute } from "../route.js";
+import * as R from "./event-responses.js";
+import { defineRawRoute, defineRoute } from "../route.js";
 import { integerParam } from "../schemas.js";
 
 export const KEEPALIVE_MS = 15_000;
@@ -29,7 +29,7 @@ export function eventsRoute(deps: {
       return { ticket: t.ticket, expiresAt: seconds(t.expiresAt)! };
     },
   });
-  const streamRoute = defineRoute({
+  const streamRoute = defineRawRoute({
     // Authenticated by the session (cookie or Bearer) or by a ticket; a ticket is the credential, so
     // the route itself takes no session (DESIGN section 4) and checks one of the two below.
     method: "get", path: "/api/events", tag: "events", auth: false, ticket: true, raw: true,
