@@ -1,7 +1,7 @@
 // What a route's handler may answer, as types: the input type of its response schema, with no field
 // the schema does not declare (at any depth), or that same value serialized ahead (Prerendered). A
 // handler whose answer drifts from its schema is a compile error, not a failing contract test;
-// test/http/route-contract.test.ts keeps it so (`npm run typecheck` checks it).
+// test/http/route-contract.typecheck.ts keeps it so (`npm run typecheck` compiles it).
 import type { z } from "zod";
 
 /**
