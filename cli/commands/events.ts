@@ -1,9 +1,10 @@
 // tradevault events: follow your vaults' events live (Server-Sent Events), resuming with --since.
 // Each is told in a sentence by the describer the dashboard uses too; --json keeps the API's objects.
 import { Command } from "commander";
-import type { VaultDetailResponse } from "../../daemon/http/responses.js";
-// Plain modules with no imports of their own but each other: the one describer of an event.
+import type { StreamEvent, VaultDetailResponse } from "../../daemon/http/responses.js";
+// Plain modules with no imports of their own but each other: the one describer of an event, the one list of types.
 import { fromStream, narrator, type EventContext } from "../../daemon/events/describe-event.js";
+import { VAULT_EVENT_TYPES } from "../../daemon/events/event-types.js";
 import { shortAddress } from "../../daemon/lib/figures.js";
 import type { ApiClient } from "../api-client.js";
 import { contextFor } from "../context.js";
@@ -25,7 +26,8 @@ function vaultFacts(api: ApiClient) {
 
 export function eventsCommand(io: Io): Command {
   return new Command("events")
-    .description("follow live events of your vaults (BalanceUpdated, Paused, Closed, fills, ...); Ctrl-C to stop")
+    .description("follow live events of your vaults (balance updates, pauses, closes, fills, ...); Ctrl-C to stop")
+    .addHelpText("after", `\nEvent types: ${VAULT_EVENT_TYPES.join(", ")}.`)
     .option("--since <id>", "resume after this event id")
     .option("--limit <n>", "stop after this many events")
     .action(async (o: { since?: string; limit?: string }, c: Command) => {
@@ -51,7 +53,7 @@ export function eventsCommand(io: Io): Command {
       const facts = vaultFacts(ctx.authedApi());
       try {
         for await (const m of readSse(res.body as unknown as AsyncIterable<Uint8Array>)) {
-          const raw = JSON.parse(m.data);
+          const raw: StreamEvent = JSON.parse(m.data);
           const e = fromStream(raw);
           // --json is NDJSON here: one compact object per line, flushed as each event arrives.
           io.stdout.write(ctx.json ? `${JSON.stringify(raw)}\n`

@@ -44,10 +44,10 @@ export const operationCodes = (route: RouteSpec): ErrorCode[] => [...new Set([..
  * the contract tests validate live answers against the same schemas.
  */
 export function operationResponses(route: RouteSpec): ResponseDoc[] {
-  const raw = route.rawResponse;
-  const success: ResponseDoc = raw
-    ? { status: 200, description: raw.description, mediaType: raw.mediaType, schema: raw.schema }
-    : { status: 200, description: "Success", mediaType: "application/json", schema: envelope(route.response ?? z.unknown()) };
+  const raw = route.raw ? route.rawResponse : undefined;
+  const success: ResponseDoc = route.raw
+    ? { status: 200, description: route.rawResponse.description, mediaType: route.rawResponse.mediaType, schema: route.rawResponse.schema }
+    : { status: 200, description: "Success", mediaType: "application/json", schema: envelope(route.response) };
   const own = new Set(route.errors ?? []);
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of operationCodes(route)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);

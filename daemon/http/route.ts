@@ -6,6 +6,7 @@ import type { Context } from "koa";
 import { z } from "zod";
 import type { AuthUser } from "../auth/auth-service.js";
 import { AppError, type ErrorCode } from "../errors.js";
+import { Prerendered, type Answer, type Checked } from "./answer.js";
 import { JsonNumber, numberTakenForObject } from "./json-number.js";
 import type { RateLimiter } from "./middleware/rate-limit.js";
 import { SIGN_IN_FIRST } from "./middleware/session.js";
@@ -22,7 +23,7 @@ export interface HandlerInput<B, Q, P> {
   ctx: Context;
 }
 
-export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
+interface RouteCommon<B, Q, P> {
   method: Method;
   path: string;
   summary: string;
@@ -33,40 +34,61 @@ export interface RouteSpec<B = unknown, Q = unknown, P = unknown> {
   body?: z.ZodType<B>;
   query?: z.ZodType<Q>;
   params?: z.ZodType<P>;
-  /** Schema of `data` in the success envelope (the OpenAPI document and the contract tests read it). */
-  response?: z.ZodType;
   errors?: ErrorCode[];
-  /** Returns the `data` of the success envelope; `raw` routes write ctx.body themselves. */
-  handler(input: HandlerInput<B, Q, P>): Promise<unknown> | unknown;
-  raw?: boolean;
-  /** What a `raw` route answers instead of the JSON envelope (for the OpenAPI document). */
-  rawResponse?: {
-    mediaType: "application/json" | "text/event-stream";
-    description: string;
-    /** The whole JSON body at 200 (no envelope is added). */
-    schema?: z.ZodType;
-    /** The whole body of the failures the handler writes itself (its `errors`), when not the error envelope. */
-    errorSchema?: z.ZodType;
-  };
   /** Which rate limit applies: per client IP on sign-in, per session on order-changing routes. */
   limit?: "signIn" | "orders";
 }
 
-/**
- * A success envelope serialized ahead of time, for a handler whose `data` is unchanged across many
- * requests: it is sent as is, so neither JSON.stringify nor UTF-8 encoding runs per request.
- */
-export class Prerendered {
-  readonly bytes: Buffer;
-  constructor(data: unknown) {
-    this.bytes = Buffer.from(JSON.stringify({ ok: true, data }));
-  }
+/** A route answering the JSON envelope `{ok: true, data}`: `data` is what its handler returns. */
+export interface EnvelopeRoute<B, Q, P, R extends z.ZodType, A> extends RouteCommon<B, Q, P> {
+  raw?: false;
+  /**
+   * Schema of `data` (the OpenAPI document and the contract tests read it); the handler must answer
+   * its input type, with no field it lacks. A route that answers nothing says so: `z.object({})`.
+   */
+  response: R;
+  handler(input: HandlerInput<B, Q, P>): Promise<A & NoInfer<Checked<A, R>>> | (A & NoInfer<Checked<A, R>>);
 }
 
-export type Limiters = Record<NonNullable<RouteSpec["limit"]>, RateLimiter>;
+/** What a `raw` route answers instead of the JSON envelope (for the OpenAPI document). */
+export interface RawResponse {
+  mediaType: "application/json" | "text/event-stream";
+  description: string;
+  /** The whole JSON body at 200 (no envelope is added). */
+  schema?: z.ZodType;
+  /** The whole body of the failures the handler writes itself (its `errors`), when not the error envelope. */
+  errorSchema?: z.ZodType;
+}
 
-export function defineRoute<B = undefined, Q = undefined, P = undefined>(spec: RouteSpec<B, Q, P>): RouteSpec {
-  return spec as RouteSpec;
+/** A route that writes ctx.body (and status, headers) itself: a stream, or a body without the envelope. */
+export interface RawRoute<B, Q, P> extends RouteCommon<B, Q, P> {
+  raw: true;
+  rawResponse: RawResponse;
+  response?: undefined;
+  handler(input: HandlerInput<B, Q, P>): Promise<void> | void;
+}
+
+/**
+ * A route as the router and the OpenAPI document take it, whatever its schemas: defineRoute (or
+ * defineRawRoute) has checked its handler against them, so the list needs no more than this.
+ */
+export type RouteSpec = EnvelopeRoute<unknown, unknown, unknown, z.ZodType, unknown> | RawRoute<unknown, unknown, unknown>;
+
+export type Limiters = Record<NonNullable<RouteCommon<unknown, unknown, unknown>["limit"]>, RateLimiter>;
+
+/**
+ * Declares a route once: its handler takes what the params, query and body schemas give, and must
+ * answer the response schema's input type, or that pre-rendered, with no field the schema lacks.
+ */
+export function defineRoute<B = undefined, Q = undefined, P = undefined, R extends z.ZodType = z.ZodType, const A extends Answer<R> = Answer<R>>(
+  spec: EnvelopeRoute<B, Q, P, R, A>,
+): RouteSpec {
+  return spec;
+}
+
+/** Declares a route that writes its answer itself (`raw: true`, documented by `rawResponse`). */
+export function defineRawRoute<B = undefined, Q = undefined, P = undefined>(spec: RawRoute<B, Q, P>): RouteSpec {
+  return spec;
 }
 
 /** A body's numbers are JsonNumbers (json-number.ts): a schema that wanted another type says "number". */

@@ -6,7 +6,8 @@
 // path of the mismatch; it is also printed at exit and fails the file, should a test swallow the throw.
 import { operationResponses } from "../../daemon/http/openapi.js";
 import type { RouteSpec } from "../../daemon/http/route.js";
-import { vaultEventData } from "../../daemon/http/responses.js";
+import { VAULT_EVENT_TYPES, type VaultEventType } from "../../daemon/events/event-types.js";
+import { streamEvent } from "../../daemon/http/responses.js";
 import { errorBody } from "../../daemon/http/schemas.js";
 import { z } from "zod";
 
@@ -99,15 +100,15 @@ export function checkAnswer(
   return `${where} answered ${status} with a body that does not match its documented schema${codeNote}:\n  ${problems.join("\n  ")}`;
 }
 
+const isEventType = (type: string): type is VaultEventType => (VAULT_EVENT_TYPES as readonly string[]).includes(type);
+
 /**
  * A message of GET /api/events: `data` is `{id, vault, type, time, ...fields}` with the fields of the
  * event type's documented data (the same as in GET /api/vaults/{address}/events).
  */
 export function checkStreamEvent(event: string, data: unknown): string | undefined {
-  const fields = vaultEventData[event as keyof typeof vaultEventData];
-  if (!fields) return `GET /api/events sent event type ${event}, which no schema documents (${Object.keys(vaultEventData).join(", ")})`;
-  const schema = fields.extend({ id: z.number().int(), vault: z.string(), type: z.literal(event), time: z.number().int() });
-  const problems = mismatches(schema, data);
+  if (!isEventType(event)) return `GET /api/events sent event type ${event}, which no schema documents (${VAULT_EVENT_TYPES.join(", ")})`;
+  const problems = mismatches(streamEvent(event), data);
   return problems.length ? `GET /api/events sent a ${event} that does not match its documented data:\n  ${problems.join("\n  ")}` : undefined;
 }
 

@@ -5,7 +5,7 @@
 import { Wallet } from "ethers";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import type { RouteSpec } from "../../daemon/http/route.js";
+import { defineRoute, type RouteSpec } from "../../daemon/http/route.js";
 import { z } from "zod";
 import { buildOpenApi, openApiPath } from "../../daemon/http/openapi.js";
 import { signIn, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
@@ -65,10 +65,10 @@ test("every 4xx the edge answers for a route is in its documented responses", as
 
 test("the derivation stands on its own: a route that declares no errors still documents its edge's", () => {
   const routes: RouteSpec[] = [
-    { method: "get", path: "/q", summary: "", tag: "t", auth: true, query: z.object({ n: z.coerce.number() }), handler: () => null },
-    { method: "get", path: "/p/:id", summary: "", tag: "t", auth: false, params: z.object({ id: z.string() }), handler: () => null },
-    { method: "get", path: "/plain", summary: "", tag: "t", auth: false, handler: () => null },
-    { method: "post", path: "/w", summary: "", tag: "t", auth: false, limit: "orders", handler: () => null },
+    defineRoute({ method: "get", path: "/q", summary: "", tag: "t", auth: true, query: z.object({ n: z.coerce.number() }), response: z.null(), handler: () => null }),
+    defineRoute({ method: "get", path: "/p/:id", summary: "", tag: "t", auth: false, params: z.object({ id: z.string() }), response: z.null(), handler: () => null }),
+    defineRoute({ method: "get", path: "/plain", summary: "", tag: "t", auth: false, response: z.null(), handler: () => null }),
+    defineRoute({ method: "post", path: "/w", summary: "", tag: "t", auth: false, limit: "orders", response: z.null(), handler: () => null }),
   ];
   const paths = buildOpenApi(routes, { version: "0", serverUrl: "http://x" }).paths as Record<string, Record<string, { responses: Responses }>>;
   const statuses = (path: string, method: string) => Object.keys(paths[path]![method]!.responses).sort();

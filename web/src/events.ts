@@ -3,15 +3,11 @@
 // while the server is unreachable; when the server refuses (a 401 after the session ended) it gives
 // up, so the page opens a new stream with ?lastEventId= the last id it saw: nothing lost or repeated.
 // A page on another site would take a ticket (POST /api/events/ticket) for each new stream instead.
-export interface LiveEvent {
-  id: number;
-  vault: string;
-  type: string;
-  time: number;
-  [field: string]: unknown;
-}
-
 import { VAULT_EVENT_TYPES } from "../../daemon/events/event-types.js";
+import type { StreamEvent } from "../../daemon/http/responses.js";
+
+/** A message's data: the event's id, vault, type and time, and its type's fields (the API's schema). */
+export type LiveEvent = StreamEvent;
 
 /** Every event type the daemon stores: the dashboard listens for each (EventSource needs the names). */
 const TYPES = VAULT_EVENT_TYPES;

@@ -2,7 +2,7 @@
 // agent's status. Balances are decimal strings (exact), like every money amount the API returns.
 import type { AccountViews } from "../../trading/account-views.js";
 import { seconds } from "../render.js";
-import * as R from "../responses.js";
+import * as R from "./account-responses.js";
 import { defineRoute } from "../route.js";
 
 export function accountRoutes(deps: { views: AccountViews }) {

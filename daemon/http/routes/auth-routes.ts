@@ -3,7 +3,7 @@ import type { Context } from "koa";
 import { z } from "zod";
 import type { AuthService, AuthUser } from "../../auth/auth-service.js";
 import { seconds } from "../render.js";
-import * as R from "../responses.js";
+import * as R from "./auth-responses.js";
 import { defineRoute } from "../route.js";
 import { SESSION_COOKIE } from "../middleware/session.js";
 import { address, signatureHex, signInNonce } from "../schemas.js";

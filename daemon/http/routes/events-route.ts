@@ -6,9 +6,10 @@ import { z } from "zod";
 import type { AuthService, AuthUser } from "../../auth/auth-service.js";
 import { AppError } from "../../errors.js";
 import type { EventHub, HubEvent } from "../../events/event-hub.js";
+import { VAULT_EVENT_TYPES } from "../../events/event-types.js";
 import { seconds } from "../render.js";
-import * as R from "../responses.js";
-import { defineRoute } from "../route.js";
+import * as R from "./event-responses.js";
+import { defineRawRoute, defineRoute } from "../route.js";
 import { integerParam } from "../schemas.js";
 
 export const KEEPALIVE_MS = 15_000;
@@ -29,7 +30,7 @@ export function eventsRoute(deps: {
       return { ticket: t.ticket, expiresAt: seconds(t.expiresAt)! };
     },
   });
-  const streamRoute = defineRoute({
+  const streamRoute = defineRawRoute({
     // Authenticated by the session (cookie or Bearer) or by a ticket; a ticket is the credential, so
     // the route itself takes no session (DESIGN section 4) and checks one of the two below.
     method: "get", path: "/api/events", tag: "events", auth: false, ticket: true, raw: true,
@@ -41,7 +42,7 @@ export function eventsRoute(deps: {
       lastEventId: integerParam(z.number().int().min(0)).optional(),
       ticket: z.string().min(1).max(100).optional().meta({ description: "from POST /api/events/ticket; single use" }),
     }).strict(),
-    summary: "Server-Sent Events for your vaults (VaultCreated, BalanceUpdated, Paused, Unpaused, Closed, Funded, Withdrawn, Fill, ...); resume with Last-Event-ID",
+    summary: `Server-Sent Events for your vaults (${VAULT_EVENT_TYPES.join(", ")}); resume with Last-Event-ID`,
     errors: ["UNAUTHENTICATED"],
     handler: async ({ ctx, query }) => {
       const session = ctx.state.user as AuthUser | undefined;

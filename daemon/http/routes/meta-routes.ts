@@ -1,11 +1,11 @@
 // Unauthenticated routes about the daemon itself: readiness and the API description.
 import type { Health } from "../../health.js";
-import * as R from "../responses.js";
-import { defineRoute, type RouteSpec } from "../route.js";
+import { defineRawRoute, type RouteSpec } from "../route.js";
+import * as R from "./meta-responses.js";
 
 export function metaRoutes(deps: { health: () => Promise<Health>; openApi: () => unknown }): RouteSpec[] {
   return [
-    defineRoute({
+    defineRawRoute({
       method: "get",
       path: "/healthz",
       tag: "meta",
@@ -28,7 +28,7 @@ export function metaRoutes(deps: { health: () => Promise<Health>; openApi: () =>
           : { ok: false, data: h.data, error: { code: "SERVICE_UNAVAILABLE", message: h.problems.join("; ") } };
       },
     }),
-    defineRoute({
+    defineRawRoute({
       method: "get",
       path: "/api/openapi.json",
       tag: "meta",

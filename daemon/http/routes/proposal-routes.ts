@@ -4,7 +4,7 @@ import { z } from "zod";
 import { percentToBps } from "../../vaults/units.js";
 import { rowToProposal, type ProposalService } from "../../vaults/proposal-service.js";
 import { BREACH_POLICIES, BREACH_POLICY_HELP, breachPolicyCode, DEFAULT_BREACH_POLICY } from "../../vaults/breach-policies.js";
-import * as R from "../responses.js";
+import * as R from "./proposal-responses.js";
 import { defineRoute } from "../route.js";
 import { address, decimalField, integerField, integerParam, numberOrString, pagination, signature, usdcAmount as usdc } from "../schemas.js";
 
@@ -25,6 +25,12 @@ const sharePercent = converted(percentToBps, "must be a percentage with at most 
 const unixSeconds = integerField(z.number().int().positive().max(2 ** 40)).meta({ description: "Unix seconds" });
 
 const idParams = z.object({ id: integerParam(z.number().int().positive()) });
+
+/** A proposal as the API answers it: the chain's generic EIP-712 document is checked to be VaultTerms, not asserted. */
+const renderProposal = (row: Parameters<typeof rowToProposal>[0]) => {
+  const p = rowToProposal(row);
+  return { ...p, typedData: R.vaultTermsTypedData.parse(p.typedData) };
+};
 
 export function proposalRoutes(proposals: ProposalService) {
   const errors = ["INVALID_INPUT", "UNAUTHENTICATED", "NOT_FOUND"] as const;
@@ -53,7 +59,7 @@ export function proposalRoutes(proposals: ProposalService) {
           maxDrawdownBps: body.maxDrawdown, dailyDrawdownBps: body.dailyDrawdown, dealDeadline: body.dealDeadline,
           traderShareBps: body.profitShare.trader, breachPolicy: breachPolicyCode(body.breachPolicy), validUntil: body.validUntil,
         });
-        return { proposal: rowToProposal(row), warnings: await proposals.warnings(row) };
+        return { proposal: renderProposal(row), warnings: await proposals.warnings(row) };
       },
     }),
     defineRoute({
@@ -63,7 +69,7 @@ export function proposalRoutes(proposals: ProposalService) {
       errors: [...errors],
       handler: async ({ query, user }) => {
         const { rows, total } = await proposals.list(user.address, query.limit, query.offset);
-        return { proposals: rows.map(rowToProposal), total, hasMore: query.offset + rows.length < total };
+        return { proposals: rows.map(renderProposal), total, hasMore: query.offset + rows.length < total };
       },
     }),
     defineRoute({
@@ -73,7 +79,7 @@ export function proposalRoutes(proposals: ProposalService) {
       errors: [...errors],
       handler: async ({ params, user }) => {
         const row = await proposals.load(user.address, params.id);
-        return { proposal: rowToProposal(row), warnings: await proposals.warnings(row) };
+        return { proposal: renderProposal(row), warnings: await proposals.warnings(row) };
       },
     }),
     defineRoute({
@@ -82,14 +88,14 @@ export function proposalRoutes(proposals: ProposalService) {
       body: z.object({ signature }).strict(),
       response: R.proposalAction,
       errors: [...errors, "CONFLICT"],
-      handler: async ({ params, body, user }) => ({ proposal: rowToProposal(await proposals.accept(user.address, params.id, body.signature)) }),
+      handler: async ({ params, body, user }) => ({ proposal: renderProposal(await proposals.accept(user.address, params.id, body.signature)) }),
     }),
     defineRoute({
       method: "post", path: "/api/proposals/:id/reject", tag: "proposals", auth: true, params: idParams,
       summary: "Turn a pending proposal down",
       response: R.proposalAction,
       errors: [...errors, "CONFLICT"],
-      handler: async ({ params, user }) => ({ proposal: rowToProposal(await proposals.reject(user.address, params.id)) }),
+      handler: async ({ params, user }) => ({ proposal: renderProposal(await proposals.reject(user.address, params.id)) }),
     }),
   ];
 }

@@ -7,7 +7,7 @@ import { z } from "zod";
 import { OPERATOR_HEADER } from "../../paper/operator-token.js";
 import type { PaperControls } from "../../paper/paper-controls.js";
 import { checksummed } from "../render.js";
-import * as R from "../responses.js";
+import * as R from "./sim-responses.js";
 import { defineRoute, type RouteSpec } from "../route.js";
 import { decimalField } from "../schemas.js";
 
@@ -21,9 +21,10 @@ export function simRoutes(paper: PaperControls): RouteSpec[] {
     response: R.simFaucet,
     errors: ["INVALID_INPUT", "UNAUTHENTICATED", "EXCHANGE_UNAVAILABLE"],
     handler: async ({ body, user }) => {
-      const credited = await paper.faucet(user.address, body.amount);
+      // The sim's control answers are untyped JSON: checked here, where they become the API's answer.
+      const credited = R.simFaucet.parse(await paper.faucet(user.address, body.amount));
       // The sim names accounts in lower case, as the venue does; the API answers EIP-55 everywhere.
-      return { ...credited, user: checksummed(String((credited as Record<string, unknown>).user)) };
+      return { ...credited, user: checksummed(credited.user) };
     },
   });
   const price = defineRoute({
@@ -34,7 +35,7 @@ export function simRoutes(paper: PaperControls): RouteSpec[] {
     body: z.object({ symbol: z.string().min(1).max(32), price: amount }).strict(),
     response: R.simPrice,
     errors: ["INVALID_INPUT", "UNAUTHENTICATED", "FORBIDDEN", "EXCHANGE_UNAVAILABLE"],
-    handler: ({ body, ctx }) => paper.setPrice(body.symbol.toUpperCase(), body.price, ctx.get(OPERATOR_HEADER) || undefined),
+    handler: async ({ body, ctx }) => R.simPrice.parse(await paper.setPrice(body.symbol.toUpperCase(), body.price, ctx.get(OPERATOR_HEADER) || undefined)),
   });
   return paper.mode === "off" ? [faucet] : [faucet, price];
 }

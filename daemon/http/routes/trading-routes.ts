@@ -7,7 +7,7 @@ import type { AgentService, AgentStatus } from "../../trading/agent-service.js";
 import type { TradeResult } from "../../trading/trading-service.js";
 import type { OrderDesk } from "../../vaults/order-desk.js";
 import { num, renderPosition, seconds } from "../render.js";
-import * as R from "../responses.js";
+import * as R from "./trading-responses.js";
 import { defineRoute } from "../route.js";
 import { address, decimalField, integerField, integerParam, numberOrString, signature } from "../schemas.js";
 

@@ -4,10 +4,11 @@ import { z } from "zod";
 import { baseUnitsToUsdc } from "../../vaults/units.js";
 import type { VaultService } from "../../vaults/vault-service.js";
 import type { VaultSummary } from "../../vaults/vault-views.js";
-import * as R from "../responses.js";
-import { defineRoute, Prerendered } from "../route.js";
+import { Prerendered } from "../answer.js";
+import { defineRoute } from "../route.js";
 import { address, integerField, pagination, signature, usdcAmount as usdc } from "../schemas.js";
-import { renderCloseResult, renderDetail, renderTrade } from "./vault-render.js";
+import { renderCloseResult, renderDetail, renderTrade, storedEvents } from "./vault-render.js";
+import * as R from "./vault-responses.js";
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -34,7 +35,7 @@ const vaultParams = z.object({ address });
 export function vaultRoutes(deps: { vaults: VaultService }) {
   const { vaults } = deps;
   // The service hands back the same list until the database changes; serialize it once.
-  const rendered = new WeakMap<readonly VaultSummary[], Prerendered>();
+  const rendered = new WeakMap<readonly VaultSummary[], Prerendered<{ vaults: readonly VaultSummary[] }>>();
   const common = ["UNAUTHENTICATED", "NOT_FOUND", "INVALID_INPUT"] as const;
   return [
     defineRoute({
@@ -79,7 +80,7 @@ export function vaultRoutes(deps: { vaults: VaultService }) {
       errors: [...common],
       handler: async ({ params, query, user }) => {
         const page = await vaults.events(user.address, params.address, query);
-        return { events: page.events, total: page.total, hasMore: query.offset + page.events.length < page.total };
+        return { events: storedEvents(page.events), total: page.total, hasMore: query.offset + page.events.length < page.total };
       },
     }),
     defineRoute({
@@ -114,7 +115,8 @@ export function vaultRoutes(deps: { vaults: VaultService }) {
       errors: [...common, "FORBIDDEN", "CHAIN_UNAVAILABLE"],
       handler: async ({ params, body, user }) => {
         const r = await vaults.fundPrepare(user.address, params.address, body.amount);
-        return { typedData: r.typedData, amount: baseUnitsToUsdc(r.amount), deadline: r.deadline, spender: r.spender };
+        // The chain hands a generic EIP-712 document; the API promises a Permit: checked, not asserted.
+        return { typedData: R.permitTypedData.parse(r.typedData), amount: baseUnitsToUsdc(r.amount), deadline: r.deadline, spender: r.spender };
       },
     }),
     defineRoute({

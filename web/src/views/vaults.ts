@@ -1,6 +1,6 @@
 // Vaults: the list, and one vault's terms, balances, chart, trades and events as they arrive, with
 // the actions the API allows each role (close: both; unpause: trader; fund: investor; withdraw: closed).
-import type { FundPrepare, VaultClose, VaultDetail, VaultEvents, VaultList, VaultSummary } from "../../../daemon/http/responses.js";
+import type { FundPrepare, VaultClose, VaultDetail, VaultEventDataOf, VaultEvents, VaultList, VaultSummary } from "../../../daemon/http/responses.js";
 import { fromStream, narrator, type DescribableEvent } from "../../../daemon/events/describe-event.js";
 import { act, notice, type App } from "../app.js";
 import { get, post } from "../api.js";
@@ -25,10 +25,9 @@ export async function vaultListView(_app: App, view: HTMLElement): Promise<void>
 /** A closed vault is CLOSED, whether or not it was paused when it closed. */
 const listState = (v: VaultSummary) => (v.status === "CLOSED" ? "CLOSED" : v.paused ? "PAUSED" : v.status);
 
-const pointOf = (e: { time: number; [k: string]: unknown }): BalancePoint => ({
-  time: typeof e.observedAt === "number" ? e.observedAt : e.time,
-  balance: String(e.balance), peak: String(e.peakBalance),
-  dayStart: e.dayStartBalance === undefined ? undefined : String(e.dayStartBalance),
+/** A BalanceUpdated event's reading, at the time it was observed. */
+const pointOf = (d: VaultEventDataOf<"BalanceUpdated">): BalancePoint => ({
+  time: d.observedAt, balance: d.balance, peak: d.peakBalance, dayStart: d.dayStartBalance,
 });
 
 /** Returns a cleanup (the live subscription and the chart) for when the user leaves the vault. */
@@ -36,7 +35,7 @@ export async function vaultDetailView(app: App, view: HTMLElement, address: stri
   const [{ vault }, stored] = await Promise.all([
     get<{ vault: VaultDetail }>(`/api/vaults/${address}`), get<VaultEvents>(`/api/vaults/${address}/events?limit=1000`),
   ]);
-  const history = stored.events.filter((e) => e.type === "BalanceUpdated").map((e) => pointOf({ time: e.time, ...e.data }));
+  const history = stored.events.flatMap((e) => (e.type === "BalanceUpdated" ? [pointOf(e.data)] : []));
   const chart = vaultChart(vault, history);
   const status = h("section", { class: "card", id: "vault-status" });
   // Told oldest first (a pause with the reading that paused it), listed newest first; live events

@@ -1,0 +1,82 @@
+// Vault events as the API renders them: each type's `data` (the type names are the one list in
+// events/event-types.ts, and `vaultEventData` must have exactly one schema per name), the VaultEvent
+// record of GET /api/vaults/:address/events, and the message of the GET /api/events stream.
+import { z } from "zod";
+import { VAULT_EVENT_TYPES, type VaultEventType } from "../../events/event-types.js";
+import { breachPolicy, dustPosition, unixSeconds, usdcText } from "../response-parts.js";
+
+/** POST /api/events/ticket: single use, for GET /api/events?ticket=... */
+export const eventTicket = z.object({ ticket: z.string(), expiresAt: unixSeconds });
+export type EventTicket = z.infer<typeof eventTicket>;
+
+const percent = z.number().meta({ description: "percent (10 means 10%)" });
+
+/** Each event type's `data`: USDC amounts as decimal text, limits and drawdowns in percent (as the vault endpoints). */
+export const vaultEventData = {
+  VaultCreated: z.object({
+    factory: z.string(), investor: z.string(), trader: z.string(), exchangeAccount: z.string(), initialBalance: usdcText,
+    maxDrawdown: percent, dailyDrawdown: percent, dealDeadline: unixSeconds, traderShare: percent,
+    breachPolicy, validUntil: unixSeconds,
+    salt: z.string(), termsHash: z.string(),
+  }),
+  BalanceUpdated: z.object({
+    balance: usdcText, peakBalance: usdcText, dayStartBalance: usdcText, observedAt: unixSeconds, drawdown: percent, dailyDrawdown: percent,
+  }),
+  Paused: z.object({
+    reason: z.number().int().meta({ description: "bit 1: max drawdown, bit 2: daily drawdown; 4: the operator's (the account's mode changed)" }), maxDrawdown: z.boolean(), dailyDrawdown: z.boolean(),
+  }),
+  Unpaused: z.object({ by: z.string() }),
+  Closed: z.object({ by: z.string(), finalBalance: usdcText, profit: usdcText, traderShare: usdcText, investorShare: usdcText }),
+  Funded: z.object({ from: z.string(), amount: usdcText }),
+  Withdrawn: z.object({ party: z.string(), amount: usdcText }),
+  Fill: z.object({
+    tradeId: z.string(), orderId: z.number().int(), symbol: z.string(), side: z.enum(["buy", "sell"]),
+    size: z.string(), price: z.string(), pnl: z.string(), fee: z.string(),
+  }).meta({ description: "a fill of the vault's account; numbers as exact decimal text" }),
+  BalanceMismatch: z.object({ expected: usdcText, observed: usdcText }).meta({ description: "the first reading differs from initialBalance" }),
+  OrdersCanceled: z.object({
+    reason: z.string(), count: z.number().int(),
+    attempts: z.number().int().optional().meta({ description: "runs it took (absent on events recorded before enforcement was a reconciliation)" }),
+  }).meta({ description: "a paused vault holds its breach policy: the resting orders the policy does not allow are canceled" }),
+  Flattened: z.object({
+    reason: z.enum(["paused", "close"]).meta({ description: "paused: the breach policy 'flatten'; close: the vault's close" }),
+    canceledOrders: z.number().int(),
+    positions: z.array(z.object({
+      symbol: z.string(), size: z.string().meta({ description: "the position closed (signed decimal text)" }), orderId: z.number().int(),
+      filledSize: z.string().nullable(), averagePrice: z.string().nullable(),
+    })),
+    dust: z.array(dustPosition).optional().meta({ description: "positions left open: the exchange refused to close them below its minimum order value" }),
+    attempts: z.number().int().optional(),
+  }).meta({ description: "every order canceled and every position closed (but refused dust): the 'flatten' policy after a breach, or a vault's close" }),
+  EnforcementFailing: z.object({
+    policy: breachPolicy, since: unixSeconds.meta({ description: "since when the vault is out of policy" }), attempts: z.number().int(), error: z.string(),
+  }).meta({ description: "a paused vault has not held its breach policy for more than two oracle cycles; the daemon keeps trying" }),
+  AccountModeChanged: z.object({ from: z.string().nullable(), to: z.string(), valued: z.boolean() })
+    .meta({ description: "the exchange account's abstraction mode changed (valued: the oracle can value the new mode)" }),
+} satisfies Record<VaultEventType, z.ZodType>;
+
+/** One event type's `data`. */
+export type VaultEventDataOf<K extends VaultEventType> = z.infer<(typeof vaultEventData)[K]>;
+
+const eventOf = <T extends VaultEventType>(type: T) =>
+  z.object({
+    id: z.number().int(), vault: z.string(), type: z.literal(type), time: unixSeconds,
+    txHash: z.string().nullable(), blockNumber: z.number().int().nullable(), data: vaultEventData[type],
+  });
+
+/** A VaultEvent record; `type` tells the shape of `data`. */
+type EventSchema = { [K in VaultEventType]: ReturnType<typeof eventOf<K>> }[VaultEventType];
+export const vaultEvent = z.discriminatedUnion("type", VAULT_EVENT_TYPES.map((type) => eventOf(type)) as unknown as [EventSchema, ...EventSchema[]]);
+export type VaultEvent = z.infer<typeof vaultEvent>;
+
+/**
+ * A message's `data` on the GET /api/events stream, for an event of `type`: the record's id, vault,
+ * type and time with the fields of its `data` beside them (no txHash, no blockNumber).
+ */
+export const streamEvent = (type: VaultEventType) =>
+  vaultEventData[type].extend({ id: z.number().int(), vault: z.string(), type: z.literal(type), time: unixSeconds });
+
+/** A stream message's `data`, typed by its `type` (the dashboard and the CLI read these). */
+export type StreamEvent = {
+  [K in VaultEventType]: { id: number; vault: string; type: K; time: number } & VaultEventDataOf<K>;
+}[VaultEventType];
