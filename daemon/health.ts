@@ -3,6 +3,7 @@
 // (a cycle in which no active vault could be read is not a success; with no vault, the exchange
 // must answer). The keys stay stable: the CLI finds the sim and the chain through them.
 import type { Chain } from "./chain/chain.js";
+import type { Cluster } from "./cluster/cluster.js";
 import type { Config, SimControlsMode } from "./config.js";
 import { ping, type Store } from "./db/database.js";
 import type { ExchangeAdapter } from "./exchange/types.js";
@@ -34,6 +35,8 @@ export function healthCheck(deps: {
   enforcement: { summary(): { outOfPolicy: number; oldestSeconds: number } };
   /** The exchange request weight spent (all of it: oracle, early writes, trading). */
   weight?: { spentLastMinute(): number };
+  /** Several daemons on one database: this one's share and everyone's. */
+  cluster?: Pick<Cluster, "status" | "holders">;
 }): () => Promise<Health> {
   const { config, clock, store, exchange, chain, oracle } = deps;
   const started = clock();
@@ -69,6 +72,8 @@ export function healthCheck(deps: {
       // Paused vaults whose account does not hold their breach policy yet, and the longest such wait.
       // Not a readiness condition (the daemon keeps trying); the vault detail says which and why.
       enforcement: deps.enforcement.summary(),
+      // Not a readiness condition: a daemon holding no vault (more daemons than vaults) is well.
+      cluster: deps.cluster ? { ...deps.cluster.status(), holders: await deps.cluster.holders().catch(() => ({})) } : null,
       sim: deps.simControls === undefined ? null : { controls: deps.simControls },
       // Per vault account: armed, or why the exchange refused (its volume gate). Not a readiness condition.
       deadMan: deps.deadMan?.status() ?? { seconds: null, accounts: [] },

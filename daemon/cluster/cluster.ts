@@ -164,6 +164,10 @@ export function createCluster(deps: ClusterDeps) {
     onChange(listener: (change: ClusterChange) => void): void {
       listeners.push(listener);
     },
+    /** Vaults held now by each daemon, by id (the database's view). */
+    async holders(): Promise<Record<string, number>> {
+      return Object.fromEntries(await repo.leaseCounts(db, VAULT, await deps.now()));
+    },
     status: () => ({ daemon: id, vaultsHeld: vaultsHeld(), activeVaults: total, liveDaemons: live, sender: held.has(senderKey) }),
   };
 }

@@ -10,6 +10,7 @@ import { countOrdersByStatus } from "../db/orders-repo.js";
 import { countVaultsByState, oldestOpenVaultReading } from "../db/vaults-repo.js";
 import type { OrderStatus } from "../db/schema.js";
 import type { TxStatus } from "../db/schema-chain.js";
+import type { Cluster } from "../cluster/cluster.js";
 import type { OracleStatus } from "../oracle/oracle.js";
 import type { MeteredLimiter } from "./metered-limiter.js";
 
@@ -25,6 +26,8 @@ export interface ScrapeSources {
   limiter?: MeteredLimiter;
   /** Paused vaults not holding their breach policy (vaults/enforcement.ts). */
   enforcement?: { summary(): { outOfPolicy: number; oldestSeconds: number } };
+  /** Several daemons on one database (absent when alone on the store). */
+  cluster?: Pick<Cluster, "status" | "holders">;
 }
 
 const ORDER_STATUSES: OrderStatus[] = ["pending", "resting", "filled", "canceled", "rejected", "unknown"];
@@ -154,10 +157,36 @@ function enforcementGauges(reg: Registry, s: ScrapeSources): void {
   });
 }
 
+/** Several daemons on one database: this daemon's share, and each daemon's (labelled by id). */
+function clusterGauges(reg: Registry, s: ScrapeSources): void {
+  const c = s.cluster;
+  if (!c) return;
+  new Gauge({
+    name: "tradevault_cluster_vaults_held", help: "Open vaults each daemon holds the oracle lease of (the database's view)", labelNames: ["daemon"], registers: [reg],
+    async collect() {
+      this.reset();
+      for (const [daemon, n] of Object.entries(await c.holders())) this.set({ daemon }, n);
+    },
+  });
+  new Gauge({
+    name: "tradevault_cluster_live_daemons", help: "Daemons on this database whose heartbeat is within a lease's time", registers: [reg],
+    collect() {
+      this.set(c.status().liveDaemons);
+    },
+  });
+  new Gauge({
+    name: "tradevault_cluster_sender", help: "1 when this daemon sends the operator's transactions", registers: [reg],
+    collect() {
+      this.set(c.status().sender ? 1 : 0);
+    },
+  });
+}
+
 /** Registers every scrape-time gauge on `reg`. */
 export function registerCollectors(reg: Registry, s: ScrapeSources): void {
   tableGauges(reg, s);
   oracleGauges(reg, s);
   enforcementGauges(reg, s);
+  clusterGauges(reg, s);
   venueGauges(reg, s);
 }

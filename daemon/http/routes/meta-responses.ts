@@ -26,6 +26,14 @@ export const health = z.object({
     height: z.number().int().nullable().meta({ description: "the chain's block height (null when it did not answer)" }),
     snapshotAgeSeconds: z.number().int().nullable().meta({ description: "embedded chain: age of the newest snapshot (null before the first, and on an external chain)" }),
   }),
+  cluster: z.object({
+    daemon: z.string().meta({ description: "this daemon's id (<data-dir>/daemon-id)" }),
+    vaultsHeld: z.number().int().meta({ description: "open vaults whose oracle work this daemon holds the lease of" }),
+    activeVaults: z.number().int().meta({ description: "open vaults in the shared database" }),
+    liveDaemons: z.number().int().meta({ description: "daemons whose heartbeat is within a lease's time" }),
+    sender: z.boolean().meta({ description: "this daemon sends the operator's transactions" }),
+    holders: z.record(z.string(), z.number().int()).meta({ description: "vaults held by each daemon, by id" }),
+  }).nullable().meta({ description: "several daemons on one PostgreSQL database (null: this daemon is alone on its store)" }),
   enforcement: z.object({
     outOfPolicy: z.number().int().meta({ description: "paused vaults whose exchange account does not hold their breach policy yet" }),
     oldestSeconds: z.number().int().meta({ description: "how long the longest of them has been out of policy (0 with none)" }),
