@@ -4,7 +4,7 @@
 // must answer). The keys stay stable: the CLI finds the sim and the chain through them.
 import type { Chain } from "./chain/chain.js";
 import type { Config, SimControlsMode } from "./config.js";
-import { ping, type Store } from "./db/database.js";
+import { ping, type Store } from "./db/store.js";
 import type { ExchangeAdapter } from "./exchange/types.js";
 import type { PriceStream } from "./exchange/price-stream.js";
 import type { Oracle } from "./oracle/oracle.js";

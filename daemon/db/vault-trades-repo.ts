@@ -1,6 +1,6 @@
 // Vault trades (SPEC 2.12): fills of a vault's exchange account, keyed by (account, fill id) so a
 // fill is never counted twice, with a dense per-vault sequence so every page is an index range.
-import type { Executor } from "./database.js";
+import type { Executor } from "./store.js";
 import type { VaultTradeRow } from "./schema.js";
 
 export interface NewFill {

@@ -3,7 +3,7 @@
 // so inserting the same chain event twice inserts nothing and reports nothing. The events table holds
 // a vault's number and a transaction's id (migration 007); rows come out with address and hash.
 import { sql } from "kysely";
-import type { Executor } from "./database.js";
+import type { Executor } from "./store.js";
 import { packEventData } from "./event-data.js";
 import type { NewVault, VaultEventRow, VaultRow } from "./schema-chain.js";
 

@@ -1,7 +1,7 @@
 // What a contract event does to the vault's row (the projection of the chain into the database), and
 // the daemon's own events. Applied inside the caller's unit of work; each event stored once, keyed by
 // (tx hash, log index), so applying a block twice changes nothing and reports nothing.
-import type { Executor } from "../db/database.js";
+import type { Executor } from "../db/store.js";
 import * as repo from "../db/vaults-repo.js";
 import type { VaultEventRow, VaultRow } from "../db/schema-chain.js";
 import type { ChainEventInput } from "../chain/event-rows.js";

@@ -8,9 +8,10 @@ import BetterSqlite3 from "better-sqlite3";
 import { hexlify, randomBytes } from "ethers";
 import { Kysely, Migrator, SqliteDialect, sql } from "kysely";
 import { journalOf, insertJournal } from "../../daemon/db/chain-repo.js";
-import { openStore, type Store } from "../../daemon/db/database.js";
+import { openStore } from "../../daemon/db/database.js";
+import type { SqliteStore } from "../../daemon/db/sqlite-store.js";
 import { packEventData, unpackEventData } from "../../daemon/db/event-data.js";
-import { migrations } from "../../daemon/db/migrations/index.js";
+import { sqliteMigrations as migrations } from "../../daemon/db/migrations/index.js";
 import { allVaultEvents, eventsAfter, findVault, insertEvent, insertVault, vaultEventsPage } from "../../daemon/db/vaults-repo.js";
 import type { NewVault } from "../../daemon/db/schema-chain.js";
 import { tempDir } from "../helpers/util.js";
@@ -116,7 +117,7 @@ test("a reading is packed only when it has exactly the known fields; anything el
   assert.throws(() => unpackEventData("BalanceUpdated", "[1,2]"), /array of 2 fields/);
 });
 
-async function bytesOf(store: Store): Promise<number> {
+async function bytesOf(store: SqliteStore): Promise<number> {
   store.sqlite.pragma("wal_checkpoint(TRUNCATE)");
   return (store.sqlite.prepare("select sum(pgsize) as n from dbstat").get() as { n: number }).n;
 }

@@ -11,7 +11,7 @@ import * as compactEvents from "./2026-11-24-007-compact-events.js";
 import * as simFaucetDays from "./2026-11-25-008-sim-faucet-days.js";
 import * as enforcement from "./2026-11-26-009-enforcement.js";
 
-export const migrations: Record<string, Migration> = {
+export const sqliteMigrations: Record<string, Migration> = {
   "2026-11-23-001-auth": auth,
   "2026-11-23-002-trading": trading,
   "2026-11-23-003-chain": chain,
