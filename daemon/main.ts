@@ -132,9 +132,9 @@ function baseOf(opts: DaemonOptions): Base {
   };
 }
 
-/** The database of this network and the keys of the data directory (or the environment). */
+/** The database (the data directory's file of this network, or config.databaseUrl) and the keys of the data directory (or the environment). */
 async function openStoreAndKeys(config: Config, undo: Undo): Promise<{ store: OpenedStore; box: SecretBox; operatorKey: string }> {
-  const store = await openStore(join(config.dataDir, `tradevault-${config.network}.db`));
+  const store = await openStore(config.databaseUrl ?? join(config.dataDir, `tradevault-${config.network}.db`));
   undo.push(() => store.close());
   const box = secretBox(loadSecretKey({ secret: process.env.TRADEVAULT_SECRET, keyFile: join(config.dataDir, "keys", "secret.key") }));
   const key = config.operatorKeyFile

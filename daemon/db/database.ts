@@ -1,12 +1,17 @@
-// Opens the store a target names: the path of a SQLite file (or ":memory:").
+// Opens the store a target names: a PostgreSQL URL (postgres:// or postgresql://) is a database
+// shared with other daemons, anything else is the path of a SQLite file (or ":memory:").
+import { openPostgresStore, type PostgresStore } from "./postgres-store.js";
 import { openSqliteStore, type SqliteStore } from "./sqlite-store.js";
 
 // daemon/chain may import only this file of db/'s store modules (docs/architecture.md): the port's
 // types are re-exported here for it.
 export type { Executor, Store, UnitOfWork } from "./store.js";
 
-export type OpenedStore = SqliteStore;
+/** Either adapter; `kind` tells them apart where the file or the server matters (tests, backup). */
+export type OpenedStore = SqliteStore | PostgresStore;
+
+export const isPostgresUrl = (target: string): boolean => /^postgres(ql)?:\/\//i.test(target);
 
 export function openStore(target: string): Promise<OpenedStore> {
-  return openSqliteStore(target);
+  return isPostgresUrl(target) ? openPostgresStore(target) : openSqliteStore(target);
 }

@@ -82,7 +82,10 @@ export async function applyChainEvents(trx: Executor, events: ChainEventInput[],
     if (!v) continue;
     const row = await repo.insertEvent(trx, v, e);
     if (!row) continue;
-    await repo.updateVault(trx, v.address, { ...effect(v, e), updated_at: now });
+    // insertEvent locked the vault's row until commit: read it again, so that what another writer
+    // committed meanwhile (PostgreSQL) is not undone by a change computed from the row read before.
+    const current = (await repo.findVault(trx, v.address))!;
+    await repo.updateVault(trx, v.address, { ...effect(current, e), updated_at: now });
     inserted.push(row);
   }
   return inserted;

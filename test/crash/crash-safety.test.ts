@@ -88,7 +88,7 @@ test("SIGKILLed at random points while writing and closing: restarts agree with 
   env = {
     dir: tmp.path, store: await openStore(join(tmp.path, "db.sqlite")),
     operatorKey: loadOrCreateOperatorKey(join(tmp.path, "keys", "operator.key")).privateKey,
-  } as unknown as Env;
+  } as Env;
   chain = await start(env, { shutdownSettleMs: 50, log: pino({ level: process.env.TEST_LOG ?? "silent" }) });
   await chain.indexer.sync();
   await assertAgreement(chain, env);
