@@ -9,6 +9,7 @@ import { sql } from "kysely";
 import { openStore } from "../../daemon/db/database.js";
 import { sqliteHandle } from "../../daemon/db/sqlite-store.js";
 import type { Executor } from "../../daemon/db/store.js";
+import { freshDatabase } from "../helpers/postgres.js";
 import { only, openTestStore, storeKind } from "../helpers/stores.js";
 
 // `t` is no table of the daemon's schema: the tests reach it through raw SQL on the executor.
@@ -155,6 +156,19 @@ test("grouped calls made together share one commit; one that throws is rolled ba
     await reopened.close();
   } finally {
     await close().catch(() => undefined); // closed above already
+  }
+});
+
+only("postgres", test)("two daemons opening one empty database at once migrate it once, and both work", async () => {
+  const url = await freshDatabase();
+  const stores = await Promise.all([openStore(url), openStore(url), openStore(url)]);
+  try {
+    const names = (await sql<{ name: string }>`select name from kysely_migration order by name`.execute(stores[0]!.db)).rows.map((r) => r.name);
+    assert.equal(names, ["2026-11-26-009-postgres-baseline", "2026-11-27-010-sequence-locks"]);
+    await stores[1]!.write((trx) => sql`insert into users (address, created_at) values ('0xA', 1)`.execute(trx));
+    assert.equal((await sql<{ n: number }>`select count(*) as n from users`.execute(stores[2]!.db)).rows, [{ n: 1 }]);
+  } finally {
+    for (const s of stores) await s.close();
   }
 });
 
