@@ -5,7 +5,7 @@
 import type { Logger } from "pino";
 import type { AuthService } from "./auth/auth-service.js";
 import type { Config } from "./config.js";
-import type { Store } from "./db/database.js";
+import type { Store } from "./db/store.js";
 import { unpackEventData } from "./db/event-data.js";
 import * as vaultsRepo from "./db/vaults-repo.js";
 import type { VaultEventRow } from "./db/schema-chain.js";
@@ -110,11 +110,11 @@ export function composeServices(deps: ServiceDeps) {
     intervalMs: config.oracleInterval * 1000, share,
   });
   deps.onChainEvents(enforcement.observe);
-  const vaults = createVaultService({ db, changes: store.changes, chain: chainOps, balances, views, enforcement, modes, deadMan, share, clock, log });
+  const vaults = createVaultService({ db, changeKey: store.changeKey, chain: chainOps, balances, views, enforcement, modes, deadMan, share, clock, log });
   const gate = createVaultGate({ db, balances, refresh: vaults.refresh, clock, staleAfterMs: config.staleAfter * 1000 });
   const desk = createOrderDesk({ db, trading, views, gate, balances, log });
   const watch = createVaultWatch({
-    db, changes: store.changes, balances, refresh: vaults.refresh, share, clock, log, marginBps: Math.round(config.breachMargin * 100),
+    db, changeKey: store.changeKey, balances, refresh: vaults.refresh, share, clock, log, marginBps: Math.round(config.breachMargin * 100),
   });
   const proposals = createProposalService({
     db, clock, log,

@@ -117,7 +117,14 @@ export const envName = (spec: FlagSpec): string =>
 const fields = Object.fromEntries(Object.entries(FLAGS).map(([key, spec]) => [key, spec.field])) as {
   [K in ConfigKey]: Flags[K]["field"];
 };
-export const configSchema = z.object(fields).strict();
+export const configSchema = z.object({
+  ...fields,
+  /**
+   * A PostgreSQL database (postgres://...) instead of the data directory's SQLite file. Not a flag
+   * yet: set by tests until the daemon checks what sharing a database needs (issue 22).
+   */
+  databaseUrl: z.string().regex(/^postgres(ql)?:\/\/./i, "must be a postgres:// or postgresql:// URL").optional(),
+}).strict();
 
 export type ConfigInput = z.input<typeof configSchema>;
 export type Config = Readonly<Omit<z.output<typeof configSchema>, "simControls">> & {

@@ -5,7 +5,7 @@
 import type { Chain } from "./chain/chain.js";
 import type { Cluster } from "./cluster/cluster.js";
 import type { Config, SimControlsMode } from "./config.js";
-import { ping, type Store } from "./db/database.js";
+import { ping, type Store } from "./db/store.js";
 import type { ExchangeAdapter } from "./exchange/types.js";
 import type { PriceStream } from "./exchange/price-stream.js";
 import type { Oracle } from "./oracle/oracle.js";

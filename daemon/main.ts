@@ -9,7 +9,7 @@ import { startChain, type Chain } from "./chain/chain.js";
 import { loadOrCreateOperatorKey, readOperatorKeyFile } from "./chain/operator-key.js";
 import { composeServices } from "./compose-services.js";
 import type { Config } from "./config.js";
-import { openStore, type Store } from "./db/database.js";
+import { openStore, type OpenedStore, type Store } from "./db/database.js";
 import type { OrderRow } from "./db/schema.js";
 import { knownVaults } from "./db/vaults-repo.js";
 import { createPriceStream, type PriceStream } from "./exchange/price-stream.js";
@@ -53,7 +53,7 @@ export interface Daemon {
   /** Where the API listens, e.g. http://127.0.0.1:8420 */
   url: string;
   publicUrl: string;
-  store: Store;
+  store: OpenedStore;
   /** The embedded sim exchange, when `--exchange sim`. */
   sim?: SimExchange;
   exchange: ExchangeAdapter;
@@ -133,9 +133,9 @@ function baseOf(opts: DaemonOptions): Base {
   };
 }
 
-/** The database of this network and the keys of the data directory (or the environment). */
-async function openStoreAndKeys(config: Config, undo: Undo): Promise<{ store: Store; box: SecretBox; operatorKey: string }> {
-  const store = await openStore(join(config.dataDir, `tradevault-${config.network}.db`));
+/** The database (the data directory's file of this network, or config.databaseUrl) and the keys of the data directory (or the environment). */
+async function openStoreAndKeys(config: Config, undo: Undo): Promise<{ store: OpenedStore; box: SecretBox; operatorKey: string }> {
+  const store = await openStore(config.databaseUrl ?? join(config.dataDir, `tradevault-${config.network}.db`));
   undo.push(() => store.close());
   const box = secretBox(loadSecretKey({ secret: process.env.TRADEVAULT_SECRET, keyFile: join(config.dataDir, "keys", "secret.key") }));
   const key = config.operatorKeyFile

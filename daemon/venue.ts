@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { Chain } from "./chain/chain.js";
 import { mintSettlementToken } from "./chain/deploy.js";
 import type { Config } from "./config.js";
-import type { Store } from "./db/database.js";
+import type { Store } from "./db/store.js";
 import { createHyperliquidAdapter, MAINNET_URL, TESTNET_URL } from "./exchange/hyperliquid-adapter.js";
 import type { ExchangeAdapter } from "./exchange/types.js";
 import { HYPERLIQUID_WEIGHT, weightLimiter } from "./exchange/weight-limiter.js";

@@ -3,7 +3,7 @@
 // the baseline of plain better-sqlite3 inserts of the same rows in one transaction on the same schema.
 // Each measurement gets a fresh database, so every variant writes into an equally empty table.
 import { join } from "node:path";
-import { openStore, type Store } from "../../daemon/db/database.js";
+import { openSqliteStore, type SqliteStore } from "../../daemon/db/sqlite-store.js";
 import { appendFills, type NewFill } from "../../daemon/db/vault-trades-repo.js";
 import { tempDir } from "../lib/daemon-host.js";
 
@@ -16,9 +16,9 @@ const fill = (i: number): NewFill => ({
   timeMs: T0 + i * 1000,
 });
 
-async function withStore<T>(fn: (store: Store) => T | Promise<T>): Promise<T> {
+async function withStore<T>(fn: (store: SqliteStore) => T | Promise<T>): Promise<T> {
   const dir = tempDir("tradevault-audit-");
-  const store = await openStore(join(dir.path, "audit.db"));
+  const store = await openSqliteStore(join(dir.path, "audit.db"));
   try {
     return await fn(store);
   } finally {

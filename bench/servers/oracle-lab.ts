@@ -10,6 +10,7 @@ import { chainOps } from "../../daemon/vaults/chain-ops.js";
 import { createVaultBalances } from "../../daemon/vaults/vault-balances.js";
 import type { VaultChainOps } from "../../daemon/vaults/vault-chain.js";
 import { createVaults, hostDaemon, type HostedDaemon } from "../lib/daemon-host.js";
+import { sqliteHandle } from "../../daemon/db/sqlite-store.js";
 
 export interface CycleCost {
   ms: number;
@@ -29,9 +30,9 @@ export function serve() {
 
   const d = () => hosted!.daemon;
   const count = (type: string) =>
-    (d().store.sqlite.prepare("select count(*) n from vault_events where type = ?").get(type) as { n: number }).n;
+    (sqliteHandle(d().store).prepare("select count(*) n from vault_events where type = ?").get(type) as { n: number }).n;
   const daemonEvents = () =>
-    (d().store.sqlite.prepare("select count(*) n from vault_events where tx is null").get() as { n: number }).n;
+    (sqliteHandle(d().store).prepare("select count(*) n from vault_events where tx is null").get() as { n: number }).n;
 
   /** Gas and transaction count of the blocks after `from` (each operator transaction mines its own block). */
   async function gasSince(from: number): Promise<{ gas: number; transactions: number }> {

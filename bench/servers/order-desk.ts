@@ -5,6 +5,7 @@
 import { Wallet } from "ethers";
 import { commitProbe } from "../lib/commit-counter.js";
 import { approveAgent, hostDaemon, signIn, type HostedDaemon } from "../lib/daemon-host.js";
+import { sqliteHandle } from "../../daemon/db/sqlite-store.js";
 
 export interface OrderDesk {
   url: string;
@@ -41,7 +42,7 @@ export function serve() {
     ...commitProbe(),
     /** Experiments only: e.g. "OFF" to see what fsyncs cost the order path. */
     synchronous(mode: string): void {
-      hosted!.daemon.store.sqlite.pragma(`synchronous = ${mode}`);
+      sqliteHandle(hosted!.daemon.store).pragma(`synchronous = ${mode}`);
     },
     close: () => hosted?.close(),
   };

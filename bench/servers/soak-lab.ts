@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { Wallet } from "ethers";
 import { snapshotsOf } from "../../daemon/db/chain-repo.js";
 import { createVaults, hostDaemon, tempDir, type HostedDaemon } from "../lib/daemon-host.js";
+import { sqliteHandle } from "../../daemon/db/sqlite-store.js";
 
 export interface SoakSample {
   cycle: number;
@@ -45,7 +46,7 @@ export function serve() {
         ms.push(Number(process.hrtime.bigint() - t) / 1e6);
         cycles++;
       }
-      d().store.sqlite.pragma("wal_checkpoint(TRUNCATE)");
+      sqliteHandle(d().store).pragma("wal_checkpoint(TRUNCATE)");
       const db = join(dir.path, "tradevault-sim.db");
       const [snap] = await snapshotsOf(d().store.db, d().chain.key);
       ms.sort((a, b) => a - b);

@@ -3,6 +3,7 @@
 // seq (1, 2, 3...) in time order. One trade a second, so dates map to seqs.
 import { Wallet } from "ethers";
 import { createVaults, hostDaemon, signIn, type HostedDaemon } from "../lib/daemon-host.js";
+import { sqliteHandle } from "../../daemon/db/sqlite-store.js";
 
 export interface Archive {
   url: string;
@@ -29,7 +30,7 @@ export function serve() {
     },
     /** Appends trades until the vault has `total`, `batch` rows per transaction; seconds taken. */
     fill(total: number, batch = 50_000): number {
-      const { sqlite } = hosted!.daemon.store;
+      const sqlite = sqliteHandle(hosted!.daemon.store);
       const insert = sqlite.prepare(
         `insert into vault_trades (vault, seq, account, tid, oid, symbol, side, size, price, pnl, fee, time_ms)
          values (?, ?, ?, ?, ?, 'BTC', ?, '0.01', '60000.5', '-1.25', '0.12', ?)`,

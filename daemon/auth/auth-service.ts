@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { sha256Hex } from "../lib/sha256.js";
 import { verifyMessage } from "ethers";
-import type { Executor, UnitOfWork } from "../db/database.js";
+import type { Executor, UnitOfWork } from "../db/store.js";
 import * as repo from "../db/auth-repo.js";
 import { AppError } from "../errors.js";
 import { createEventTickets } from "./event-tickets.js";

@@ -8,7 +8,7 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, renameSync, rmSync, rmdirSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { AppError } from "../errors.js";
-import { migrations } from "../db/migrations/index.js";
+import { sqliteMigrations as migrations } from "../db/migrations/index.js";
 import { fsyncPath, isAbsentOrEmpty, notRegularFile, privateCopy, privateDir, sha256File } from "./files.js";
 import { requiredFiles } from "./holds.js";
 import { backupRefused, readManifest, type Manifest } from "./manifest.js";

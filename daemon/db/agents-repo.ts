@@ -1,5 +1,5 @@
 // Agent keys (sealed) per exchange account.
-import type { Executor } from "./database.js";
+import type { Executor } from "./store.js";
 import type { AgentRow } from "./schema.js";
 
 export async function insertAgent(db: Executor, row: AgentRow): Promise<void> {

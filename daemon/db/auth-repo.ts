@@ -1,6 +1,6 @@
 // Users, sign-in nonces and sessions. Plain functions over an executor; rows stay snake_case here
 // and the auth service maps what it needs.
-import type { Executor } from "./database.js";
+import type { Executor } from "./store.js";
 import type { NewSession, NonceRow, SessionRow } from "./schema.js";
 
 export async function insertNonce(db: Executor, row: NonceRow): Promise<void> {

@@ -1,7 +1,7 @@
 // The operator's transaction journal and the indexer's cursors.
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import type { Selectable } from "kysely";
-import type { Executor } from "./database.js";
+import type { Executor } from "./store.js";
 import type { ChainSnapshotRow, NewChainSnapshot, NewTxJournal, TxJournalRow, TxJournalTable, TxRequestRow, TxStatus } from "./schema-chain.js";
 
 // A signed transaction is kept deflated: an oracle batch is mostly the zero padding of its ABI words,

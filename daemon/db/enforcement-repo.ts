@@ -1,5 +1,5 @@
 // The enforcement rows of paused vaults (vaults/enforcement.ts owns what they mean).
-import type { Executor } from "./database.js";
+import type { Executor } from "./store.js";
 import type { EnforcementRow } from "./schema-chain.js";
 
 export function allEnforcement(db: Executor): Promise<EnforcementRow[]> {

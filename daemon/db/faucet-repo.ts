@@ -1,5 +1,5 @@
 // The sim faucet's daily tally per account (paper money). Amounts are USDC base units as bigint.
-import type { Executor } from "./database.js";
+import type { Executor } from "./store.js";
 
 export async function grantedOn(db: Executor, account: string, day: number): Promise<bigint> {
   const row = await db.selectFrom("sim_faucet_days").select("granted").where("account", "=", account).where("day", "=", day).executeTakeFirst();

@@ -1,6 +1,6 @@
 // The orders table: written before the exchange call (with the idempotency key, in one commit) and
 // updated after, so a crash or timeout mid-call leaves a row to reconcile, never a lost order.
-import type { Executor } from "./database.js";
+import type { Executor } from "./store.js";
 import type { NewOrder, OrderRow, OrderStatus } from "./schema.js";
 
 export async function insertOrder(db: Executor, row: NewOrder): Promise<void> {

@@ -1,5 +1,5 @@
 // Funding proposals: terms, who signed, and the vault once it is deployed.
-import type { Executor } from "./database.js";
+import type { Executor } from "./store.js";
 import type { NewProposal, ProposalRow, ProposalStatus } from "./schema.js";
 
 export async function insertProposal(db: Executor, row: NewProposal): Promise<ProposalRow> {

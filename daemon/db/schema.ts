@@ -1,5 +1,6 @@
 // Kysely's view of the database: one interface per table. Columns are snake_case; repositories map
-// rows to camelCase objects. Times are Unix milliseconds (INTEGER) unless a column says otherwise.
+// rows to camelCase objects. Times are Unix milliseconds (INTEGER; bigint on PostgreSQL) unless a
+// column says otherwise. Both stores hand out integers as JS numbers.
 import type { Generated, Insertable, Selectable } from "kysely";
 import type { ChainTables } from "./schema-chain.js";
 import type { ClusterTables } from "./schema-cluster.js";
@@ -120,6 +121,11 @@ export interface SimFaucetDaysTable {
   granted: string; // USDC base units (6 decimals), decimal text
 }
 
+/** One row per dense sequence allocated by reading its last number (db/sequence-lock.ts). */
+export interface SequenceLocksTable {
+  name: string;
+}
+
 export interface Database extends ChainTables, ClusterTables {
   users: UsersTable;
   auth_nonces: AuthNoncesTable;
@@ -129,6 +135,7 @@ export interface Database extends ChainTables, ClusterTables {
   proposals: ProposalsTable;
   vault_trades: VaultTradesTable;
   sim_faucet_days: SimFaucetDaysTable;
+  sequence_locks: SequenceLocksTable;
 }
 
 export type SessionRow = Selectable<SessionsTable>;

@@ -1,7 +1,8 @@
 // Vault trades (SPEC 2.12): fills of a vault's exchange account, keyed by (account, fill id) so a
 // fill is never counted twice, with a dense per-vault sequence so every page is an index range.
-import type { Executor } from "./database.js";
 import type { VaultTradeRow } from "./schema.js";
+import { lockSequence } from "./sequence-lock.js";
+import type { Executor } from "./store.js";
 
 export interface NewFill {
   tid: number;
@@ -21,13 +22,15 @@ export async function lastSeq(db: Executor, vault: string): Promise<{ seq: numbe
 }
 
 /**
- * Appends fills in time order, skipping ones already recorded; call inside a unit of work.
+ * Appends fills in time order, skipping ones already recorded; call inside a unit of work (the
+ * vault's sequence is locked until it commits, so two writers never number fills alike).
  * One statement per fill: `ON CONFLICT (account, tid) DO NOTHING RETURNING *` both skips a known fill
  * and returns a new one. Kysely compiles it once per call and each fill re-binds the parameters, so a
  * batch costs one compilation (half the time per fill went to compiling when each fill built its own).
  */
 export async function appendFills(db: Executor, vault: string, account: string, fills: NewFill[]): Promise<VaultTradeRow[]> {
   if (fills.length === 0) return [];
+  await lockSequence(db, `vault_trades:${vault}`);
   let { seq } = await lastSeq(db, vault);
   // Key order here is the parameter order of the compiled INSERT below.
   const values = (f: NewFill, s: number) => ({

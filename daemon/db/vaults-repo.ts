@@ -2,12 +2,17 @@
 // rule (vaults/vault-events.ts); this module only stores. Events are keyed by (tx hash, log index),
 // so inserting the same chain event twice inserts nothing and reports nothing. The events table holds
 // a vault's number and a transaction's id (migration 007); rows come out with address and hash.
+// Numbers are allocated so that concurrent writers (PostgreSQL) never take the same one: see
+// insertVault and insertEvent.
 import { sql } from "kysely";
-import type { Executor } from "./database.js";
 import { packEventData } from "./event-data.js";
+import { lockSequence } from "./sequence-lock.js";
+import type { Executor } from "./store.js";
 import type { NewVault, VaultEventRow, VaultRow } from "./schema-chain.js";
 
+/** Stores a new vault with the next number (call inside a unit of work); a known address is left as it is. */
 export async function insertVault(db: Executor, row: NewVault): Promise<void> {
+  await lockSequence(db, "vaults.num");
   await db.insertInto("vaults")
     .values({ ...row, num: sql<number>`(select coalesce(max(num), 0) + 1 from vaults)` })
     .onConflict((oc) => oc.column("address").doNothing())
@@ -49,18 +54,29 @@ export interface NewEvent {
   data: Record<string, unknown>;
 }
 
-/** Inserts the vault's next event (seq = event_count + 1); undefined when this chain event is stored already. */
+/**
+ * Inserts the vault's next event; undefined when this chain event is stored already. Call inside a
+ * unit of work. The sequence number comes from incrementing the vault's event_count in one statement,
+ * which also locks the vault's row until commit: a concurrent writer of the same vault waits and then
+ * counts from this one's number. A duplicate gives its number back, so the sequence stays dense.
+ */
 export async function insertEvent(db: Executor, v: VaultRow, e: NewEvent): Promise<VaultEventRow | undefined> {
+  const counted = await db.updateTable("vaults").set((eb) => ({ event_count: eb("event_count", "+", 1) }))
+    .where("address", "=", v.address)
+    .returning("event_count")
+    .executeTakeFirstOrThrow();
   const values = {
-    vault_num: v.num, seq: v.event_count + 1, type: e.type, tx: e.txHash === null ? null : await txId(db, e.txHash),
+    vault_num: v.num, seq: counted.event_count, type: e.type, tx: e.txHash === null ? null : await txId(db, e.txHash),
     log_index: e.logIndex, block_number: e.blockNumber, time: e.time, data: packEventData(e.type, e.data),
   };
   const row = await db.insertInto("vault_events").values(values)
     .onConflict((oc) => oc.columns(["tx", "log_index"]).doNothing())
     .returning("id")
     .executeTakeFirst();
-  if (!row) return undefined;
-  await updateVault(db, v.address, { event_count: values.seq });
+  if (!row) {
+    await db.updateTable("vaults").set((eb) => ({ event_count: eb("event_count", "-", 1) })).where("address", "=", v.address).execute();
+    return undefined;
+  }
   return {
     id: row.id, vault: v.address, seq: values.seq, type: e.type, tx_hash: e.txHash, log_index: e.logIndex,
     block_number: e.blockNumber, time: e.time, data: values.data,

@@ -5,7 +5,7 @@ import { formatEther } from "ethers";
 import type { Logger } from "pino";
 import { Counter, Gauge, type Registry } from "prom-client";
 import { countJournalByStatus } from "../db/chain-repo.js";
-import type { Executor } from "../db/database.js";
+import type { Executor } from "../db/store.js";
 import { countOrdersByStatus } from "../db/orders-repo.js";
 import { countVaultsByState, oldestOpenVaultReading } from "../db/vaults-repo.js";
 import type { OrderStatus } from "../db/schema.js";

@@ -1,7 +1,7 @@
 // The daemon's sim faucet gives each account at most FAUCET_DAILY_CAP_USDC per UTC day. The tally is
 // in the daemon's database, so a restart forgets nothing. A grant is reserved before the sim credits
 // it and handed back if the sim refuses: two requests at once cannot both take the last of the day.
-import type { UnitOfWork } from "../db/database.js";
+import type { UnitOfWork } from "../db/store.js";
 import { grantedOn, setGranted } from "../db/faucet-repo.js";
 import { AppError } from "../errors.js";
 import { formatDecimal, parseDecimal } from "../lib/decimal.js";

@@ -2,7 +2,7 @@
 // controls trust whoever runs the machine; these serve remote users too, so they are bounded: the
 // faucet by a daily cap per account, price moves by --sim-controls (who) and price-bounds.ts (how far).
 import type { SimControlsMode } from "../config.js";
-import type { UnitOfWork } from "../db/database.js";
+import type { UnitOfWork } from "../db/store.js";
 import { AppError } from "../errors.js";
 import { parseDecimal, toDecimalString } from "../lib/decimal.js";
 import { handleControl, type ControlTarget } from "../sim/controls.js";

@@ -3,7 +3,7 @@
 // and an address is never reused.
 import { Wallet } from "ethers";
 import * as repo from "../db/agents-repo.js";
-import type { Executor } from "../db/database.js";
+import type { Executor } from "../db/store.js";
 import type { AgentRow } from "../db/schema.js";
 import { AppError } from "../errors.js";
 import type { ExchangeAdapter, Signer } from "../exchange/types.js";

@@ -3,7 +3,7 @@
 // once its expiresAfter has passed can no longer land, so it is settled as never placed, and its
 // Idempotency-Key is freed so that a retry places it anew.
 import type { Logger } from "pino";
-import type { Executor, UnitOfWork } from "../db/database.js";
+import type { Executor, UnitOfWork } from "../db/store.js";
 import * as orders from "../db/orders-repo.js";
 import type { OrderRow, OrderStatus } from "../db/schema.js";
 import type { ExchangeAdapter, OrderLookup } from "../exchange/types.js";

@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { sha256Hex } from "../lib/sha256.js";
 import type { Logger } from "pino";
-import type { Executor, UnitOfWork } from "../db/database.js";
+import type { Executor, UnitOfWork } from "../db/store.js";
 import * as orders from "../db/orders-repo.js";
 import type { OrderRow } from "../db/schema.js";
 import { AppError, asAppError, type ErrorCode } from "../errors.js";

@@ -6,7 +6,7 @@
 // account leaves the standard modes is paused on-chain (the operator's pause, reason 4) with an event
 // saying from which mode to which; its trader can unpause once the account is standard again.
 import type { Logger } from "pino";
-import type { Executor } from "../db/database.js";
+import type { Executor } from "../db/store.js";
 import type { VaultRow } from "../db/schema-chain.js";
 import * as vaultsRepo from "../db/vaults-repo.js";
 import { AppError } from "../errors.js";

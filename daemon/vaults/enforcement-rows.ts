@@ -1,9 +1,9 @@
 // The enforcement state of each paused vault: kept in memory, saved in vault_enforcement (one row per
 // paused vault, keyed by the pause's chain position), and the events it records, each in the same
 // commit as the row that says it was recorded, so a restart neither repeats nor loses one.
-import type { UnitOfWork } from "../db/database.js";
+import type { UnitOfWork } from "../db/store.js";
 import * as enforcementRepo from "../db/enforcement-repo.js";
-import type { Executor } from "../db/database.js";
+import type { Executor } from "../db/store.js";
 import type { EnforcementRow, VaultEventRow, VaultRow } from "../db/schema-chain.js";
 import { breachPolicyRule } from "./breach-policies.js";
 import type { ClosedPosition, DustPosition } from "./exposure.js";

@@ -7,7 +7,7 @@
 // One run per vault at a time; what it did is kept in vault_enforcement, so a restart resumes it and
 // the outcome event is recorded once per pause.
 import type { Logger } from "pino";
-import type { Executor, UnitOfWork } from "../db/database.js";
+import type { Executor, UnitOfWork } from "../db/store.js";
 import * as vaultsRepo from "../db/vaults-repo.js";
 import type { EnforcementRow, VaultEventRow, VaultRow } from "../db/schema-chain.js";
 import { AppError, asAppError } from "../errors.js";

@@ -6,7 +6,7 @@
 // a vault's close. A close order whose outcome is in doubt is settled by its cloid before anything
 // new is sent for the vault: a position is never closed twice.
 import type { Logger } from "pino";
-import type { Executor } from "../db/database.js";
+import type { Executor } from "../db/store.js";
 import * as ordersRepo from "../db/orders-repo.js";
 import type { VaultRow } from "../db/schema-chain.js";
 import { AppError, asAppError } from "../errors.js";

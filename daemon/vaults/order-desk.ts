@@ -8,7 +8,7 @@ import type { TradeInput, TradeResult, TradingService } from "../trading/trading
 import type { VaultBalances } from "./vault-balances.js";
 import type { TradeIntent, VaultGate } from "./vault-gate.js";
 import * as vaultsRepo from "../db/vaults-repo.js";
-import type { Executor } from "../db/database.js";
+import type { Executor } from "../db/store.js";
 
 export interface OrderDeskDeps {
   db: Executor;

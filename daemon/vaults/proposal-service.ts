@@ -5,7 +5,7 @@
 import { getAddress, verifyTypedData } from "ethers";
 import type { Logger } from "pino";
 import { buildVaultTermsTypedData, hashVaultTerms, randomSalt, senselessTerms, termsProblems, VAULT_TERMS_TYPES, type VaultTerms } from "../chain/terms.js";
-import type { Executor } from "../db/database.js";
+import type { Executor } from "../db/store.js";
 import * as repo from "../db/proposals-repo.js";
 import type { ProposalRow } from "../db/schema.js";
 import { AppError, isAppError } from "../errors.js";

@@ -1,6 +1,6 @@
 // Who may do what with a vault (DESIGN section 4): strangers get 404 (never another's data), parties
 // without the role get 403.
-import type { Executor } from "../db/database.js";
+import type { Executor } from "../db/store.js";
 import * as vaultsRepo from "../db/vaults-repo.js";
 import type { VaultRow } from "../db/schema-chain.js";
 import { AppError } from "../errors.js";

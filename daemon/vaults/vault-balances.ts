@@ -3,7 +3,7 @@
 // and record the vault's fills as trades. The oracle loop and the trade gate both call down here;
 // what a pause does to the vault's orders is the vault service's business (it gets the list back).
 import type { Logger } from "pino";
-import type { Executor, UnitOfWork } from "../db/database.js";
+import type { Executor, UnitOfWork } from "../db/store.js";
 import type { VaultEventRow, VaultRow } from "../db/schema-chain.js";
 import * as tradesRepo from "../db/vault-trades-repo.js";
 import type { ExchangeAdapter, ReadOptions } from "../exchange/types.js";

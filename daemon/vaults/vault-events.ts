@@ -1,7 +1,7 @@
 // What a contract event does to the vault's row (the projection of the chain into the database), and
 // the daemon's own events. Applied inside the caller's unit of work; each event stored once, keyed by
 // (tx hash, log index), so applying a block twice changes nothing and reports nothing.
-import type { Executor } from "../db/database.js";
+import type { Executor } from "../db/store.js";
 import * as repo from "../db/vaults-repo.js";
 import type { VaultEventRow, VaultRow } from "../db/schema-chain.js";
 import type { ChainEventInput } from "../chain/event-rows.js";
@@ -82,7 +82,10 @@ export async function applyChainEvents(trx: Executor, events: ChainEventInput[],
     if (!v) continue;
     const row = await repo.insertEvent(trx, v, e);
     if (!row) continue;
-    await repo.updateVault(trx, v.address, { ...effect(v, e), updated_at: now });
+    // insertEvent locked the vault's row until commit: read it again, so that what another writer
+    // committed meanwhile (PostgreSQL) is not undone by a change computed from the row read before.
+    const current = (await repo.findVault(trx, v.address))!;
+    await repo.updateVault(trx, v.address, { ...effect(current, e), updated_at: now });
     inserted.push(row);
   }
   return inserted;

@@ -4,7 +4,7 @@
 // here is written on-chain at once, and the order refused with VAULT_PAUSED once the contract paused).
 // A paused vault whose signed breach policy is "reduce-only" still takes reduce-only orders: they can
 // only take risk off, which is what both parties want after a breach.
-import type { Executor } from "../db/database.js";
+import type { Executor } from "../db/store.js";
 import type { VaultRow } from "../db/schema-chain.js";
 import { AppError } from "../errors.js";
 import type { Target } from "../trading/target.js";

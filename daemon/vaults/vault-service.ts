@@ -2,7 +2,7 @@
 // Rules live here; the contract enforces the objective ones again (recovery, closed state, who gets
 // paid). Balances come from vault-balances.ts; orders go through the trading service.
 import type { Logger } from "pino";
-import type { Executor } from "../db/database.js";
+import type { Executor } from "../db/store.js";
 import type { VaultRow } from "../db/schema-chain.js";
 import * as tradesRepo from "../db/vault-trades-repo.js";
 import * as vaultsRepo from "../db/vaults-repo.js";
@@ -21,8 +21,8 @@ import { rowToCloseResult, rowToDetail, rowToEvent, rowToSummary, rowToTrade, ty
 
 export interface VaultServiceDeps {
   db: Executor;
-  /** Rows written so far (the store's total changes): the list cache is valid while it does not move. */
-  changes(): number;
+  /** The store's change key: the list cache is valid while it does not move. */
+  changeKey(): Promise<string>;
   chain: VaultChainOps;
   balances: VaultBalances;
   views: AccountViews;
@@ -58,7 +58,7 @@ export function createVaultService(deps: VaultServiceDeps) {
   const { db, chain, balances, enforcement, clock, log } = deps;
   // Each party's list, kept until the database changes: a dashboard polls it, and between oracle
   // cycles nothing in it moves. The same array is returned while valid, so callers may memoize on it.
-  const lists = new Map<string, { changes: number; items: readonly VaultSummary[] }>();
+  const lists = new Map<string, { changes: string; items: readonly VaultSummary[] }>();
   /** Closes in progress, per vault: a second close waits for the first and is told the vault is closed. */
   const closing = new Map<string, Promise<Closed>>();
 
@@ -147,7 +147,7 @@ export function createVaultService(deps: VaultServiceDeps) {
 
     /** Vaults where `user` is the investor or the trader, newest first. */
     async list(user: string): Promise<readonly VaultSummary[]> {
-      const changes = deps.changes();
+      const changes = await deps.changeKey();
       const hit = lists.get(user);
       if (hit && hit.changes === changes) return hit.items;
       const items = Object.freeze((await vaultsRepo.vaultSummariesOfParty(db, user)).map(rowToSummary));

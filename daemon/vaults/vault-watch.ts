@@ -4,7 +4,7 @@
 // service's refresh: the contract decides, and a pause cancels the vault's orders as after a poll).
 // A vault is written early at most once per `minGapMs`, and those reads spend the oracle's budget.
 import type { Logger } from "pino";
-import type { Executor } from "../db/database.js";
+import type { Executor } from "../db/store.js";
 import type { VaultRow } from "../db/schema-chain.js";
 import * as vaultsRepo from "../db/vaults-repo.js";
 import type { VaultShare } from "./vault-share.js";
@@ -15,8 +15,8 @@ import { baseUnitsToUsdc } from "./units.js";
 
 export interface VaultWatchDeps {
   db: Executor;
-  /** Rows written so far: the active-vault list is re-read only when it moves. */
-  changes(): number;
+  /** The store's change key: the active-vault list is re-read only when it moves. */
+  changeKey(): Promise<string>;
   balances: VaultBalances;
   /** Fresh read, on-chain write (fenced by the vault's lease), reaction to a pause (the vault service's refresh). */
   refresh(address: string, opts: { fenced: true }): Promise<VaultRow>;
@@ -43,13 +43,13 @@ export function createVaultWatch(deps: VaultWatchDeps) {
   const mids: Record<string, string> = {};
   /** Each vault's last early write, and whether its estimate was a breach (not just within the margin). */
   const lastEarly = new Map<string, { at: number; breach: boolean }>();
-  let active: { changes: number; rows: VaultRow[] } | undefined;
+  let active: { changes: string; rows: VaultRow[] } | undefined;
   let running: Promise<void> | undefined;
   let again = false;
   const status: VaultWatchStatus = { earlyWrites: 0, lastEvaluatedAt: null };
 
   async function activeVaults(): Promise<VaultRow[]> {
-    const changes = deps.changes();
+    const changes = await deps.changeKey();
     if (!active || active.changes !== changes) active = { changes, rows: await vaultsRepo.activeVaults(deps.db) };
     return active.rows.filter((v) => deps.share.holds(v.address));
   }

@@ -2,7 +2,9 @@
 // absolute lifetime.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
+import { sql } from "kysely";
 import { randomWallet, signIn, startTestDaemon } from "../helpers/daemon.js";
+import { rows } from "../helpers/stores.js";
 
 const HOUR = 3600_000;
 
@@ -32,15 +34,15 @@ test("refreshes are written at most once a minute", async () => {
   const d = await startTestDaemon();
   try {
     const { token } = await signIn(d.http, randomWallet());
-    const row = () => d.daemon.store.sqlite.prepare("select refreshed_at, expires_at from sessions").get() as { refreshed_at: number; expires_at: number };
-    const first = row();
+    const row = async () => (await rows(d.daemon.store, sql<{ refreshed_at: number; expires_at: number }>`select refreshed_at, expires_at from sessions`))[0]!;
+    const first = await row();
     d.clock.advance(30_000);
     await d.http.get("/api/account", { token });
-    assert.equal(row(), first, "no write within the minute");
+    assert.equal(await row(), first, "no write within the minute");
     d.clock.advance(31_000);
     await d.http.get("/api/account", { token });
-    assert.is(row().refreshed_at, first.refreshed_at + 61_000);
-    assert.is(row().expires_at, first.expires_at + 61_000);
+    assert.is((await row()).refreshed_at, first.refreshed_at + 61_000);
+    assert.is((await row()).expires_at, first.expires_at + 61_000);
   } finally {
     await d.close();
   }

@@ -1,7 +1,9 @@
 // Sign-in and sessions against a real daemon: SIWE challenge, signature check, cookie, expiry.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
+import { sql } from "kysely";
 import { randomWallet, signIn, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { rows } from "../helpers/stores.js";
 
 const t = suite<{ d: TestDaemon }>("sign-in");
 t.before(async (ctx) => {
@@ -11,8 +13,7 @@ t.after(async (ctx) => {
   await ctx.d.close();
 });
 
-const countSessions = (d: TestDaemon) =>
-  (d.daemon.store.sqlite.prepare("select count(*) n from sessions").get() as { n: number }).n;
+const countSessions = async (d: TestDaemon) => (await rows(d.daemon.store, sql<{ n: number }>`select count(*) as n from sessions`))[0]!.n;
 
 async function challenge(d: TestDaemon, address: string) {
   const r = await d.http.post("/api/auth/challenge", { address });
@@ -73,10 +74,10 @@ t("happy path: login sets the cookie, the token works as cookie and bearer, logo
 
 t("the database keeps only a hash of the session token", async ({ d }) => {
   const { token } = await signIn(d.http, randomWallet());
-  const rows = d.daemon.store.sqlite.prepare("select token_hash from sessions").all() as { token_hash: string }[];
-  assert.ok(rows.length > 0);
-  assert.not.ok(rows.some((r) => r.token_hash.includes(token)));
-  assert.ok(rows.every((r) => /^[0-9a-f]{64}$/.test(r.token_hash)));
+  const hashes = await rows(d.daemon.store, sql<{ token_hash: string }>`select token_hash from sessions`);
+  assert.ok(hashes.length > 0);
+  assert.not.ok(hashes.some((r) => r.token_hash.includes(token)));
+  assert.ok(hashes.every((r) => /^[0-9a-f]{64}$/.test(r.token_hash)));
 });
 
 t("a nonce works once: a reused nonce gets 401 and no session", async ({ d }) => {
@@ -84,19 +85,19 @@ t("a nonce works once: a reused nonce gets 401 and no session", async ({ d }) =>
   const c = await challenge(d, w.address);
   const body = { address: w.address, signature: await w.signMessage(c.message), nonce: c.nonce };
   assert.is((await d.http.post("/api/auth/login", body)).status, 200);
-  const before = countSessions(d);
+  const before = await countSessions(d);
   expectError(await d.http.post("/api/auth/login", body), 401, "UNAUTHENTICATED");
-  assert.is(countSessions(d), before);
+  assert.is(await countSessions(d), before);
 });
 
 t("two concurrent logins with one nonce yield exactly one session", async ({ d }) => {
   const w = randomWallet();
   const c = await challenge(d, w.address);
   const body = { address: w.address, signature: await w.signMessage(c.message), nonce: c.nonce };
-  const before = countSessions(d);
+  const before = await countSessions(d);
   const replies = await Promise.all(Array.from({ length: 5 }, () => d.http.post("/api/auth/login", body)));
   assert.equal(replies.map((r) => r.status).sort(), [200, 401, 401, 401, 401]);
-  assert.is(countSessions(d), before + 1);
+  assert.is(await countSessions(d), before + 1);
 });
 
 t("an expired nonce gets 401", async ({ d }) => {
@@ -104,9 +105,9 @@ t("an expired nonce gets 401", async ({ d }) => {
   const c = await challenge(d, w.address);
   const signature = await w.signMessage(c.message);
   d.clock.advance(5 * 60_000 + 1);
-  const before = countSessions(d);
+  const before = await countSessions(d);
   expectError(await d.http.post("/api/auth/login", { address: w.address, signature, nonce: c.nonce }), 401, "UNAUTHENTICATED");
-  assert.is(countSessions(d), before);
+  assert.is(await countSessions(d), before);
 });
 
 t("a nonce issued to another address is refused, and is not burned for its owner", async ({ d }) => {
@@ -114,9 +115,9 @@ t("a nonce issued to another address is refused, and is not burned for its owner
   const other = randomWallet();
   const c = await challenge(d, owner.address);
   const stolen = { address: other.address, signature: await other.signMessage(c.message), nonce: c.nonce };
-  const before = countSessions(d);
+  const before = await countSessions(d);
   expectError(await d.http.post("/api/auth/login", stolen), 401, "UNAUTHENTICATED");
-  assert.is(countSessions(d), before);
+  assert.is(await countSessions(d), before);
   const mine = { address: owner.address, signature: await owner.signMessage(c.message), nonce: c.nonce };
   assert.is((await d.http.post("/api/auth/login", mine)).status, 200);
 });
@@ -125,9 +126,9 @@ t("a signature by another key is refused and does not burn the nonce", async ({ 
   const owner = randomWallet();
   const c = await challenge(d, owner.address);
   const forged = { address: owner.address, signature: await randomWallet().signMessage(c.message), nonce: c.nonce };
-  const before = countSessions(d);
+  const before = await countSessions(d);
   expectError(await d.http.post("/api/auth/login", forged), 401, "UNAUTHENTICATED");
-  assert.is(countSessions(d), before);
+  assert.is(await countSessions(d), before);
   const real = { ...forged, signature: await owner.signMessage(c.message) };
   assert.is((await d.http.post("/api/auth/login", real)).status, 200);
 });
@@ -137,10 +138,10 @@ t("a signature over a tampered message is refused", async ({ d }) => {
   const c = await challenge(d, w.address);
   const tampered = c.message.replace("Chain ID: 31337", "Chain ID: 1");
   assert.is.not(tampered, c.message);
-  const before = countSessions(d);
+  const before = await countSessions(d);
   const r = await d.http.post("/api/auth/login", { address: w.address, signature: await w.signMessage(tampered), nonce: c.nonce });
   expectError(r, 401, "UNAUTHENTICATED");
-  assert.is(countSessions(d), before);
+  assert.is(await countSessions(d), before);
 });
 
 t("malformed address, signature or nonce, missing and unknown fields: 400 with per-field details", async ({ d }) => {
@@ -164,13 +165,13 @@ t("malformed address, signature or nonce, missing and unknown fields: 400 with p
     [{ address: good.address }, "body.signature"],
     [{ ...good, extra: 1 }, "body"],
   ];
-  const before = countSessions(d);
+  const before = await countSessions(d);
   for (const [body, field] of loginCases) {
     const r = await d.http.post("/api/auth/login", body);
     expectError(r, 400, "INVALID_INPUT");
     assert.ok(r.body.error.details.some((x: { field: string }) => x.field === field), `${field}: ${JSON.stringify(r.body)}`);
   }
-  assert.is(countSessions(d), before);
+  assert.is(await countSessions(d), before);
   assert.is((await d.http.post("/api/auth/login", good)).status, 200, "the nonce survived all the bad attempts");
 });
 

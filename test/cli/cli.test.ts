@@ -8,6 +8,7 @@ import { runCli } from "../helpers/cli.js";
 import { packageRoot } from "../../daemon/lib/package-root.js";
 import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { freePort, tempDir } from "../helpers/util.js";
+import { sql } from "kysely";
 
 const KEY = "0x0123456789012345678901234567890123456789012345678901234567890123";
 const KEY_ADDRESS = "0x14791697260E4c9A71f18484C9f997B308e59325";
@@ -86,7 +87,7 @@ t("login, whoami, account and logout against the daemon", async (ctx) => {
 
 t("a session the daemon no longer knows gives exit 4 with a hint to sign in", async (ctx) => {
   assert.is((await cli(ctx, ["login", "--wallet", "bob"])).code, 0);
-  ctx.d.daemon.store.sqlite.prepare("delete from sessions").run();
+  await sql`delete from sessions`.execute(ctx.d.daemon.store.db);
   const r = await cli(ctx, ["account"]);
   assert.is(r.code, 4);
   assert.match(r.stderr, /tradevault login/);

@@ -1,6 +1,8 @@
 // The audit trail in few bytes (migration 007): events refer to vaults by number and to transactions
 // by id, a balance reading keeps its fields positionally, a signed transaction is stored deflated.
 // An older database migrates with its ids, sequences and data intact; what comes out is unchanged.
+// PostgreSQL has no older database (its baseline already has this layout): the upgrade and the byte
+// count are SQLite's; what the repositories hand out is held on both stores.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { join } from "node:path";
@@ -8,11 +10,14 @@ import BetterSqlite3 from "better-sqlite3";
 import { hexlify, randomBytes } from "ethers";
 import { Kysely, Migrator, SqliteDialect, sql } from "kysely";
 import { insertJournal } from "../../daemon/db/chain-repo.js";
-import { openStore, type Store } from "../../daemon/db/database.js";
+import { openStore } from "../../daemon/db/database.js";
 import { packEventData, unpackEventData } from "../../daemon/db/event-data.js";
-import { migrations } from "../../daemon/db/migrations/index.js";
+import { sqliteMigrations } from "../../daemon/db/migrations/index.js";
+import { sqliteHandle } from "../../daemon/db/sqlite-store.js";
+import type { Store } from "../../daemon/db/store.js";
 import { eventsAfter, findVault, insertEvent, insertVault, vaultEventsPage } from "../../daemon/db/vaults-repo.js";
 import type { NewVault } from "../../daemon/db/schema-chain.js";
+import { only, openTestStore } from "../helpers/stores.js";
 import { tempDir } from "../helpers/util.js";
 import { allEvents, journalRows } from "../helpers/store-reads.js";
 
@@ -35,12 +40,12 @@ const reading = (balance: bigint, observedAt: number) => ({
 /** A database as the release before migration 007 left it. */
 async function migratedTo(path: string, name: string): Promise<void> {
   const db = new Kysely<any>({ dialect: new SqliteDialect({ database: new BetterSqlite3(path) }) });
-  const { error } = await new Migrator({ db, provider: { getMigrations: async () => migrations } }).migrateTo(name);
+  const { error } = await new Migrator({ db, provider: { getMigrations: async () => sqliteMigrations } }).migrateTo(name);
   if (error) throw error;
   return db.destroy();
 }
 
-test("a database from before migration 007 keeps its event ids, sequences, hashes, data and journal", async () => {
+only("sqlite", test)("a database from before migration 007 keeps its event ids, sequences, hashes, data and journal", async () => {
   const dir = tempDir();
   const path = join(dir.path, "old.db");
   await migratedTo(path, "2026-11-23-006-chain-snapshots");
@@ -85,25 +90,26 @@ test("a database from before migration 007 keeps its event ids, sequences, hashe
 });
 
 test("the same chain event twice is stored once; a new vault gets the next number", async () => {
-  const dir = tempDir();
-  const store = await openStore(join(dir.path, "t.db"));
+  const { store, close } = await openTestStore();
   try {
     const [a, b] = [address(), address()];
-    await insertVault(store.db, vault(a));
-    await insertVault(store.db, vault(b));
-    await insertVault(store.db, vault(a)); // a second VaultCreated of the same vault
+    await store.write((trx) => insertVault(trx, vault(a)));
+    await store.write((trx) => insertVault(trx, vault(b)));
+    await store.write((trx) => insertVault(trx, vault(a))); // a second VaultCreated of the same vault
     assert.equal([(await findVault(store.db, a))!.num, (await findVault(store.db, b))!.num], [1, 2]);
     const e = { type: "BalanceUpdated", txHash: hash(), logIndex: 4, blockNumber: 5, time: 6, data: reading(9_000_000_000n, 5) };
     const first = await store.write(async (trx) => insertEvent(trx, (await findVault(trx, a))!, e));
     const again = await store.write(async (trx) => insertEvent(trx, (await findVault(trx, a))!, e));
     assert.ok(first);
     assert.is(again, undefined);
+    assert.is((await findVault(store.db, a))!.event_count, 1, "the duplicate gave its number back");
     const [row] = await allEvents(store.db);
     assert.equal({ ...row!, data: unpackEventData(row!.type, row!.data) }, { ...first!, data: e.data });
     assert.is(row!.tx_hash, e.txHash);
+    const next = await store.write(async (trx) => insertEvent(trx, (await findVault(trx, a))!, { ...e, logIndex: 5 }));
+    assert.is(next!.seq, 2, "the sequence stays dense");
   } finally {
-    await store.db.destroy();
-    dir.remove();
+    await close();
   }
 });
 
@@ -118,16 +124,16 @@ test("a reading is packed only when it has exactly the known fields; anything el
 });
 
 async function bytesOf(store: Store): Promise<number> {
-  store.sqlite.pragma("wal_checkpoint(TRUNCATE)");
-  return (store.sqlite.prepare("select sum(pgsize) as n from dbstat").get() as { n: number }).n;
+  sqliteHandle(store).pragma("wal_checkpoint(TRUNCATE)");
+  return (sqliteHandle(store).prepare("select sum(pgsize) as n from dbstat").get() as { n: number }).n;
 }
 
-test("a balance reading costs under 180 bytes of database with its indexes, and a signed batch under a third of its hex", async () => {
+only("sqlite", test)("a balance reading costs under 180 bytes of database with its indexes", async () => {
   const dir = tempDir();
   const store = await openStore(join(dir.path, "t.db"));
   try {
     const vaults = Array.from({ length: 20 }, address);
-    for (const v of vaults) await insertVault(store.db, vault(v));
+    for (const v of vaults) await store.write((trx) => insertVault(trx, vault(v)));
     const start = await bytesOf(store);
     const cycles = 100;
     for (let c = 0; c < cycles; c++) {
@@ -143,9 +149,17 @@ test("a balance reading costs under 180 bytes of database with its indexes, and 
     }
     const perReading = ((await bytesOf(store)) - start) / (cycles * vaults.length);
     assert.ok(perReading < 180, `${perReading.toFixed(1)} bytes per reading`);
+  } finally {
+    await store.close();
+    dir.remove();
+  }
+});
 
+test("a signed batch is stored in under a third of its hex, and read back as it was", async () => {
+  const { store, close } = await openTestStore();
+  try {
     // An oracle batch's calldata: per vault an address word and a balance word, mostly zero padding.
-    const words = vaults.flatMap((v) => [v.slice(2).padStart(64, "0"), (9_000_000_000n).toString(16).padStart(64, "0")]);
+    const words = Array.from({ length: 20 }, address).flatMap((v) => [v.slice(2).padStart(64, "0"), (9_000_000_000n).toString(16).padStart(64, "0")]);
     const rawTx = `0x02f9${"ab".repeat(60)}${words.join("")}`;
     const row = await insertJournal(store.db, {
       chain: "31337", hash: hash(), nonce: 1, raw: rawTx, purpose: "updateBalances", status: "pending", replaces: null,
@@ -156,8 +170,7 @@ test("a balance reading costs under 180 bytes of database with its indexes, and 
     const stored = (await sql<{ n: number }>`select length(raw) as n from tx_journal`.execute(store.db)).rows[0]!.n;
     assert.ok(stored < rawTx.length / 3, `${stored} bytes stored for ${rawTx.length} characters of hex`);
   } finally {
-    await store.db.destroy();
-    dir.remove();
+    await close();
   }
 });
 

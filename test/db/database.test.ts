@@ -1,33 +1,42 @@
-// The store's write modes: durable commits (synchronous=FULL) by default, relaxed ones that skip
-// the fsync for one transaction and must always put FULL back, and group commits.
+// The store's write modes on either store: durable commits by default, relaxed ones that skip the
+// sync for one transaction and must always put it back (SQLite's synchronous=NORMAL for one commit,
+// PostgreSQL's synchronous_commit=off set locally), units of work nested as savepoints, group commits.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { statSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { sql } from "kysely";
-import { openStore, type Executor } from "../../daemon/db/database.js";
-import { tempDir } from "../helpers/util.js";
-
-const FULL = 2;
-const NORMAL = 1;
+import { openStore } from "../../daemon/db/database.js";
+import { sqliteHandle } from "../../daemon/db/sqlite-store.js";
+import type { Executor } from "../../daemon/db/store.js";
+import { freshDatabase } from "../helpers/postgres.js";
+import { only, openTestStore, storeKind } from "../helpers/stores.js";
 
 // `t` is no table of the daemon's schema: the tests reach it through raw SQL on the executor.
 const insert = (x: Executor, v: number) => sql`INSERT INTO t VALUES (${v})`.execute(x).then((r) => Number(r.numAffectedRows ?? 0n));
-const level = async (x: Executor) => (await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(x)).rows[0]!.synchronous;
 const values = (x: Executor) => sql<{ v: number }>`SELECT v FROM t ORDER BY v`.execute(x).then((r) => r.rows.map((row) => row.v));
 
-test("relaxed commits run with synchronous=NORMAL and restore FULL, also when they throw", async () => {
-  const dir = tempDir();
-  const store = await openStore(join(dir.path, "t.db"));
+/** How durable a commit on `x` is now: "durable" (FULL, on) or "relaxed" (NORMAL, off). */
+async function level(x: Executor): Promise<"durable" | "relaxed"> {
+  if (storeKind === "sqlite") {
+    const n = (await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(x)).rows[0]!.synchronous;
+    return n === 2 ? "durable" : n === 1 ? "relaxed" : (`synchronous=${n}` as never);
+  }
+  const s = (await sql<{ s: string }>`select current_setting('synchronous_commit') as s`.execute(x)).rows[0]!.s;
+  return s === "on" ? "durable" : s === "off" ? "relaxed" : (`synchronous_commit=${s}` as never);
+}
+
+test("relaxed commits skip the sync for their own commit only, also when they throw; nested units are savepoints", async () => {
+  const { store, close } = await openTestStore();
   try {
-    assert.is(await level(store.db), FULL);
+    assert.is(await level(store.db), "durable");
     await sql`CREATE TABLE t (v INTEGER)`.execute(store.db);
     const seen = await store.relaxed(async (trx) => {
       await insert(trx, 1);
       return level(trx);
     });
-    assert.is(seen, NORMAL);
-    assert.is(await level(store.db), FULL);
+    assert.is(seen, "relaxed");
+    assert.is(await level(store.db), "durable");
     try {
       await store.relaxed(async (trx) => {
         await insert(trx, 2);
@@ -37,13 +46,13 @@ test("relaxed commits run with synchronous=NORMAL and restore FULL, also when th
     } catch (err) {
       assert.match((err as Error).message, /boom/);
     }
-    assert.is(await level(store.db), FULL, "FULL is back after a failed transaction");
+    assert.is(await level(store.db), "durable", "durable again after a failed transaction");
     assert.equal(await values(store.db), [1], "the failed transaction rolled back");
-    assert.is(await store.write((trx) => level(trx)), FULL);
+    assert.is(await store.write((trx) => level(trx)), "durable");
     // inside a durable transaction a relaxed write joins it (a savepoint) instead of failing
     await store.write((trx) => store.relaxed((inner) => insert(inner, 3)).then(() => insert(trx, 4)));
     assert.equal(await values(store.db), [1, 3, 4]);
-    assert.is(await level(store.db), FULL);
+    assert.is(await level(store.db), "durable");
     // a unit of work that fails inside another rolls back alone
     await store.write(async (trx) => {
       await store.write((inner) => insert(inner, 5).then(() => Promise.reject(new Error("inner")))).catch(() => undefined);
@@ -51,24 +60,23 @@ test("relaxed commits run with synchronous=NORMAL and restore FULL, also when th
     });
     assert.equal(await values(store.db), [1, 3, 4, 6]);
   } finally {
-    await store.close();
-    dir.remove();
+    await close();
   }
 });
 
-test("writes begin IMMEDIATE: a second writer on another connection waits instead of failing mid-transaction", async () => {
-  const dir = tempDir();
-  const store = await openStore(join(dir.path, "t.db"));
+only("sqlite", test)("writes begin IMMEDIATE: a second writer on another connection waits instead of failing mid-transaction", async () => {
+  const { store, target, close } = await openTestStore();
+  const sqlite = sqliteHandle(store);
   try {
     await sql`CREATE TABLE t (v INTEGER)`.execute(store.db);
     let inTransaction = false;
     await store.write(async (trx) => {
       await insert(trx, 1);
-      inTransaction = store.sqlite.inTransaction;
+      inTransaction = sqlite.inTransaction;
     });
     assert.ok(inTransaction, "the callback runs inside a transaction");
     // BEGIN IMMEDIATE takes the write lock at once: another connection cannot start writing meanwhile.
-    const other = new (store.sqlite.constructor as new (p: string, o?: object) => typeof store.sqlite)(join(dir.path, "t.db"), { timeout: 0 });
+    const other = new (sqlite.constructor as new (p: string, o?: object) => typeof sqlite)(target, { timeout: 0 });
     try {
       let refused = false;
       await store.write(async () => {
@@ -83,21 +91,44 @@ test("writes begin IMMEDIATE: a second writer on another connection waits instea
       other.close();
     }
   } finally {
-    await store.close();
-    dir.remove();
+    await close();
+  }
+});
+
+only("postgres", test)("a statement that failed inside a unit of work, its error caught, fails the unit: nothing is half-written", async () => {
+  const { store, close } = await openTestStore();
+  try {
+    await sql`CREATE TABLE t (v INTEGER UNIQUE)`.execute(store.db);
+    await store.write((trx) => insert(trx, 1));
+    // PostgreSQL aborts the whole transaction at the failed statement, and answers its COMMIT with
+    // ROLLBACK (no error): the write must reject, not resolve as if 2 were stored.
+    const attempt = store.write(async (trx) => {
+      await insert(trx, 2);
+      await insert(trx, 1).catch(() => undefined);
+    });
+    await attempt.then(() => assert.unreachable("the write resolved"), (err: Error) => assert.match(err.message, /rolled back/));
+    assert.equal(await values(store.db), [1]);
+    // the same inside a nested unit of work is the savepoint's to undo: the outer one commits
+    await store.write(async (trx) => {
+      await insert(trx, 2);
+      await store.write((inner) => insert(inner, 1)).catch(() => undefined);
+    });
+    assert.equal(await values(store.db), [1, 2]);
+  } finally {
+    await close();
   }
 });
 
 test("grouped calls made together share one commit; one that throws is rolled back alone", async () => {
-  const dir = tempDir();
-  const store = await openStore(join(dir.path, "t.db"));
+  const { store, target, close } = await openTestStore();
   try {
     await sql`CREATE TABLE t (v INTEGER UNIQUE)`.execute(store.db);
-    // Each commit appends at least one WAL frame; this group's one commit writes two (the table's page
-    // and the index's), where separate commits would write at least one each for four calls.
-    store.sqlite.pragma("wal_checkpoint(TRUNCATE)");
-    const pageSize = store.sqlite.pragma("page_size", { simple: true }) as number;
-    const walFrames = () => Math.max(0, (statSync(join(dir.path, "t.db-wal")).size - 32) / (pageSize + 24));
+    // On SQLite each commit appends at least one WAL frame; this group's one commit writes two (the
+    // table's page and the index's), where separate commits would write at least one each for four calls.
+    const sqlite = storeKind === "sqlite" ? sqliteHandle(store) : undefined;
+    sqlite?.pragma("wal_checkpoint(TRUNCATE)");
+    const pageSize = sqlite?.pragma("page_size", { simple: true }) as number;
+    const walFrames = () => Math.max(0, (statSync(join(dirname(target), "t.db-wal")).size - 32) / (pageSize + 24));
     const results = await Promise.allSettled([
       store.grouped((trx) => insert(trx, 1)),
       store.grouped((trx) => insert(trx, 2)),
@@ -107,22 +138,37 @@ test("grouped calls made together share one commit; one that throws is rolled ba
       }),
       store.grouped((trx) => insert(trx, 4)),
     ]);
-    const frames = walFrames();
     assert.equal(results.map((r) => r.status), ["fulfilled", "fulfilled", "rejected", "fulfilled"]);
     assert.equal(await values(store.db), [1, 2, 4]);
-    assert.ok(frames >= 1 && frames <= 2, `four calls, one commit (${frames} WAL frames)`);
-    assert.is(await level(store.db), FULL);
+    if (sqlite) {
+      const frames = walFrames();
+      assert.ok(frames >= 1 && frames <= 2, `four calls, one commit (${frames} WAL frames)`);
+    }
+    assert.is(await level(store.db), "durable");
     // calls made in a later turn form a new group
     assert.is(await store.grouped((trx) => insert(trx, 5)), 1);
     // a call still queued when the store closes is committed first
     const late = store.grouped((trx) => insert(trx, 6));
     await store.close();
     assert.is(await late, 1);
-    const reopened = await openStore(join(dir.path, "t.db"));
+    const reopened = await openStore(target);
     assert.equal(await values(reopened.db), [1, 2, 4, 5, 6]);
     await reopened.close();
   } finally {
-    dir.remove();
+    await close().catch(() => undefined); // closed above already
+  }
+});
+
+only("postgres", test)("two daemons opening one empty database at once migrate it once, and both work", async () => {
+  const url = await freshDatabase();
+  const stores = await Promise.all([openStore(url), openStore(url), openStore(url)]);
+  try {
+    const names = (await sql<{ name: string }>`select name from kysely_migration order by name`.execute(stores[0]!.db)).rows.map((r) => r.name);
+    assert.equal(names, ["2026-11-26-009-postgres-baseline", "2026-11-27-010-sequence-locks"]);
+    await stores[1]!.write((trx) => sql`insert into users (address, created_at) values ('0xA', 1)`.execute(trx));
+    assert.equal((await sql<{ n: number }>`select count(*) as n from users`.execute(stores[2]!.db)).rows, [{ n: 1 }]);
+  } finally {
+    for (const s of stores) await s.close();
   }
 });
 

@@ -1,10 +1,8 @@
 // Vault trade pages: newest first, offsets, date windows, hasMore arithmetic, duplicates ignored.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { join } from "node:path";
-import { openStore } from "../../daemon/db/database.js";
 import { appendFills, tradePage, type NewFill } from "../../daemon/db/vault-trades-repo.js";
-import { tempDir } from "../helpers/util.js";
+import { openTestStore } from "../helpers/stores.js";
 
 const fill = (i: number): NewFill => ({
   tid: 1000 + i, oid: 1, symbol: "BTC", side: i % 2 ? "buy" : "sell", size: "0.01", price: String(60000 + i),
@@ -12,8 +10,7 @@ const fill = (i: number): NewFill => ({
 });
 
 test("pages are index ranges over a dense sequence, with date windows", async () => {
-  const dir = tempDir();
-  const store = await openStore(join(dir.path, "t.db"));
+  const { store, close } = await openTestStore();
   try {
     const { db } = store;
     const added = await store.write((trx) => appendFills(trx, "V", "A", Array.from({ length: 250 }, (_, i) => fill(i))));
@@ -50,8 +47,7 @@ test("pages are index ranges over a dense sequence, with date windows", async ()
     // another vault is separate
     assert.is((await tradePage(db, "W", { limit: 5, offset: 0 })).total, 0);
   } finally {
-    await store.close();
-    dir.remove();
+    await close();
   }
 });
 

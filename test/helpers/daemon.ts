@@ -1,12 +1,15 @@
 // Starts a real daemon in-process on a free loopback port with its own data directory, and gives
 // tests a small HTTP client and a controllable clock. Every answer a test receives from it is checked
-// against the API contract (contract.ts).
+// against the API contract (contract.ts). In a PostgreSQL run (stores.ts) its records go to a fresh
+// database instead of the data directory's SQLite file.
 import { Wallet, type HDNodeWallet } from "ethers";
 import pino from "pino";
 import { resolveConfig, type ConfigInput } from "../../daemon/config.js";
 import { startDaemon, type Daemon } from "../../daemon/main.js";
 import type { AuthSettings } from "../../daemon/auth/auth-service.js";
 import { watchDaemon } from "./contract.js";
+import { freshDatabase } from "./postgres.js";
+import { storeKind } from "./stores.js";
 import { tempDir } from "./util.js";
 
 export interface FakeClock {
@@ -38,13 +41,24 @@ export interface TestDaemon {
   close(): Promise<void>;
 }
 
+/** Each data directory's database in a PostgreSQL run: a daemon restarted on it finds its records again. */
+const databases = new Map<string, Promise<string>>();
+function databaseOf(dataDir: string): Promise<string> {
+  let url = databases.get(dataDir);
+  if (!url) databases.set(dataDir, (url = freshDatabase()));
+  return url;
+}
+
 export async function startTestDaemon(
   opts: { config?: Partial<ConfigInput>; clock?: FakeClock; authSettings?: Partial<AuthSettings>; dataDir?: string; startOracle?: boolean } = {},
 ): Promise<TestDaemon> {
   const dir = opts.dataDir ? undefined : tempDir();
   const dataDir = opts.dataDir ?? dir!.path;
   const clock = opts.clock ?? fakeClock();
-  const config = resolveConfig({ port: 0, dataDir, logLevel: "silent", signInRateLimit: 10_000, orderRateLimit: 10_000, simFeed: "static", ...opts.config });
+  const databaseUrl = storeKind === "postgres" ? await databaseOf(dataDir) : undefined;
+  const config = resolveConfig({
+    port: 0, dataDir, databaseUrl, logLevel: "silent", signInRateLimit: 10_000, orderRateLimit: 10_000, simFeed: "static", ...opts.config,
+  });
   const daemon = await startDaemon({ config, clock, log: pino({ level: "silent" }), authSettings: opts.authSettings, startOracle: opts.startOracle });
   // Every JSON answer this daemon gives a test is checked against the operation's documented schema.
   const unwatch = watchDaemon(daemon.url, daemon.routes);

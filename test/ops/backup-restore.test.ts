@@ -5,6 +5,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import Database from "better-sqlite3";
 import type { HDNodeWallet, Wallet } from "ethers";
+import { sqliteHandle } from "../../daemon/db/sqlite-store.js";
 import { signIn, startTestDaemon, trader, type TestDaemon } from "../helpers/daemon.js";
 import { breach, chainVaultState, closeWithProfit, setPrice, startVaultDaemon, tokenBalance, vaultCase, type VaultCase } from "../helpers/vaults.js";
 import { tempDir } from "../helpers/util.js";
@@ -53,7 +54,7 @@ function writeLoad(ctx: Ctx) {
   return { done: () => done, stop: async () => ((stop = true), await loop) };
 }
 
-const rows = (d: TestDaemon, q: string) => d.daemon.store.sqlite.prepare(q).all() as Array<Record<string, unknown>>;
+const rows = (d: TestDaemon, q: string) => sqliteHandle(d.daemon.store).prepare(q).all() as Array<Record<string, unknown>>;
 
 t("a backup taken under load restores into a daemon that serves the same data", async (ctx) => {
   const out = tempDir("tradevault-backup-");

@@ -1,7 +1,7 @@
 // A backup is restored only whole: a flipped byte, a missing file, a truncated or tampered manifest,
 // a backup from a newer schema, or a target that already holds data are refused with a clear error,
 // and nothing is written. Also: what the backup holds (snapshots the database names) and its modes.
-import { migrations } from "../../daemon/db/migrations/index.js";
+import { sqliteMigrations as migrations } from "../../daemon/db/migrations/index.js";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import Database from "better-sqlite3";

@@ -2,6 +2,8 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { approveAgent, faucet, randomWallet, signIn, startTestDaemon } from "../helpers/daemon.js";
+import { sql } from "kysely";
+import { rows } from "../helpers/stores.js";
 
 test("GET /api/agent hands out approveAgent typed data; a signature by another key is refused; the master's is relayed", async () => {
   const d = await startTestDaemon();
@@ -40,9 +42,9 @@ test("GET /api/agent hands out approveAgent typed data; a signature by another k
     assert.ok(Math.abs(after.validUntil - (Date.now() / 1000 + 90 * 86400)) < 3600);
 
     // the private key is sealed at rest
-    const row = d.daemon.store.sqlite.prepare("select sealed_key from agents").get() as { sealed_key: string };
-    assert.match(row.sealed_key, /^v1:/);
-    assert.not.match(row.sealed_key, /[0-9a-f]{64}/);
+    const [row] = await rows(d.daemon.store, sql<{ sealed_key: string }>`select sealed_key from agents`);
+    assert.match(row!.sealed_key, /^v1:/);
+    assert.not.match(row!.sealed_key, /[0-9a-f]{64}/);
   } finally {
     await d.close();
   }

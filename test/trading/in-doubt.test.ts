@@ -4,6 +4,8 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { startTestDaemon, trader, type TestDaemon } from "../helpers/daemon.js";
 import { waitUntil } from "../helpers/util.js";
+import { sql } from "kysely";
+import { rows } from "../helpers/stores.js";
 
 const t = suite<{ d: TestDaemon; token: string; address: string }>("in-doubt orders");
 t.before(async (ctx) => {
@@ -17,7 +19,7 @@ t.after(async (ctx) => {
   await ctx.d.close();
 });
 
-const rows = (d: TestDaemon) => d.daemon.store.sqlite.prepare("select * from orders order by id").all() as any[];
+const orders = (d: TestDaemon) => rows(d.daemon.store, sql<any>`select * from orders order by id`);
 const openOn = async (d: TestDaemon, user: string) => (await d.daemon.exchange.openOrders(user)).length;
 
 t("HTTP 500 from the exchange: 502 EXCHANGE_UNAVAILABLE, nothing placed, settled as never placed", async ({ d, token, address }) => {
@@ -43,7 +45,7 @@ t("a dropped connection after the exchange placed the order: 502 with the cloid,
   // The daemon asks the exchange by cloid right away: the order exists, so the trade succeeds.
   assert.is(r.status, 200, JSON.stringify(r.body));
   assert.is(await openOn(d, address), before + 1);
-  const row = rows(d).find((o) => o.oid === r.body.data.orderId);
+  const row = (await orders(d)).find((o) => o.oid === r.body.data.orderId);
   assert.is(row.status, "resting");
 });
 
@@ -56,7 +58,7 @@ t("a timeout while the exchange is also unreachable for lookups stays in doubt, 
   assert.is(r.status, 502, JSON.stringify(r.body));
   assert.is(d.daemon.sim!.faults.pending().length, 0, "three lookups were tried");
   const cloid = r.body.error.details.cloid;
-  assert.is(rows(d).find((o) => o.cloid === cloid).status, "unknown");
+  assert.is((await orders(d)).find((o) => o.cloid === cloid).status, "unknown");
   // a retry with the same key does not sign again: it reports the same doubt
   const retry = await d.http.post("/api/trade", { symbol: "ETH", side: "buy", size: 0.01, price: 2500 }, { token, headers: { "Idempotency-Key": "doubt-1" } });
   assert.is(retry.status, 502);
@@ -64,13 +66,13 @@ t("a timeout while the exchange is also unreachable for lookups stays in doubt, 
   // the background sweep settles it
   d.clock.advance(3_000);
   await d.daemon.reconcile(cloid);
-  const row = rows(d).find((o) => o.cloid === cloid);
+  const row = (await orders(d)).find((o) => o.cloid === cloid);
   assert.is(row.status, "resting");
   assert.is(await openOn(d, address), before + 1);
   const third = await d.http.post("/api/trade", { symbol: "ETH", side: "buy", size: 0.01, price: 2500 }, { token, headers: { "Idempotency-Key": "doubt-1" } });
   assert.is(third.status, 200);
   assert.is(third.body.data.orderId, row.oid);
-  assert.is(rows(d).filter((o) => o.idempotency_key === "doubt-1").length, 1);
+  assert.is((await orders(d)).filter((o) => o.idempotency_key === "doubt-1").length, 1);
 });
 
 t("a lookup that fails with a retryable error is tried again at once: the order is settled, not left in doubt", async ({ d, token, address }) => {
@@ -81,7 +83,7 @@ t("a lookup that fails with a retryable error is tried again at once: the order 
   assert.is(r.status, 200, JSON.stringify(r.body));
   assert.is(d.daemon.sim!.faults.pending().length, 0, "two failed lookups, then the third found the order");
   assert.is(await openOn(d, address), before + 1);
-  assert.is(rows(d).find((o) => o.oid === r.body.data.orderId).status, "resting");
+  assert.is((await orders(d)).find((o) => o.oid === r.body.data.orderId).status, "resting");
 });
 
 t("a hanging exchange times out into 502 and the order is never placed twice", async ({ d, token, address }) => {
@@ -111,7 +113,7 @@ t("Idempotency-Key: a retry returns the first result and places nothing new; ano
   const burst = await Promise.all(Array.from({ length: 4 }, () => d.http.post("/api/trade", { ...body, price: 43000 }, { token, headers: { "Idempotency-Key": "burst" } })));
   const ids = new Set(burst.filter((b) => b.status === 200).map((b) => b.body.data.orderId));
   assert.is(ids.size, 1, JSON.stringify(burst.map((b) => b.body)));
-  assert.is(rows(d).filter((o) => o.idempotency_key === "burst").length, 1);
+  assert.is((await orders(d)).filter((o) => o.idempotency_key === "burst").length, 1);
 });
 
 t("a rejected order replays its rejection under the same key", async ({ d, token }) => {

@@ -2,6 +2,8 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { startTestDaemon, trader, type TestDaemon } from "../helpers/daemon.js";
+import { sql } from "kysely";
+import { rows } from "../helpers/stores.js";
 
 const t = suite<{ d: TestDaemon; alice: { token: string; address: string }; bob: { token: string; address: string } }>("orders");
 t.before(async (ctx) => {
@@ -15,7 +17,7 @@ t.after(async (ctx) => {
   await ctx.d.close();
 });
 
-const ordersTable = (d: TestDaemon) => d.daemon.store.sqlite.prepare("select * from orders order by id").all() as any[];
+const ordersTable = (d: TestDaemon) => rows(d.daemon.store, sql<any>`select * from orders order by id`);
 
 t("a resting limit order: submitted, listed with SPEC's fields, logged before and after the call", async ({ d, alice }) => {
   const r = await d.http.post("/api/trade", { symbol: "BTC", side: "buy", size: 0.01, price: 50000, tif: "GTC" }, { token: alice.token });
@@ -31,7 +33,7 @@ t("a resting limit order: submitted, listed with SPEC's fields, logged before an
   const mine = list.body.data.orders.find((o: any) => o.orderId === r.body.data.orderId);
   assert.equal(mine, { orderId: r.body.data.orderId, symbol: "BTC", side: "buy", size: 0.01, price: 50000, status: "resting" });
 
-  const row = ordersTable(d).find((o) => o.oid === r.body.data.orderId);
+  const row = (await ordersTable(d)).find((o) => o.oid === r.body.data.orderId);
   assert.is(row.status, "resting");
   assert.is(row.user, alice.address);
   assert.match(row.cloid, /^0x[89a-f][0-9a-f]{31}$/);
@@ -57,13 +59,13 @@ t("another user can neither see nor cancel it (404); the owner cancels, then 409
   assert.is(again.body.error.code, "ORDER_NOT_OPEN");
   const detail = await d.http.get(`/api/orders/${id}`, { token: alice.token });
   assert.is(detail.body.data.order.status, "canceled");
-  assert.is(ordersTable(d).find((o) => o.oid === id).status, "canceled");
+  assert.is((await ordersTable(d)).find((o) => o.oid === id).status, "canceled");
 });
 
 t("a market order fills at once as IOC within the slippage bound; positions and close", async ({ d, alice }) => {
   const r = await d.http.post("/api/trade", { symbol: "ETH", side: "buy", size: 0.5 }, { token: alice.token });
   assert.is(r.status, 200, JSON.stringify(r.body));
-  const row = ordersTable(d).find((o) => o.oid === r.body.data.orderId);
+  const row = (await ordersTable(d)).find((o) => o.oid === r.body.data.orderId);
   assert.is(row.tif, "Ioc");
   assert.is(row.market, 1);
   assert.is(row.status, "filled");
@@ -89,7 +91,7 @@ t("a market order fills at once as IOC within the slippage bound; positions and 
   assert.is(half.body.data.fill.size, 0.2, "a close answers the same shape, with its fill");
   positions = (await d.http.get("/api/positions", { token: alice.token })).body.data.positions;
   assert.is(positions.find((p: any) => p.symbol === "ETH").size, 0.3);
-  const closeRow = ordersTable(d).find((o) => o.oid === half.body.data.orderId);
+  const closeRow = (await ordersTable(d)).find((o) => o.oid === half.body.data.orderId);
   assert.is(closeRow.reduce_only, 1);
   assert.is(closeRow.side, "sell");
 
@@ -134,7 +136,7 @@ t("an order beyond the margin gets 422 INSUFFICIENT_BALANCE and is logged as rej
   const r = await d.http.post("/api/trade", { symbol: "BTC", side: "buy", size: 100, price: 60000 }, { token: bob.token });
   assert.is(r.status, 422, JSON.stringify(r.body));
   assert.is(r.body.error.code, "INSUFFICIENT_BALANCE");
-  const row = ordersTable(d).at(-1);
+  const row = (await ordersTable(d)).at(-1);
   assert.is(row.status, "rejected");
   assert.is(row.error_code, "INSUFFICIENT_BALANCE");
 });

@@ -2,6 +2,8 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { randomWallet, signIn, startTestDaemon, trader, type TestDaemon } from "../helpers/daemon.js";
+import { sql } from "kysely";
+import { rows } from "../helpers/stores.js";
 
 const t = suite<{ d: TestDaemon; token: string }>("trade validation");
 t.before(async (ctx) => {
@@ -12,7 +14,7 @@ t.after(async (ctx) => {
   await ctx.d.close();
 });
 
-const count = (d: TestDaemon) => (d.daemon.store.sqlite.prepare("select count(*) n from orders").get() as { n: number }).n;
+const count = async (d: TestDaemon) => (await rows(d.daemon.store, sql<{ n: number }>`select count(*) as n from orders`))[0]!.n;
 const good = { symbol: "BTC", side: "buy", size: 0.01, price: 50000 };
 
 const cases: Array<[string, Record<string, unknown>, string]> = [
@@ -39,37 +41,37 @@ const cases: Array<[string, Record<string, unknown>, string]> = [
 
 for (const [name, body, field] of cases) {
   t(`${name}: 400 INVALID_INPUT at ${field}, nothing written`, async ({ d, token }) => {
-    const before = count(d);
+    const before = await count(d);
     const r = await d.http.post("/api/trade", body, { token });
     assert.is(r.status, 400, JSON.stringify(r.body));
     assert.is(r.body.error.code, "INVALID_INPUT");
     assert.ok(r.body.error.details.some((x: { field: string }) => x.field === field), JSON.stringify(r.body.error));
-    assert.is(count(d), before);
+    assert.is(await count(d), before);
   });
 }
 
 t("exact decimals survive: a decimal string size and price are used as given", async ({ d, token }) => {
   const r = await d.http.post("/api/trade", { symbol: "ETH", side: "buy", size: "0.0123", price: "2000.5" }, { token });
   assert.is(r.status, 200, JSON.stringify(r.body));
-  const row = d.daemon.store.sqlite.prepare("select size, price from orders where oid = ?").get(r.body.data.orderId);
+  const [row] = await rows(d.daemon.store, sql`select size, price from orders where oid = ${r.body.data.orderId}`);
   assert.equal(row, { size: "0.0123", price: "2000.5" });
 });
 
 t("trading needs a session (401) and an approved agent (409 AGENT_NOT_APPROVED)", async ({ d }) => {
   assert.is((await d.http.post("/api/trade", good)).status, 401);
   const { token } = await signIn(d.http, randomWallet());
-  const before = count(d);
+  const before = await count(d);
   const r = await d.http.post("/api/trade", good, { token });
   assert.is(r.status, 409);
   assert.is(r.body.error.code, "AGENT_NOT_APPROVED");
-  assert.is(count(d), before);
+  assert.is(await count(d), before);
 });
 
 t("a vault address the caller has no vault for is 404 and writes nothing", async ({ d, token }) => {
-  const before = count(d);
+  const before = await count(d);
   const r = await d.http.post("/api/trade", { ...good, vaultAddress: randomWallet().address }, { token });
   assert.is(r.status, 404);
-  assert.is(count(d), before);
+  assert.is(await count(d), before);
 });
 
 t.run();

@@ -3,6 +3,8 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { createVault, party, signTyped, startTestDaemon, type Party, type TestDaemon } from "../helpers/daemon.js";
+import { sql } from "kysely";
+import { rows } from "../helpers/stores.js";
 
 const t = suite<{ d: TestDaemon; ivy: Party; tom: Party; eve: Party }>("proposals");
 t.before(async (ctx) => {
@@ -15,7 +17,7 @@ t.after(async (ctx) => {
   await ctx.d.close();
 });
 
-const count = (d: TestDaemon) => (d.daemon.store.sqlite.prepare("select count(*) n from proposals").get() as { n: number }).n;
+const count = async (d: TestDaemon) => (await rows(d.daemon.store, sql<{ n: number }>`select count(*) as n from proposals`))[0]!.n;
 const base = (ctx: { d: TestDaemon; ivy: Party; tom: Party }) => ({
   investor: ctx.ivy.address, trader: ctx.tom.address, initialBalance: "10000", maxDrawdown: 10, dailyDrawdown: 5,
   dealDeadline: Math.floor(ctx.d.clock() / 1000) + 30 * 86_400, profitShare: { trader: 20, investor: 80 },
@@ -53,11 +55,11 @@ const bad: Array<[string, (b: ReturnType<typeof base>) => Record<string, unknown
 ];
 for (const [name, mutate, field] of bad) {
   t(`${name}: 400 INVALID_INPUT at ${field}, nothing written`, async (ctx) => {
-    const before = count(ctx.d);
+    const before = await count(ctx.d);
     const r = await ctx.d.http.post("/api/proposals", mutate(base(ctx)), { token: ctx.tom.token });
     assert.is(r.status, 400, JSON.stringify(r.body));
     assert.ok(r.body.error.details.some((x: { field: string }) => x.field === field), JSON.stringify(r.body.error));
-    assert.is(count(ctx.d), before);
+    assert.is(await count(ctx.d), before);
   });
 }
 
@@ -99,7 +101,7 @@ t("a proposal not signed by both before validUntil becomes EXPIRED", async (ctx)
 
 t("both signatures deploy the vault; its exchange account then backs no second vault", async (ctx) => {
   const vault = await createVault(ctx.d, ctx.ivy, ctx.tom);
-  const row = ctx.d.daemon.store.sqlite.prepare("select * from vaults where address = ?").get(vault) as any;
+  const [row] = await rows(ctx.d.daemon.store, sql<any>`select * from vaults where address = ${vault}`);
   assert.is(row.investor, ctx.ivy.address);
   assert.is(row.trader, ctx.tom.address);
   assert.is(row.initial_balance, "10000000000");

@@ -1,5 +1,13 @@
-// The list of migrations, in order. Kysely's FileMigrationProvider reads a folder at run time, which
-// breaks once the code is compiled to dist/ and bundled; a static list works from sources and builds.
+// The lists of migrations, in order, one per store. Kysely's FileMigrationProvider reads a folder at
+// run time, which breaks once the code is compiled to dist/ and bundled; static lists work from
+// sources and builds.
+//
+// SQLite keeps its whole history (a data directory of any age upgrades). PostgreSQL starts from a
+// baseline that creates the schema SQLite has after 009 in one step. From 010 on, a migration runs on
+// both and is listed in both: write it with kysely's schema builder and SQL both dialects accept (no
+// rowid, json_object, pragma or sqlite_master; no serial, ::casts or pg_* functions), give new
+// integer columns that can pass 2^31 (times, ids, oids) the type "bigint" (SQLite treats it as its
+// integer), and test/db/schema-parity keeps the two schemas equal.
 import type { Migration } from "kysely";
 import * as auth from "./2026-11-23-001-auth.js";
 import * as trading from "./2026-11-23-002-trading.js";
@@ -10,9 +18,17 @@ import * as chainSnapshots from "./2026-11-23-006-chain-snapshots.js";
 import * as compactEvents from "./2026-11-24-007-compact-events.js";
 import * as simFaucetDays from "./2026-11-25-008-sim-faucet-days.js";
 import * as enforcement from "./2026-11-26-009-enforcement.js";
-import * as cluster from "./2026-11-27-010-cluster.js";
+import * as postgresBaseline from "./2026-11-26-009-postgres-baseline.js";
+import * as sequenceLocks from "./2026-11-27-010-sequence-locks.js";
+import * as cluster from "./2026-11-27-011-cluster.js";
 
-export const migrations: Record<string, Migration> = {
+/** Migrations that run on both stores, after each one's history or baseline. */
+const both: Record<string, Migration> = {
+  "2026-11-27-010-sequence-locks": sequenceLocks,
+  "2026-11-27-011-cluster": cluster,
+};
+
+export const sqliteMigrations: Record<string, Migration> = {
   "2026-11-23-001-auth": auth,
   "2026-11-23-002-trading": trading,
   "2026-11-23-003-chain": chain,
@@ -22,5 +38,10 @@ export const migrations: Record<string, Migration> = {
   "2026-11-24-007-compact-events": compactEvents,
   "2026-11-25-008-sim-faucet-days": simFaucetDays,
   "2026-11-26-009-enforcement": enforcement,
-  "2026-11-27-010-cluster": cluster,
+  ...both,
+};
+
+export const postgresMigrations: Record<string, Migration> = {
+  "2026-11-26-009-postgres-baseline": postgresBaseline,
+  ...both,
 };

@@ -1,0 +1,106 @@
+// The store on a PostgreSQL database (kysely's PostgresDialect over a `pg` pool), shared with any
+// other daemon that opens the same URL. Transactions run side by side here (READ COMMITTED), not one
+// at a time as on SQLite: repositories allocate numbers atomically (sequence-lock.ts, insertEvent).
+import { AsyncLocalStorage } from "node:async_hooks";
+import { Kysely, PostgresDialect, sql } from "kysely";
+import pg from "pg";
+import { migrateToLatest } from "./migrate.js";
+import { postgresMigrations } from "./migrations/index.js";
+import type { Database } from "./schema.js";
+import type { Executor, Store } from "./store.js";
+import { unitOfWork, type TransactionRunner } from "./unit-of-work.js";
+
+export interface PostgresStore extends Store {
+  readonly kind: "postgres";
+}
+
+/**
+ * bigint columns (times in ms, ids, oids, counts) as JS numbers, as SQLite hands out its integers.
+ * They stay below 2^53; a value beyond would come out as a bigint, exact, and fail loudly in
+ * arithmetic with numbers rather than lose digits. numeric (sums) stays a string.
+ */
+const parseInt8 = (text: string): number | bigint => {
+  const n = Number(text);
+  return Number.isSafeInteger(n) ? n : BigInt(text);
+};
+
+const types = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === pg.types.builtins.INT8 ? parseInt8 : pg.types.getTypeParser(oid, format as "text")) as typeof pg.types.getTypeParser,
+};
+
+/**
+ * The pool as kysely sees it, noting which client each transaction leased: a transaction's own
+ * statements (BEGIN, COMMIT, savepoints) go to that client directly, and COMMIT's answer is read
+ * there, which kysely does not pass on. The slot is per transaction (AsyncLocalStorage); the first
+ * connection taken in it is the lease, any later one (a query on `db` from inside) is someone else's.
+ */
+function leasingPool(pool: pg.Pool) {
+  const slots = new AsyncLocalStorage<{ client?: pg.PoolClient }>();
+  return {
+    pool: {
+      async connect() {
+        const client = await pool.connect();
+        const slot = slots.getStore();
+        if (slot && !slot.client) slot.client = client;
+        return client;
+      },
+      end: () => pool.end(),
+    },
+    lease: <T>(fn: (slot: { client?: pg.PoolClient }) => Promise<T>) => {
+      const slot: { client?: pg.PoolClient } = {};
+      return slots.run(slot, () => fn(slot));
+    },
+  };
+}
+
+/**
+ * BEGIN on a pooled connection; other transactions run on other connections meanwhile. Relaxed:
+ * `synchronous_commit = off` for this transaction only (the commit returns before its WAL is
+ * flushed; a crash of the server may lose it, never corrupt anything).
+ */
+function postgresTransactions(db: Executor, lease: ReturnType<typeof leasingPool>["lease"]): TransactionRunner {
+  return (synced, body) =>
+    lease((slot) => db.connection().execute(async (trx) => {
+      const client = slot.client!;
+      await client.query(synced ? "begin" : "begin; set local synchronous_commit = off");
+      try {
+        const value = await body({ trx, run: async (statement) => void (await client.query(statement)) });
+        // A statement that failed inside (its error caught) leaves the transaction aborted; COMMIT then
+        // answers ROLLBACK without an error. The write must not resolve as if it were stored.
+        const done = await client.query("commit");
+        if (done.command !== "COMMIT") throw new Error(`the transaction was rolled back (${done.command}): a statement in it failed`);
+        return value;
+      } catch (err) {
+        await client.query("rollback").catch(() => undefined);
+        throw err;
+      }
+    }));
+}
+
+export async function openPostgresStore(url: string, opts: { poolSize?: number } = {}): Promise<PostgresStore> {
+  const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, types });
+  // A pooled connection that breaks while idle is dropped by the pool, and the next query opens
+  // another; without a listener its error would end the process.
+  pool.on("error", () => undefined);
+  const leasing = leasingPool(pool);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: leasing.pool }) });
+  await migrateToLatest(db, postgresMigrations);
+
+  const work = unitOfWork(postgresTransactions(db, leasing.lease));
+  return {
+    kind: "postgres",
+    db,
+    write: work.write,
+    relaxed: work.relaxed,
+    grouped: work.grouped,
+    // xmin:xmax:in-progress list. It moves whenever a transaction that wrote ends, whichever daemon
+    // ran it (xmax passes it, or it leaves the in-progress list), and the set of visible commits
+    // cannot change while it stands still. A rollback moves it too: a harmless extra miss.
+    changeKey: async () => (await sql<{ key: string }>`select pg_current_snapshot()::text as key`.execute(db)).rows[0]!.key,
+    close: async () => {
+      await work.flush();
+      await db.destroy();
+    },
+  };
+}

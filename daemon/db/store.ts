@@ -1,0 +1,51 @@
+// The store as services and repositories see it: an executor to run queries on, units of work to
+// write in, a cache key, and close. Two adapters implement it (sqlite-store.ts, postgres-store.ts);
+// nothing here names a driver, so code written against this port runs on either.
+import { sql, type Kysely } from "kysely";
+import type { Database } from "./schema.js";
+
+/** What a repository runs on: the store's `db`, or a unit of work's transaction. */
+export type Executor = Kysely<Database>;
+
+/**
+ * Write transactions (no network call while one is open). `fn` gets the transaction's executor; a
+ * unit of work started inside another joins it as a savepoint and commits with the outer one's
+ * durability. Whatever `fn` reads and then writes must either be one statement or be guarded by a
+ * row lock (see sequence-lock.ts): on PostgreSQL other writers run at the same time.
+ */
+export interface UnitOfWork {
+  /** Durable: the commit is on disk (synced) before the promise resolves. */
+  write<T>(fn: (trx: Executor) => Promise<T>): Promise<T>;
+  /**
+   * Not synced: it survives a crash of the process and reaches the disk with the next durable
+   * commit, but a power cut may lose it. Only for records whose loss costs the user a retry, never
+   * money or an order.
+   */
+  relaxed<T>(fn: (trx: Executor) => Promise<T>): Promise<T>;
+  /**
+   * Group commit: `fn` joins every other grouped call made before the event loop next turns, and the
+   * group commits durably in one transaction, one sync for all. Each call runs in its own savepoint,
+   * so one that throws is rolled back alone and only its promise rejects.
+   */
+  grouped<T>(fn: (trx: Executor) => Promise<T>): Promise<T>;
+}
+
+export type StoreKind = "sqlite" | "postgres";
+
+export interface Store extends UnitOfWork {
+  readonly kind: StoreKind;
+  db: Executor;
+  /**
+   * Moves whenever anything was written since it was last read, by this daemon or by any other
+   * writer of the same database: a cache of query results stays valid while the key does not move.
+   * Read it before the query whose result it keys.
+   */
+  changeKey(): Promise<string>;
+  /** Commits grouped calls still queued, then closes the connections. */
+  close(): Promise<void>;
+}
+
+/** Resolves when the database answers a query (what /healthz asks), rejects with why it did not. */
+export async function ping(db: Executor): Promise<void> {
+  await sql`select 1 as up`.execute(db);
+}
