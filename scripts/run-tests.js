@@ -21,6 +21,8 @@ import { startPostgresServer } from "../test/helpers/postgres-server.js";
 /** Folders whose files also run against PostgreSQL when TRADEVAULT_TEST_PG=1: add a suite with one line. */
 const POSTGRES_SUITES = [
   "test/db/",
+  "test/cluster/",
+  "test/chain/tx-relay",
 ];
 
 const root = fileURLToPath(new URL("..", import.meta.url));

@@ -13,7 +13,10 @@ import { startEmbeddedNode, type EmbeddedNode } from "../../daemon/chain/embedde
 import { readTokenBalance } from "../../daemon/chain/contracts.js";
 import { findTxRequest, insertTxRequest } from "../../daemon/db/chain-repo.js";
 import { isAppError } from "../../daemon/errors.js";
+import { openStore } from "../../daemon/db/database.js";
+import type { Store } from "../../daemon/db/store.js";
 import { journalRows } from "../helpers/store-reads.js";
+import { openTestStore, storeKind, type TestStore } from "../helpers/stores.js";
 import { freePort, waitUntil } from "../helpers/util.js";
 import { USDC, ensureArtifacts, mintTo, newEnv, silent, vaultSink, type Env } from "./_support.js";
 
@@ -21,6 +24,8 @@ let node: EmbeddedNode;
 let env: Env;
 let a: Chain;
 let b: Chain;
+let db: TestStore;
+const stores: Store[] = [];
 
 /** The advisory lock's stand-in: one holder per name at a time, within this process. */
 const locks = new Map<string, Promise<unknown>>();
@@ -30,11 +35,15 @@ const lock = <T>(name: string, fn: () => Promise<T>): Promise<T> => {
   return run;
 };
 
-function daemon(id: string, relay: SharedSending["relay"] = {}): Promise<Chain> {
+/** Each daemon with its own data directory and its own connection to the one database. */
+async function daemon(id: string, relay: SharedSending["relay"] = {}): Promise<Chain> {
   const dataDir = join(env.dir, id);
   mkdirSync(dataDir, { recursive: true });
+  // SQLite: one connection per process (better-sqlite3 blocks the thread while another holds the lock).
+  const store = storeKind === "sqlite" ? db.store : await openStore(db.target);
+  if (store !== db.store) stores.push(store);
   return startChain({
-    dataDir, store: env.store, sink: vaultSink(env.store), log: silent, operatorKey: env.operatorKey,
+    dataDir, store, sink: vaultSink(env.store), log: silent, operatorKey: env.operatorKey,
     external: { rpcUrl: node.url!, chainId: 31337 }, indexer: { confirmations: 0, pollMs: 100 }, sender: { pollMs: 50 },
     shutdownSettleMs: 50, shared: { requester: id, lock, relay: { pollMs: 20, ...relay } },
   });
@@ -43,6 +52,9 @@ function daemon(id: string, relay: SharedSending["relay"] = {}): Promise<Chain> 
 test.before(async () => {
   await ensureArtifacts();
   env = await newEnv();
+  db = await openTestStore();
+  await env.store.close(); // the run's store instead of newEnv's SQLite file
+  env.store = db.store;
   node = await startEmbeddedNode({ socketDir: join(env.dir, "node"), httpPort: await freePort(), genesisTime: Math.floor(Date.now() / 1000), archive: true });
   await node.rpc.request({ method: "anvil_setBalance", params: [new Wallet(env.operatorKey).address, toQuantity(10n ** 21n)] });
   [a, b] = await Promise.all([daemon("a"), daemon("b")]);
@@ -52,6 +64,7 @@ test.after(async () => {
   await a?.stop();
   await b?.stop();
   await node.stop();
+  for (const s of stores) await s.close();
   await env.remove();
 });
 

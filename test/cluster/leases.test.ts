@@ -5,32 +5,43 @@
 // when two race for a lease.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { join } from "node:path";
 import pino from "pino";
 import { createCluster, type Cluster } from "../../daemon/cluster/cluster.js";
 import { acquireLease } from "../../daemon/db/cluster-repo.js";
 import { openStore } from "../../daemon/db/database.js";
-import { tempDir } from "../helpers/util.js";
+import type { Store } from "../../daemon/db/store.js";
+import { openTestStore, storeKind } from "../helpers/stores.js";
 
 const TTL = 3_000;
 const VAULTS = Array.from({ length: 10 }, (_, i) => `0x${String(i).padStart(40, "0")}`);
 
+/** One database; on PostgreSQL each daemon on its own pool, as separate processes would be. */
 async function world() {
-  const dir = tempDir();
-  const store = await openStore(join(dir.path, "cluster.db"));
+  const base = await openTestStore();
+  const stores: Store[] = [];
   let now = 1_000_000;
   let active = [...VAULTS];
-  const daemon = (id: string) => createCluster({
-    db: store.db, work: store, now: async () => now, id, info: {}, chainKey: "31337",
-    activeVaults: async () => active, settings: { leaseTtlMs: TTL, tickMs: 1_000 }, log: pino({ level: "silent" }),
-  });
+  // SQLite: one connection per process (better-sqlite3 blocks the thread while another holds the lock).
+  const connect = async () => {
+    if (storeKind === "sqlite") return base.store;
+    const s = await openStore(base.target);
+    stores.push(s);
+    return s;
+  };
+  const daemon = async (id: string) => {
+    const store = await connect();
+    return createCluster({
+      db: store.db, work: store, now: async () => now, id, info: {}, chainKey: "31337",
+      activeVaults: async () => active, settings: { leaseTtlMs: TTL, tickMs: 1_000 }, log: pino({ level: "silent" }),
+    });
+  };
   return {
-    store, daemon,
+    connect, daemon,
     advance: (ms: number) => void (now += ms),
     setActive: (list: string[]) => void (active = list),
     close: async () => {
-      await store.close();
-      dir.remove();
+      for (const s of stores) await s.close();
+      await base.close();
     },
   };
 }
@@ -40,12 +51,12 @@ const held = (c: Cluster) => VAULTS.filter((v) => c.holds(v));
 test("one daemon holds every vault and the sender; a second gets half after the first hands them back", async () => {
   const w = await world();
   try {
-    const a = w.daemon("a");
+    const a = await w.daemon("a");
     await a.tick();
     assert.equal(held(a), VAULTS);
     assert.ok(a.isSender());
 
-    const b = w.daemon("b");
+    const b = await w.daemon("b");
     await b.tick();
     assert.equal(held(b), [], "nothing is free yet: a's leases have not expired");
     await a.tick(); // a sees two daemons and gives back what is over ceil(10 / 2)
@@ -63,8 +74,8 @@ test("one daemon holds every vault and the sender; a second gets half after the 
 test("a daemon that stops ticking loses its vaults and the sender to the survivor, under new epochs; its fence closes", async () => {
   const w = await world();
   try {
-    const a = w.daemon("a");
-    const b = w.daemon("b");
+    const a = await w.daemon("a");
+    const b = await w.daemon("b");
     await a.tick();
     await b.tick();
     await a.tick();
@@ -91,8 +102,8 @@ test("a daemon that stops ticking loses its vaults and the sender to the survivo
 test("a stopped daemon hands its leases back at once; a closed vault's lease is given up", async () => {
   const w = await world();
   try {
-    const a = w.daemon("a");
-    const b = w.daemon("b");
+    const a = await w.daemon("a");
+    const b = await w.daemon("b");
     await a.tick();
     await b.tick();
     await a.tick();
@@ -114,10 +125,11 @@ test("a stopped daemon hands its leases back at once; a closed vault's lease is 
 test("two daemons racing for one free lease: exactly one wins", async () => {
   const w = await world();
   try {
-    const results = await Promise.all(["a", "b", "c", "d"].map((id) => w.store.write((trx) => acquireLease(trx, "vault:x", id, 5_000, TTL))));
+    const stores = await Promise.all(["a", "b", "c", "d"].map(() => w.connect()));
+    const results = await Promise.all(stores.map((s, i) => s.write((trx) => acquireLease(trx, "vault:x", `d${i}`, 5_000, TTL))));
     assert.is(results.filter((r) => r !== undefined).length, 1);
     assert.equal(results.find((r) => r !== undefined), 1);
-    const again = await w.store.write((trx) => acquireLease(trx, "vault:x", "b", 5_000 + TTL, TTL));
+    const again = await stores[1]!.write((trx) => acquireLease(trx, "vault:x", "d1", 5_000 + TTL, TTL));
     assert.is(again, 2, "taken over after the expiry, under the next epoch");
   } finally {
     await w.close();
