@@ -48,8 +48,9 @@ only("postgres", test)("another daemon's transaction, open when the key was read
     });
     await written;
     // A later transaction commits first: theirs is now below the snapshot's xmax, in its in-progress
-    // list, and only that list says when it commits.
-    await store.write((trx) => insert(trx, 10));
+    // list, and only that list says when it commits. (A statement outside a unit of work: units of
+    // work wait for each other's write lock, but a writer such as psql does not.)
+    await insert(store.db, 10);
     const before = await store.changeKey();
     assert.is(await store.changeKey(), before, "nothing committed meanwhile");
     commit();

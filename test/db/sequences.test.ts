@@ -61,8 +61,11 @@ async function overlapping<A, B>(t: TestStore, first: (trx: Executor) => Promise
     await worked;
     const b = other.write(second);
     b.catch(() => undefined); // awaited below; a failure must not go unhandled meanwhile
-    if (storeKind === "postgres") await waitUntil(async () => (await lockWaits(t.store)) >= 1, { what: "the second writer to wait for the first" });
-    release();
+    try {
+      if (storeKind === "postgres") await waitUntil(async () => (await lockWaits(t.store)) >= 1, { what: "the second writer to wait for the first" });
+    } finally {
+      release(); // also when the wait failed: the first writer must end, or the store never closes
+    }
     return [await a, await b];
   } finally {
     if (other !== t.store) await other.close();
@@ -126,6 +129,37 @@ test("two writers applying Funded events to one vault at once add both amounts",
       applyChainEvents(trx, [{ vault: v, type: "Funded", txHash: hash(), logIndex: 0, blockNumber: 8, time: 1_700_000_200, data: { amount } }], 1_700_000_200);
     await overlapping(t, funded("1000000"), funded("250000"));
     assert.is((await findVault(t.store.db, v))!.funded_total, "1250000");
+  } finally {
+    await t.close();
+  }
+});
+
+test("events written by two daemons at once become visible in id order: a reader past an id never misses a smaller one", async () => {
+  const t = await openTestStore();
+  try {
+    const [a, b] = [address(), address()];
+    await t.store.write(async (trx) => {
+      await insertVault(trx, vault(a));
+      await insertVault(trx, vault(b));
+    });
+    const order: string[] = [];
+    await overlapping(
+      t,
+      async (trx) => {
+        await insertEvent(trx, (await findVault(trx, a))!, event(0));
+        order.push("first wrote");
+      },
+      async (trx) => {
+        await insertEvent(trx, (await findVault(trx, b))!, event(0));
+        order.push("second wrote");
+      },
+    );
+    // The second writer could not even start before the first committed (the write lock), so the
+    // event ids are in commit order; without it, the second would commit a larger id first.
+    assert.equal(order, ["first wrote", "second wrote"]);
+    const ids = await sql<{ id: number; vault_num: number }>`select id, vault_num from vault_events order by id`.execute(t.store.db);
+    const [na, nb] = [(await findVault(t.store.db, a))!.num, (await findVault(t.store.db, b))!.num];
+    assert.equal(ids.rows.map((r) => r.vault_num), [na, nb]);
   } finally {
     await t.close();
   }
