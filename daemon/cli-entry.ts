@@ -3,7 +3,7 @@
 // which take their own flags after their name. main gives the exit code (0 ok, 1 failure, 2 usage,
 // 130 after a second Ctrl-C); bin/tradevaultd exits with it.
 import { Command, CommanderError, Option } from "commander";
-import { ConfigError, envName, FLAGS, resolveConfig, type Config, type ConfigInput, type FlagSpec } from "./config.js";
+import { assertSharable, ConfigError, envName, FLAGS, resolveConfig, type Config, type ConfigInput, type FlagSpec } from "./config.js";
 import { packageVersion } from "./lib/package-root.js";
 
 const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(",").filter(Boolean)];
@@ -91,7 +91,10 @@ function plan(argv: string[]): Plan {
   try {
     const cmd = program((c) => (choice = c));
     cmd.parse(argv);
-    return choice.kind === "daemon" ? { kind: "daemon", config: resolveConfig(configInput(cmd)) } : { kind: "maintenance", choice };
+    if (choice.kind !== "daemon") return { kind: "maintenance", choice };
+    const config = resolveConfig(configInput(cmd));
+    assertSharable(config, process.env);
+    return { kind: "daemon", config };
   } catch (err) {
     // Commander has printed the error (or the help, or the version) already.
     if (err instanceof CommanderError) return { kind: "exit", code: err.exitCode === 0 ? 0 : 2 };

@@ -101,6 +101,11 @@ export const FLAGS = {
   signInRateLimit: valued("--sign-in-rate-limit <n>", "sign-in requests per minute per IP", number(1, Number.MAX_SAFE_INTEGER, { int: true }), "30"),
   orderRateLimit: valued("--order-rate-limit <n>", "order requests per second per session", number(1, Number.MAX_SAFE_INTEGER, { int: true }), "20"),
   metricsPort: optional("--metrics-port <port>", "serve Prometheus metrics (GET /metrics) on this port, on --host; off by default (0 = any free port)", port()),
+  databaseUrl: optional(
+    "--database-url <url>",
+    "a PostgreSQL database (postgres://user:password@host/db) shared by several daemons, instead of <data-dir>'s SQLite file; needs --rpc-url, --exchange-url and TRADEVAULT_SECRET",
+    z.string().regex(/^postgres(ql)?:\/\/./i, "must be a postgres:// or postgresql:// URL"),
+  ),
   sessionMaxAgeDays: valued("--session-max-age <days>", "absolute session lifetime", number(1, 365), "30"),
 };
 
@@ -119,11 +124,6 @@ const fields = Object.fromEntries(Object.entries(FLAGS).map(([key, spec]) => [ke
 };
 export const configSchema = z.object({
   ...fields,
-  /**
-   * A PostgreSQL database (postgres://...) instead of the data directory's SQLite file. Not a flag
-   * yet: set by tests until the daemon checks what sharing a database needs (issue 22).
-   */
-  databaseUrl: z.string().regex(/^postgres(ql)?:\/\/./i, "must be a postgres:// or postgresql:// URL").optional(),
 }).strict();
 
 export type ConfigInput = z.input<typeof configSchema>;
@@ -211,4 +211,29 @@ function checkCombinations(c: z.output<typeof configSchema>): void {
   if (c.staleAfter < c.oracleInterval) {
     throw new ConfigError(`--stale-after (${c.staleAfter} s) must be at least --oracle-interval (${c.oracleInterval} s), or every vault trade would be stale`);
   }
+}
+
+/**
+ * What sharing a database asks of the daemon command, refused at start with the reason: the chain
+ * and the exchange must be the same for every daemon (an embedded one is this daemon's own), and
+ * the agent keys must be sealed with one secret every daemon has.
+ */
+export function sharedDatabaseProblem(config: Config, env: NodeJS.ProcessEnv): string | undefined {
+  if (config.databaseUrl === undefined) return undefined;
+  if (config.rpcUrl === undefined) {
+    return "--database-url needs --rpc-url (with --chain-id): daemons sharing a database share one chain, and the embedded chain is this daemon's own";
+  }
+  if (config.exchange === "sim" && config.exchangeUrl === undefined && !config.simOnly) {
+    return "--database-url needs --exchange-url (e.g. a tradevaultd --sim-only every daemon reaches) or --exchange hyperliquid-testnet: the embedded sim is this daemon's own";
+  }
+  if (!env.TRADEVAULT_SECRET) {
+    return "--database-url needs TRADEVAULT_SECRET, the same on every daemon: the agent keys in the shared database are sealed with it (a key file in one data directory would leave the others unable to trade)";
+  }
+  return undefined;
+}
+
+/** Throws ConfigError with the reason a database cannot be shared as configured. */
+export function assertSharable(config: Config, env: NodeJS.ProcessEnv): void {
+  const problem = sharedDatabaseProblem(config, env);
+  if (problem) throw new ConfigError(problem);
 }

@@ -8,9 +8,10 @@ import { createAuthService, type AuthSettings } from "./auth/auth-service.js";
 import { startChain, type Chain } from "./chain/chain.js";
 import { loadOrCreateOperatorKey, readOperatorKeyFile } from "./chain/operator-key.js";
 import { composeServices } from "./compose-services.js";
-import type { Config } from "./config.js";
+import { ConfigError, type Config } from "./config.js";
 import { openStore, type OpenedStore, type Store } from "./db/database.js";
 import type { OrderRow } from "./db/schema.js";
+import { newestAgent } from "./db/agents-repo.js";
 import { knownVaults } from "./db/vaults-repo.js";
 import { createPriceStream, type PriceStream } from "./exchange/price-stream.js";
 import type { ExchangeAdapter } from "./exchange/types.js";
@@ -32,9 +33,9 @@ import type { SimExchange } from "./sim/index.js";
 import { chainOps } from "./vaults/chain-ops.js";
 import type { Enforcement } from "./vaults/enforcement.js";
 import type { VaultChainOps } from "./vaults/vault-chain.js";
-import { WHOLE_SHARE } from "./vaults/vault-share.js";
 import { applyChainEvents } from "./vaults/vault-events.js";
 import { openVenue, type Venue } from "./venue.js";
+import { joinCluster, membership, sharedSending, type Membership } from "./shared-store.js";
 
 export { createSim } from "./venue.js";
 export { packageVersion };
@@ -90,14 +91,15 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     await assertPortFree(base.config.host, base.config.port);
     const { store, box, operatorKey } = await openStoreAndKeys(base.config, undo);
     const { chain, ops } = await startChainFor(base, store, operatorKey, undo);
+    const members = membership(store, base.config, chain, base.log);
     const venue = await openVenue(base.config, store, chain, base.clock, (stop) => undo.push(stop));
     const listening = await listenForApi(base.config);
     undo.push(() => closeServer(listening.server));
     // From here until the app answers on the server nothing awaits: the port is open, but no
     // connection is read before the event loop turns, so no early request goes unanswered.
-    const services = buildServices(base, { store, box, chain, ops, venue, address: listening.address, authSettings: opts.authSettings });
-    const http = serveApi(base, { store, chain, venue, services, listening });
-    const background = await startBackground(base, services, opts.startOracle !== false, undo);
+    const services = buildServices(base, { store, box, chain, ops, venue, members, address: listening.address, authSettings: opts.authSettings });
+    const http = serveApi(base, { store, chain, venue, services, members, listening });
+    const background = await startBackground(base, services, { chain, members }, opts.startOracle !== false, undo);
     const { url, publicUrl } = listening.address;
     base.log.info({ url, publicUrl, dataDir: base.config.dataDir, network: base.config.network, chain: chain.rpcUrl, exchange: venue.exchange.url, metrics: background.metricsUrl }, `tradevaultd listening on ${url}`);
     return {
@@ -110,6 +112,8 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
         async () => services.prices?.stop(),
         () => services.oracle.stop(),
         () => services.enforcement.stop(),
+        // The vaults' leases handed back: the other daemons take them at their next round.
+        async () => members.cluster?.stop(),
         () => services.reconciler.stop(),
         async () => venue.sim?.stop(),
         () => chain.stop(), // settles the pending transaction first
@@ -138,17 +142,34 @@ async function openStoreAndKeys(config: Config, undo: Undo): Promise<{ store: Op
   const store = await openStore(config.databaseUrl ?? join(config.dataDir, `tradevault-${config.network}.db`));
   undo.push(() => store.close());
   const box = secretBox(loadSecretKey({ secret: process.env.TRADEVAULT_SECRET, keyFile: join(config.dataDir, "keys", "secret.key") }));
+  if (store.kind === "postgres") await assertOpensAgentKeys(store, box);
   const key = config.operatorKeyFile
     ? await readOperatorKeyFile(config.operatorKeyFile, process.env.TRADEVAULT_OPERATOR_PASSWORD)
     : await loadOrCreateOperatorKey(join(config.dataDir, "keys", "operator.key"));
   return { store, box, operatorKey: key.privateKey };
 }
 
+/**
+ * Daemons sharing a database must seal with one secret: a daemon whose secret cannot open the stored
+ * agent keys would fail every trade of every account, so it does not start.
+ */
+async function assertOpensAgentKeys(store: Store, box: SecretBox): Promise<void> {
+  const agent = await newestAgent(store.db);
+  if (!agent) return;
+  try {
+    box.open(agent.sealed_key);
+  } catch {
+    throw new ConfigError(
+      "this daemon's secret cannot open the agent keys in the shared database: start it with the TRADEVAULT_SECRET the other daemons use",
+    );
+  }
+}
+
 /** The embedded chain (or the one at --rpc-url), its indexer feeding the store; `ops` are the vault contracts' actions. */
 async function startChainFor(base: Base, store: Store, operatorKey: string, undo: Undo): Promise<{ chain: Chain; ops: VaultChainOps }> {
   const { config, log, clock, metrics } = base;
   const chain = await startChain({
-    dataDir: config.dataDir, store, log, clock, operatorKey,
+    dataDir: config.dataDir, store, log, clock, operatorKey, shared: sharedSending(store, config),
     sink: { knownVaults: (addresses) => knownVaults(store.db, addresses), apply: applyChainEvents },
     embedded: { port: config.chainPort, snapshotIntervalS: config.chainSnapshotInterval, compactEveryBlocks: config.chainCompactBlocks },
     onConfirmed: metrics?.onConfirmed,
@@ -170,7 +191,7 @@ type Services = ReturnType<typeof composeServices> & {
 /** Sign-in, the services of compose-services.ts and the price stream; built, not yet started. */
 function buildServices(
   base: Base,
-  parts: { store: Store; box: SecretBox; chain: Chain; ops: VaultChainOps; venue: Venue; address: ListenAddress; authSettings?: Partial<AuthSettings> },
+  parts: { store: Store; box: SecretBox; chain: Chain; ops: VaultChainOps; venue: Venue; members: Membership; address: ListenAddress; authSettings?: Partial<AuthSettings> },
 ): Services {
   const { config, log, clock, metrics } = base;
   const { store, chain, venue, address } = parts;
@@ -182,14 +203,14 @@ function buildServices(
   });
   const services = composeServices({
     config, store, exchange: venue.exchange, chainOps: parts.ops,
-    onChainEvents: (listener) => void chain.indexer.onEvents(listener), auth, box: parts.box, share: WHOLE_SHARE, clock, log,
+    onChainEvents: (listener) => void chain.indexer.onEvents(listener), auth, box: parts.box, share: parts.members.share, clock, log,
   });
   const prices = config.priceStream
     ? createPriceStream({ apiUrl: venue.exchange.url, onMids: (mids) => services.watch.onMids(mids), log, clock })
     : undefined;
   metrics?.watch({
     db: store.db, clock, oracle: services.oracle, chainKey: chain.key, operatorBalance: () => chain.operatorBalance(), log,
-    limiter: venue.meter, enforcement: services.enforcement,
+    limiter: venue.meter, enforcement: services.enforcement, cluster: parts.members.cluster,
   });
   return { ...services, auth, prices };
 }
@@ -197,7 +218,7 @@ function buildServices(
 /** The routes (meta, services', the sim's controls) and the Koa app, answering on the listening server. */
 function serveApi(
   base: Base,
-  parts: { store: Store; chain: Chain; venue: Venue; services: Services; listening: Listening },
+  parts: { store: Store; chain: Chain; venue: Venue; services: Services; members: Membership; listening: Listening },
 ): { routes: RouteSpec[]; router: Router } {
   const { config, log, clock, version, metrics } = base;
   const { venue, services, listening: { server, address } } = parts;
@@ -208,7 +229,7 @@ function serveApi(
       health: healthCheck({
         config, version, clock, store: parts.store, exchange: venue.exchange, chain: parts.chain, oracle: services.oracle,
         prices: services.prices, simControls: venue.paper?.mode, watch: services.watch, deadMan: services.deadMan,
-        enforcement: services.enforcement, weight: venue.meter,
+        enforcement: services.enforcement, weight: venue.meter, cluster: parts.members.cluster,
       }),
       openApi: () => (openApi ??= buildOpenApi(routes, { version, serverUrl: address.publicUrl })),
     }),
@@ -231,7 +252,7 @@ function serveApi(
  * The metrics endpoint, the reconciler's sweep, enforcement (a pause the daemon did not get to act on
  * before it stopped, a crash or a kill, is acted on now), the oracle loop and the price stream.
  */
-async function startBackground(base: Base, services: Services, startOracle: boolean, undo: Undo) {
+async function startBackground(base: Base, services: Services, parts: { chain: Chain; members: Membership }, startOracle: boolean, undo: Undo) {
   const { config, metrics } = base;
   const metricsServer = metrics ? await startMetricsServer(metrics, config.host, config.metricsPort!) : undefined;
   const stopMetricsServer = async () => metricsServer?.stop();
@@ -239,6 +260,15 @@ async function startBackground(base: Base, services: Services, startOracle: bool
   services.reconciler.start(5_000);
   undo.push(() => services.reconciler.stop());
   undo.push(() => services.enforcement.stop());
+  // Leases before enforcement and the oracle: they act on this daemon's share only.
+  await joinCluster(parts.members, parts.chain, base.log, (gained) => {
+    for (const vault of gained) {
+      void services.vaults.refresh(vault, { fenced: true })
+        .then(() => services.enforcement.trigger(vault))
+        .catch((err) => base.log.warn({ vault, err: (err as Error).message }, "reading a vault just taken over failed; the oracle's next cycle tries again"));
+    }
+  });
+  undo.push(async () => parts.members.cluster?.stop());
   await services.enforcement.start();
   if (startOracle) services.oracle.start(1_000);
   undo.push(() => services.oracle.stop());

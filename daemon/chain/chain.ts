@@ -242,6 +242,9 @@ export async function startChain(opts: StartChainOptions): Promise<Chain> {
   const sender = shared ? switchFor(shared, conn, wallet.address, settings, opts, clock, hooks, newSender) : newSender();
   try {
     await sender.start();
+    // An embedded chain is this daemon's own (the daemon command refuses one with a shared database;
+    // a test may run one daemon alone on a database): it sends for it.
+    if (shared && conn.kind === "embedded") await (sender as SenderSwitch).promote();
     const signer = new OperatorSigner(sender, conn.provider);
     const setup = {
       dataDir: opts.dataDir, key: conn.key, chainId: conn.chainId, provider: conn.provider, signer,

@@ -50,6 +50,7 @@ export function createCluster(deps: ClusterDeps) {
   /** What this daemon held at its last tick: lease key -> epoch. */
   let held = new Map<string, number>();
   const listeners: Array<(change: ClusterChange) => void> = [];
+  const rounds: Array<() => void> = [];
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<void> | undefined;
   let stopped = false;
@@ -95,6 +96,7 @@ export function createCluster(deps: ClusterDeps) {
       if (epoch !== undefined) mine.set(senderKey, epoch);
     }
     publish(mine);
+    for (const r of rounds) r();
   }
 
   function publish(next: Map<string, number>): void {
@@ -163,6 +165,10 @@ export function createCluster(deps: ClusterDeps) {
     senderKey,
     onChange(listener: (change: ClusterChange) => void): void {
       listeners.push(listener);
+    },
+    /** After every successful round: what must follow the leases is reconciled here, not only on a change. */
+    onRound(listener: () => void): void {
+      rounds.push(listener);
     },
     /** Vaults held now by each daemon, by id (the database's view). */
     async holders(): Promise<Record<string, number>> {

@@ -18,3 +18,8 @@ export async function markApproved(db: Executor, address: string, approvedAt: nu
 export async function markUnapproved(db: Executor, address: string) {
   await db.updateTable("agents").set({ approved_at: null }).where("address", "=", address).execute();
 }
+
+/** The agent key sealed last, of any account: a daemon's secret is checked against it at start. */
+export function newestAgent(db: Executor): Promise<AgentRow | undefined> {
+  return db.selectFrom("agents").selectAll().orderBy("created_at", "desc").limit(1).executeTakeFirst();
+}

@@ -111,6 +111,21 @@ export async function openPostgresStore(url: string, opts: { poolSize?: number }
     // ran it (xmax passes it, or it leaves the in-progress list), and the set of visible commits
     // cannot change while it stands still. A rollback moves it too: a harmless extra miss.
     changeKey: async () => (await sql<{ key: string }>`select pg_current_snapshot()::text as key`.execute(db)).rows[0]!.key,
+    async exclusive<T>(name: string, fn: () => Promise<T>): Promise<T> {
+      // A session lock on a connection of its own, held across `fn`'s awaits and network calls.
+      const client = await pool.connect();
+      try {
+        await client.query("select pg_advisory_lock(hashtext($1))", [name]);
+        try {
+          return await fn();
+        } finally {
+          await client.query("select pg_advisory_unlock(hashtext($1))", [name]);
+        }
+      } finally {
+        client.release();
+      }
+    },
+    now: async () => (await sql<{ now: number }>`select (extract(epoch from clock_timestamp()) * 1000)::bigint as now`.execute(db)).rows[0]!.now,
     close: async () => {
       await work.flush();
       await db.destroy();

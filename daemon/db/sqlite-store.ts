@@ -18,6 +18,18 @@ export interface SqliteStore extends Store {
   sqlite: BetterSqlite3.Database;
 }
 
+/** One daemon per file: a lock by name within this process is a lock on the database. */
+function exclusiveInProcess() {
+  const tails = new Map<string, Promise<unknown>>();
+  return <T>(name: string, fn: () => Promise<T>): Promise<T> => {
+    const run = (tails.get(name) ?? Promise.resolve()).then(fn, fn);
+    const tail = run.catch(() => undefined);
+    tails.set(name, tail);
+    void tail.then(() => tails.get(name) === tail && tails.delete(name));
+    return run;
+  };
+}
+
 /**
  * better-sqlite3 behind kysely's dialect, with prepared statements cached by SQL text: kysely asks
  * for a new statement on every query, and preparing costs more than running a small one.
@@ -92,6 +104,8 @@ export async function openSqliteStore(path: string): Promise<SqliteStore> {
     grouped: work.grouped,
     // The daemon is the file's only writer, and writes through this connection.
     changeKey: async () => String(totalChanges.get()),
+    exclusive: exclusiveInProcess(),
+    now: async () => Date.now(),
     close: async () => {
       await work.flush();
       await db.destroy();

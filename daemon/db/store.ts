@@ -41,6 +41,15 @@ export interface Store extends UnitOfWork {
    * Read it before the query whose result it keys.
    */
   changeKey(): Promise<string>;
+  /**
+   * Runs `fn` while no other holder of the same name runs, in any daemon on the database (a
+   * PostgreSQL advisory lock held for the call; on SQLite, one daemon's file, the daemon's own queue).
+   * For work that sends over the network while it holds the lock, as a first deployment does: never
+   * a unit of work.
+   */
+  exclusive<T>(name: string, fn: () => Promise<T>): Promise<T>;
+  /** The database's clock, Unix ms: what leases shared by several daemons expire by. */
+  now(): Promise<number>;
   /** Commits grouped calls still queued, then closes the connections. */
   close(): Promise<void>;
 }

@@ -123,6 +123,7 @@ export function createVaultService(deps: VaultServiceDeps) {
 
     /** The work of one oracle cycle: close expired vaults, read and write the live ones, record fills. */
     async poll(): Promise<PollResult> {
+      await deps.share.refresh();
       const vaults = (await vaultsRepo.activeVaults(db)).filter((v) => deps.share.holds(v.address));
       const now = nowS(clock);
       for (const v of vaults.filter((x) => x.deal_deadline < now)) {

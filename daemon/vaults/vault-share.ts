@@ -6,7 +6,9 @@ export interface VaultShare {
   holds(vault: string): boolean;
   /** Of `vaults`, those still held under the lease they were read under: a balance write passes this fence. */
   fence(vaults: string[]): Promise<Set<string>>;
+  /** A lease round now (each oracle cycle starts with one): a vault opened since the last is taken at once. */
+  refresh(): Promise<void>;
 }
 
 /** One daemon alone: every vault is its own. */
-export const WHOLE_SHARE: VaultShare = { holds: () => true, fence: async (vaults) => new Set(vaults) };
+export const WHOLE_SHARE: VaultShare = { holds: () => true, fence: async (vaults) => new Set(vaults), refresh: async () => undefined };

@@ -52,6 +52,7 @@ const SAMPLES: Record<ConfigKey, { value?: string; with?: string[]; env?: string
   signInRateLimit: { value: "5" },
   orderRateLimit: { value: "7" },
   metricsPort: { value: "9464" },
+  databaseUrl: { value: "postgres://tradevault@127.0.0.1/tradevault", with: ["--rpc-url", "http://127.0.0.1:8545", "--chain-id", "998", "--exchange-url", "http://127.0.0.1:8500"] },
   sessionMaxAgeDays: { value: "2" },
 };
 
@@ -144,6 +145,22 @@ test("a bad value exits 2 with one line naming the flag and its twin, by flag or
     assert.equal(r.stderr.trimEnd().split("\n").length, 1, `${what}: ${r.stderr}`);
     assert.match(r.stderr, /^tradevaultd: /, what);
     assert.match(r.stderr, named, what);
+  }
+});
+
+test("--database-url is refused at start without a shared chain, a shared exchange and TRADEVAULT_SECRET, each with its reason", async () => {
+  const db = ["--database-url", "postgres://tradevault@127.0.0.1:1/tradevault"];
+  const chain = ["--rpc-url", "http://127.0.0.1:1", "--chain-id", "31337"];
+  const cases: Array<[string[], Record<string, string>, RegExp]> = [
+    [db, { TRADEVAULT_SECRET: "s" }, /--database-url needs --rpc-url .*embedded chain is this daemon's own/],
+    [[...db, ...chain], { TRADEVAULT_SECRET: "s" }, /--database-url needs --exchange-url .*embedded sim is this daemon's own/],
+    [[...db, ...chain, "--exchange-url", "http://127.0.0.1:1"], {}, /--database-url needs TRADEVAULT_SECRET, the same on every daemon/],
+  ];
+  for (const [args, env, reason] of cases) {
+    const r = await run(args, env);
+    assert.is(r.code, 2, args.join(" "));
+    assert.equal(r.stderr.trimEnd().split("\n").length, 1, r.stderr);
+    assert.match(r.stderr, reason);
   }
 });
 
