@@ -10,6 +10,7 @@ import { unpackEventData } from "./db/event-data.js";
 import * as vaultsRepo from "./db/vaults-repo.js";
 import type { VaultEventRow } from "./db/schema-chain.js";
 import { createEventHub, type HubEvent } from "./events/event-hub.js";
+import { createEventTail } from "./events/event-tail.js";
 import type { ExchangeAdapter } from "./exchange/types.js";
 import { BACKGROUND_WEIGHT_PER_MINUTE } from "./exchange/weight-limiter.js";
 import type { RouteSpec } from "./http/route.js";
@@ -54,7 +55,12 @@ export interface ServiceDeps {
   log: Logger;
 }
 
-/** Stored events become live events, in id order: parties are attached so each stream filters without a query. */
+/**
+ * Stored events become live events, in id order: parties are attached so each stream filters without
+ * a query. Alone on its store a daemon publishes its own commits as they happen; sharing the store,
+ * every daemon publishes from a tail of the events table instead, so each stream sees every daemon's
+ * events, in id order, once.
+ */
 function liveEvents(store: Store, log: Logger) {
   const hub = createEventHub();
   const parties = new Map<string, { investor: string; trader: string }>();
@@ -74,11 +80,19 @@ function liveEvents(store: Store, log: Logger) {
   }
   // One after another: a publish that waits for a parties lookup must not be overtaken by a later one.
   let queue: Promise<void> = Promise.resolve();
-  const publish = (rows: VaultEventRow[]) => {
+  const deliver = (rows: VaultEventRow[]) => {
     if (rows.length === 0) return;
     queue = queue.then(() => toHub(rows)).then(hub.publish, (err) => log.error({ err }, "cannot publish events"));
   };
-  return { hub, toHub, publish };
+  if (store.kind !== "postgres") return { hub, toHub, publish: deliver, tail: undefined };
+  const tail = createEventTail({
+    lastId: () => vaultsRepo.lastEventId(store.db),
+    after: (afterId, limit) => vaultsRepo.eventsAfterId(store.db, afterId, limit),
+    deliver,
+    onError: (err) => log.warn({ err }, "reading new events failed; the next poll tries again"),
+    pollMs: 250,
+  });
+  return { hub, toHub, publish: (rows: VaultEventRow[]) => void (rows.length > 0 && tail.poke()), tail };
 }
 
 export function composeServices(deps: ServiceDeps) {
@@ -144,5 +158,5 @@ export function composeServices(deps: ServiceDeps) {
       backlog: async (user, afterId) => live.toHub(await vaults.eventsAfter(user, afterId, 1_000)),
     }),
   ];
-  return { hub: live.hub, agents, reconciler, trading, enforcement, vaults, watch, proposals, oracle, deadMan, routes };
+  return { hub: live.hub, eventTail: live.tail, agents, reconciler, trading, enforcement, vaults, watch, proposals, oracle, deadMan, routes };
 }

@@ -114,6 +114,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
         () => services.enforcement.stop(),
         // The vaults' leases handed back: the other daemons take them at their next round.
         async () => members.cluster?.stop(),
+        async () => services.eventTail?.stop(),
         () => services.reconciler.stop(),
         async () => venue.sim?.stop(),
         () => chain.stop(), // settles the pending transaction first
@@ -257,6 +258,8 @@ async function startBackground(base: Base, services: Services, parts: { chain: C
   const metricsServer = metrics ? await startMetricsServer(metrics, config.host, config.metricsPort!) : undefined;
   const stopMetricsServer = async () => metricsServer?.stop();
   undo.push(stopMetricsServer);
+  await services.eventTail?.start();
+  undo.push(async () => services.eventTail?.stop());
   services.reconciler.start(5_000);
   undo.push(() => services.reconciler.stop());
   undo.push(() => services.enforcement.stop());

@@ -156,3 +156,14 @@ export async function oldestOpenVaultReading(db: Executor): Promise<number | nul
   const row = await db.selectFrom("vaults").select((eb) => eb.fn.min("last_observed_at").as("oldest")).where("closed", "=", 0).executeTakeFirst();
   return (row?.oldest as number | null | undefined) ?? null;
 }
+
+/** The newest stored event's id (0 with none). */
+export async function lastEventId(db: Executor): Promise<number> {
+  const row = await db.selectFrom("vault_events").select((eb) => eb.fn.max("id").as("id")).executeTakeFirst();
+  return Number(row?.id ?? 0);
+}
+
+/** Events of every vault with id > afterId, oldest first: what a daemon sharing its database publishes. */
+export function eventsAfterId(db: Executor, afterId: number, limit: number): Promise<VaultEventRow[]> {
+  return events(db).where("e.id", ">", afterId).orderBy("e.id").limit(limit).execute();
+}
