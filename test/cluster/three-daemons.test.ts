@@ -1,0 +1,230 @@
+// Several daemons on one PostgreSQL database, as an operator runs them: three built `tradevaultd`
+// processes sharing one database, one Anvil chain (--rpc-url) and one `tradevaultd --sim-only`
+// exchange (--exchange-url), one operator key file and one TRADEVAULT_SECRET, oracle every 2 s.
+// 30 vaults are created through the three APIs; the vaults are shared out by lease; one daemon (the
+// operator's sender) is SIGKILLed; its vaults are read again by the survivors under new epochs, a
+// survivor takes over the sending with no operator nonce used twice, no vault gets two readings in
+// one second, and an SSE client on a survivor sees every event of its vaults exactly once, in order.
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Interface, Transaction, Wallet, toQuantity } from "ethers";
+import { sql } from "kysely";
+import { startEmbeddedNode, type EmbeddedNode } from "../../daemon/chain/embedded-node.js";
+import { openStore } from "../../daemon/db/database.js";
+import type { Store } from "../../daemon/db/store.js";
+import { httpClient, randomWallet, signIn, signTyped, type HttpClient, type Party } from "../helpers/daemon.js";
+import { freshDatabase } from "../helpers/postgres.js";
+import { journalRows } from "../helpers/store-reads.js";
+import { openSse, type SseReader } from "../helpers/sse.js";
+import { only } from "../helpers/stores.js";
+import { freePort, tempDir, waitUntil } from "../helpers/util.js";
+
+const BIN = fileURLToPath(new URL("../../bin/tradevaultd", import.meta.url));
+const INTERVAL_S = 2;
+const VAULTS = 30;
+const tmp = tempDir("tradevault-three-");
+const children: ChildProcess[] = [];
+let node: EmbeddedNode | undefined;
+let store: Store | undefined;
+
+interface Proc {
+  url: string;
+  http: HttpClient;
+  child: ChildProcess;
+  log(): string;
+  kill(): Promise<void>;
+}
+
+async function run(args: string[], env: Record<string, string> = {}): Promise<Proc> {
+  const port = await freePort();
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("TRADEVAULT_")));
+  const child = spawn(process.execPath, [BIN, ...args, "--port", String(port), "--log-level", "info"], { env: { ...clean, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  let out = "";
+  child.stdout!.on("data", (d) => (out += d));
+  child.stderr!.on("data", (d) => (out += d));
+  const exited = new Promise<void>((r) => child.once("exit", () => r()));
+  return {
+    url: `http://127.0.0.1:${port}`, http: httpClient(`http://127.0.0.1:${port}`), child, log: () => out,
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+      await exited;
+    },
+  };
+}
+
+const answers = async (url: string, path: string, p: Proc) =>
+  waitUntil(async () => {
+    if (p.child.exitCode !== null) throw new Error(`exited ${p.child.exitCode}:\n${p.log().slice(-3000)}`);
+    return (await fetch(`${url}${path}`)).status < 500;
+  }, { timeoutMs: 120_000, what: `${url}${path}` });
+
+test.after(async () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+  await store?.close();
+  await node?.stop();
+  tmp.remove();
+});
+
+only("postgres", test)("three daemons share 30 vaults; one is killed; its vaults and the sending move to the others", async () => {
+  const databaseUrl = await freshDatabase();
+  store = await openStore(databaseUrl);
+  node = await startEmbeddedNode({ socketDir: join(tmp.path, "anvil"), httpPort: await freePort(), genesisTime: Math.floor(Date.now() / 1000), archive: true });
+  const operator = Wallet.createRandom();
+  const keyFile = join(tmp.path, "operator.key");
+  writeFileSync(keyFile, operator.privateKey, { mode: 0o600 });
+  await node.rpc.request({ method: "anvil_setBalance", params: [operator.address, toQuantity(10n ** 21n)] });
+
+  const simPort = await freePort();
+  const sim = await run(["--sim-only", "--sim-port", String(simPort), "--data-dir", join(tmp.path, "sim"), "--sim-feed", "static", "--sim-ws-connections-per-ip", "100"]);
+  const simUrl = `http://127.0.0.1:${simPort}`;
+  await answers(simUrl, "/info", sim);
+
+  const flags = (i: number) => [
+    "--data-dir", join(tmp.path, `d${i}`), "--database-url", databaseUrl, "--rpc-url", node!.url!, "--chain-id", "31337",
+    "--exchange-url", simUrl, "--operator-key-file", keyFile, "--oracle-interval", String(INTERVAL_S), "--stale-after", "120",
+    "--no-price-stream", "--sign-in-rate-limit", "100000", "--order-rate-limit", "100000",
+  ];
+  for (let i = 0; i < 3; i++) mkdirSync(join(tmp.path, `d${i}`), { recursive: true });
+  const daemons = await Promise.all([0, 1, 2].map((i) => run(flags(i), { TRADEVAULT_SECRET: "one secret for every daemon" })));
+  for (const d of daemons) await answers(d.url, "/healthz", d);
+  const deploys = await sql<{ n: number }>`select count(*) as n from tx_journal where purpose like 'deploy:%'`.execute(store.db);
+  assert.is(deploys.rows[0]!.n, 3, "token, implementation and factory deployed once by three daemons starting together");
+
+  // One trader, 30 investors (one exchange account each), through the three APIs in turn.
+  const trader = await partyAt(daemons[0]!.http);
+  const vaults: string[] = [];
+  for (let i = 0; i < VAULTS; i++) {
+    const http = daemons[i % 3]!.http;
+    const investor = await partyAt(http);
+    const faucet = await fetch(`${simUrl}/sim/faucet`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ user: investor.address, amount: "10000" }) });
+    assert.is(faucet.status, 200, await faucet.text());
+    vaults.push(await vaultAt(http, investor, trader));
+  }
+  const read = () => balanceEvents(store!);
+  await waitUntil(async () => new Set((await read()).map((e) => e.vault)).size === VAULTS, { timeoutMs: 120_000, what: "every vault's first reading" });
+  const leases = await waitUntil(async () => {
+    const rows = await vaultLeases(store!);
+    const holders = new Set(rows.map((r) => r.holder));
+    return rows.length === VAULTS && holders.size === 3 ? rows : undefined;
+  }, { timeoutMs: 60_000, what: "the vaults shared out among three daemons" });
+  const health = await Promise.all(daemons.map(async (d) => (await d.http.get("/healthz")).body.data.cluster));
+  assert.is(health.reduce((n, c) => n + c.vaultsHeld, 0), VAULTS, "each vault held by exactly one daemon");
+  assert.is(health.filter((c) => c.sender).length, 1, "one sender");
+
+  // Kill the sender (the worst case: its vaults and the operator's sending must both move).
+  const victimIndex = health.findIndex((c) => c.sender);
+  const victimId = health[victimIndex]!.daemon as string;
+  // A stream on a daemon that lives on, from the first event (the backlog, then live across the kill).
+  const stream = await openSse(`${daemons[(victimIndex + 1) % 3]!.url}/api/events`, trader.token, 0);
+  const lost = leases!.filter((l) => l.holder === victimId);
+  assert.ok(lost.length > 0);
+  await daemons[victimIndex]!.kill();
+  const killedAt = Math.floor(Date.now() / 1000);
+
+  const retaken = await waitUntil(async () => {
+    const byVault = new Map((await vaultLeases(store!)).map((r) => [r.vault, r]));
+    const events = await read();
+    const all = lost.every((l) => {
+      const now = byVault.get(l.vault);
+      return now && now.holder !== victimId && now.epoch > l.epoch && events.some((e) => e.vault === l.vault && e.observedAt > killedAt);
+    });
+    return all ? events : undefined;
+  }, { timeoutMs: 120_000, what: "the killed daemon's vaults read again by the survivors" });
+  const firstAfter = lost.map((l) => Math.min(...retaken!.filter((e) => e.vault === l.vault && e.observedAt > killedAt).map((e) => e.observedAt)) - killedAt);
+  firstAfter.sort((a, b) => a - b);
+  console.log(`failover: ${lost.length} vaults, first reading after the kill p50 ${firstAfter[Math.floor(firstAfter.length / 2)]} s, max ${firstAfter[firstAfter.length - 1]} s (interval ${INTERVAL_S} s)`);
+  // Wall-clock bounds belong to the benchmark (npm run bench -- scale-out); here only "not never".
+  const survivors = [0, 1, 2].filter((i) => i !== victimIndex);
+  await waitUntil(async () => (await daemons[survivors[0]!]!.http.get("/healthz")).body.data.cluster.liveDaemons === 2, { timeoutMs: 60_000, what: "two live daemons" });
+  const after = await Promise.all(survivors.map(async (i) => (await daemons[i]!.http.get("/healthz")).body.data.cluster));
+  assert.is(after.filter((c) => c.sender).length, 1, "a survivor sends now");
+  assert.is(after.reduce((n, c) => n + c.vaultsHeld, 0), VAULTS);
+
+  // A few more cycles on two daemons, then the checks over the whole run.
+  const settled = (await read()).length;
+  await waitUntil(async () => (await read()).length >= settled + VAULTS * 2, { timeoutMs: 120_000, what: "two more cycles of readings" });
+  const events = await read();
+  for (const v of vaults) {
+    const times = events.filter((e) => e.vault === v).map((e) => e.observedAt);
+    for (let i = 1; i < times.length; i++) assert.ok(times[i]! > times[i - 1]!, `${v}: two readings at ${times[i]} (two daemons wrote it at once?)`);
+  }
+  // Balance writes per vault over a window of the two survivors' work: one per cycle, not one per daemon.
+  const windowStart = Math.floor(Date.now() / 1000);
+  await new Promise((r) => setTimeout(r, 5 * INTERVAL_S * 1000));
+  const windowEnd = Math.floor(Date.now() / 1000);
+  const writes = await balanceWrites(store, windowStart, windowEnd);
+  const most = Math.floor((windowEnd - windowStart) / INTERVAL_S) + 2;
+  for (const v of vaults) assert.ok((writes.get(v.toLowerCase()) ?? 0) <= most, `${v}: ${writes.get(v.toLowerCase())} balance writes in ${windowEnd - windowStart} s (at most ${most}): two daemons write it`);
+
+  const nonces = await sql<{ nonce: number; n: number }>`select nonce, count(*) as n from tx_journal where status in ('confirmed', 'reverted') group by nonce having count(*) > 1`.execute(store.db);
+  assert.equal(nonces.rows, [], "no operator nonce mined twice");
+
+  const last = (await sql<{ id: number }>`select max(id) as id from vault_events`.execute(store.db)).rows[0]!.id;
+  await waitUntil(() => stream.events.length > 0 && stream.events[stream.events.length - 1]!.id >= last, { timeoutMs: 60_000, what: "the stream caught up" });
+  stream.close();
+  checkStream(stream, await eventIds(store, last));
+});
+
+/** Every event id (all vaults: the trader is a party to each) up to `last`, in order. */
+async function eventIds(s: Store, last: number): Promise<number[]> {
+  return (await sql<{ id: number }>`select id from vault_events where id <= ${last} order by id`.execute(s.db)).rows.map((r) => r.id);
+}
+
+function checkStream(stream: SseReader, stored: number[]): void {
+  const got = stream.events.map((e) => e.id).filter((id) => id <= stored[stored.length - 1]!);
+  assert.equal(got, stored, "the stream on a survivor: every event of the trader's vaults, once each, in id order");
+}
+
+async function balanceEvents(s: Store): Promise<Array<{ vault: string; observedAt: number }>> {
+  const rows = await sql<{ vault: string; data: string }>`
+    select v.address as vault, e.data from vault_events e join vaults v on v.num = e.vault_num
+    where e.type = 'BalanceUpdated' order by e.id`.execute(s.db);
+  const { unpackEventData } = await import("../../daemon/db/event-data.js");
+  return rows.rows.map((r) => ({ vault: r.vault, observedAt: Number((unpackEventData("BalanceUpdated", r.data) as { observedAt: number | string }).observedAt) }));
+}
+
+/** updateBalances transactions journaled between two Unix seconds, counted per vault (lower case). */
+async function balanceWrites(s: Store, from: number, to: number): Promise<Map<string, number>> {
+  const factory = new Interface(["function updateBalances(address[] vaults, uint256[] balances, uint64[] observedAt)"]);
+  const counts = new Map<string, number>();
+  for (const row of await journalRows(s.db, "external-31337")) {
+    if (row.purpose !== "updateBalances" || row.replaces !== null || row.created_at < from || row.created_at > to) continue;
+    const [vaults] = factory.decodeFunctionData("updateBalances", Transaction.from(row.raw).data) as unknown as [string[]];
+    for (const v of vaults) counts.set(v.toLowerCase(), (counts.get(v.toLowerCase()) ?? 0) + 1);
+  }
+  return counts;
+}
+
+async function vaultLeases(s: Store): Promise<Array<{ vault: string; holder: string; epoch: number }>> {
+  const rows = await sql<{ key: string; holder: string; epoch: number }>`
+    select key, holder, epoch from leases where key like 'vault:%' and expires_at > (extract(epoch from clock_timestamp()) * 1000)::bigint`.execute(s.db);
+  return rows.rows.map((r) => ({ vault: r.key.slice("vault:".length), holder: r.holder, epoch: Number(r.epoch) }));
+}
+
+async function partyAt(http: HttpClient): Promise<Party> {
+  const wallet = randomWallet();
+  const { token } = await signIn(http, wallet);
+  return { wallet, token, address: wallet.address };
+}
+
+async function vaultAt(http: HttpClient, investor: Party, trader: Party): Promise<string> {
+  const body = {
+    investor: investor.address, trader: trader.address, initialBalance: "10000", maxDrawdown: 50, dailyDrawdown: 40,
+    dealDeadline: Math.floor(Date.now() / 1000) + 30 * 86_400, profitShare: { trader: 20, investor: 80 },
+  };
+  const created = await http.post("/api/proposals", body, { token: trader.token });
+  assert.is(created.status, 200, JSON.stringify(created.body));
+  const p = created.body.data.proposal;
+  const first = await http.post(`/api/proposals/${p.id}/accept`, { signature: await signTyped(trader.wallet, p.typedData) }, { token: trader.token });
+  assert.is(first.status, 200, JSON.stringify(first.body));
+  const done = await http.post(`/api/proposals/${p.id}/accept`, { signature: await signTyped(investor.wallet, p.typedData) }, { token: investor.token });
+  assert.is(done.status, 200, JSON.stringify(done.body));
+  return done.body.data.proposal.vaultAddress as string;
+}
+
+test.run();
