@@ -124,7 +124,7 @@ export function composeServices(deps: ServiceDeps) {
     intervalMs: config.oracleInterval * 1000, share,
   });
   deps.onChainEvents(enforcement.observe);
-  const vaults = createVaultService({ db, changeKey: store.changeKey, chain: chainOps, balances, views, enforcement, modes, deadMan, share, clock, log });
+  const vaults = createVaultService({ db, changeKey: store.changeKey, chain: chainOps, balances, views, enforcement, modes, deadMan, share, exclusive: store.exclusive, clock, log });
   const gate = createVaultGate({ db, balances, refresh: vaults.refresh, clock, staleAfterMs: config.staleAfter * 1000 });
   const desk = createOrderDesk({ db, trading, views, gate, balances, log });
   const watch = createVaultWatch({

@@ -48,7 +48,7 @@ export interface AuthService {
   authenticate(token: string): Promise<AuthUser>;
   logout(token: string): Promise<void>;
   /** A single-use, 60-second ticket that opens the event stream as `user` (for EventSource across sites). */
-  issueTicket(user: AuthUser): { ticket: string; expiresAt: number };
+  issueTicket(user: AuthUser): Promise<{ ticket: string; expiresAt: number }>;
   /** Spends a ticket; the user it was issued to, while that session still lives. */
   redeemTicket(ticket: string): Promise<AuthUser>;
 }
@@ -72,7 +72,7 @@ export function createAuthService(deps: {
   // authenticate check expiry themselves, so the sweep only keeps the tables small.
   const SWEEP_EVERY_MS = 60_000;
   let lastSweep = -Infinity;
-  const tickets = createEventTickets(clock);
+  const tickets = createEventTickets({ db, work: deps.work, clock });
 
   return {
     async challenge(address, requestOrigin) {
@@ -158,12 +158,12 @@ export function createAuthService(deps: {
     issueTicket: (user) => tickets.issue(user),
 
     async redeemTicket(ticket) {
-      const user = tickets.redeem(ticket);
-      const session = await repo.findSession(db, user.sessionKey);
+      const t = await tickets.redeem(ticket);
+      const session = await repo.findSession(db, t.sessionKey);
       if (!session || session.expires_at <= clock() || session.absolute_expires_at <= clock()) {
         throw rejected("the session that took this ticket has ended; sign in again");
       }
-      return user;
+      return { address: t.address, sessionKey: t.sessionKey, sessionExpiresAt: session.expires_at };
     },
   };
 }

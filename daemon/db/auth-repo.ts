@@ -47,3 +47,16 @@ export async function deleteSession(db: Executor, tokenHash: string): Promise<bo
   const r = await db.deleteFrom("sessions").where("token_hash", "=", tokenHash).executeTakeFirst();
   return Number(r.numDeletedRows) === 1;
 }
+
+export async function insertTicket(db: Executor, row: { hash: string; address: string; session_key: string; expires_at: number }): Promise<void> {
+  await db.insertInto("event_tickets").values(row).execute();
+}
+
+/** Spends a ticket: deletes it and hands back what it was (undefined when unknown or spent already). */
+export async function takeTicket(db: Executor, hash: string) {
+  return db.deleteFrom("event_tickets").where("hash", "=", hash).returning(["address", "session_key", "expires_at"]).executeTakeFirst();
+}
+
+export async function pruneTickets(db: Executor, now: number): Promise<void> {
+  await db.deleteFrom("event_tickets").where("expires_at", "<=", now).execute();
+}

@@ -121,6 +121,14 @@ export interface SimFaucetDaysTable {
   granted: string; // USDC base units (6 decimals), decimal text
 }
 
+/** A single-use ticket for the event stream (auth/event-tickets.ts); only its SHA-256 is kept. */
+export interface EventTicketsTable {
+  hash: string;
+  address: string;
+  session_key: string;
+  expires_at: number;
+}
+
 /** One row per dense sequence allocated by reading its last number (db/sequence-lock.ts). */
 export interface SequenceLocksTable {
   name: string;
@@ -136,6 +144,7 @@ export interface Database extends ChainTables, ClusterTables {
   vault_trades: VaultTradesTable;
   sim_faucet_days: SimFaucetDaysTable;
   sequence_locks: SequenceLocksTable;
+  event_tickets: EventTicketsTable;
 }
 
 export type SessionRow = Selectable<SessionsTable>;

@@ -34,6 +34,8 @@ export interface VaultServiceDeps {
   deadMan?: DeadMan;
   /** The vaults whose oracle work is this daemon's (all of them, alone on the database). */
   share: VaultShare;
+  /** Runs `fn` while no other daemon on the database runs one under the same name (the store's lock). */
+  exclusive<T>(name: string, fn: () => Promise<T>): Promise<T>;
   clock: () => number;
   log: Logger;
 }
@@ -113,7 +115,13 @@ export function createVaultService(deps: VaultServiceDeps) {
         (err) => Promise.reject(err),
       );
     }
-    const p = windDown(v, by).finally(() => closing.delete(v.address));
+    // Across daemons sharing the database too: a close that waited for another daemon's finds the
+    // vault closed (the store's lock by name), and answers as a second close here does.
+    const p = deps.exclusive(`close:${v.address}`, async () => {
+      const now = await vaultsRepo.findVault(db, v.address);
+      if (now?.closed) throw new AppError("VAULT_CLOSED", "the vault was closed by another request meanwhile");
+      return windDown(now ?? v, by);
+    }).finally(() => closing.delete(v.address));
     closing.set(v.address, p);
     return p;
   }

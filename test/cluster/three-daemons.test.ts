@@ -121,6 +121,14 @@ only("postgres", test)("three daemons share 30 vaults; one is killed; its vaults
   const victimId = health[victimIndex]!.daemon as string;
   // A stream on a daemon that lives on, from the first event (the backlog, then live across the kill).
   const stream = await openSse(`${daemons[(victimIndex + 1) % 3]!.url}/api/events`, trader.token, 0);
+  // A ticket taken from one daemon opens the stream on another, once.
+  const ticket = (await daemons[victimIndex]!.http.post("/api/events/ticket", {}, { token: trader.token })).body.data.ticket as string;
+  const other = daemons[(victimIndex + 2) % 3]!.url;
+  const opened = new AbortController();
+  const byTicket = await fetch(`${other}/api/events?ticket=${ticket}`, { signal: opened.signal });
+  assert.is(byTicket.status, 200);
+  opened.abort();
+  assert.is((await fetch(`${other}/api/events?ticket=${ticket}`)).status, 401, "spent");
   const lost = leases!.filter((l) => l.holder === victimId);
   assert.ok(lost.length > 0);
   await daemons[victimIndex]!.kill();

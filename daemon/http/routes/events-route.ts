@@ -25,8 +25,8 @@ export function eventsRoute(deps: {
     summary: "A single-use ticket (valid 60 s) that opens GET /api/events?ticket=... as you: for EventSource from another site, which can send neither a Bearer header nor the cookie",
     response: R.eventTicket,
     errors: ["UNAUTHENTICATED"],
-    handler: ({ user }) => {
-      const t = deps.auth.issueTicket(user);
+    handler: async ({ user }) => {
+      const t = await deps.auth.issueTicket(user);
       return { ticket: t.ticket, expiresAt: seconds(t.expiresAt)! };
     },
   });
