@@ -11,6 +11,7 @@ import * as vaultsRepo from "./db/vaults-repo.js";
 import type { VaultEventRow } from "./db/schema-chain.js";
 import { createEventHub, type HubEvent } from "./events/event-hub.js";
 import { createEventTail } from "./events/event-tail.js";
+import { EVENTS_CHANNEL } from "./db/notices.js";
 import type { ExchangeAdapter } from "./exchange/types.js";
 import { BACKGROUND_WEIGHT_PER_MINUTE } from "./exchange/weight-limiter.js";
 import type { RouteSpec } from "./http/route.js";
@@ -90,8 +91,10 @@ function liveEvents(store: Store, log: Logger) {
     after: (afterId, limit) => vaultsRepo.eventsAfterId(store.db, afterId, limit),
     deliver,
     onError: (err) => log.warn({ err }, "reading new events failed; the next poll tries again"),
-    pollMs: 250,
+    pollMs: 1_000,
   });
+  // Another daemon's commit wakes the tail at once; the poll covers a notice lost while reconnecting.
+  store.listen(EVENTS_CHANNEL, () => tail.poke());
   return { hub, toHub, publish: (rows: VaultEventRow[]) => void (rows.length > 0 && tail.poke()), tail };
 }
 

@@ -91,6 +91,50 @@ function postgresTransactions(db: Executor, lease: ReturnType<typeof leasingPool
     }));
 }
 
+/**
+ * LISTEN on a connection of its own, opened at the first listener and reopened after a loss (the
+ * notices sent meanwhile are lost: listeners poll as well).
+ */
+function listener(url: string) {
+  const channels = new Map<string, Set<(payload: string) => void>>();
+  let client: pg.Client | undefined;
+  let connecting: Promise<void> | undefined;
+  let closed = false;
+  const connect = (): Promise<void> => (connecting ??= (async () => {
+    const c = new pg.Client({ connectionString: url });
+    c.on("notification", (n) => channels.get(n.channel)?.forEach((l) => l(n.payload ?? "")));
+    c.on("error", () => undefined);
+    c.on("end", () => {
+      client = undefined;
+      connecting = undefined;
+      if (!closed && channels.size > 0) setTimeout(() => void connect().catch(() => undefined), 1_000).unref();
+    });
+    await c.connect();
+    for (const channel of channels.keys()) await c.query(`listen ${c.escapeIdentifier(channel)}`);
+    client = c;
+  })().catch((err) => {
+    connecting = undefined;
+    if (!closed) setTimeout(() => void connect().catch(() => undefined), 1_000).unref();
+    throw err;
+  }));
+  const listen = (channel: string, fn: (payload: string) => void): (() => void) => {
+    let set = channels.get(channel);
+    if (!set) {
+      channels.set(channel, (set = new Set()));
+      if (client) void client.query(`listen ${client.escapeIdentifier(channel)}`).catch(() => undefined);
+      else void connect().catch(() => undefined);
+    }
+    set.add(fn);
+    return () => void set.delete(fn);
+  };
+  return Object.assign(listen, {
+    close: async () => {
+      closed = true;
+      await client?.end().catch(() => undefined);
+    },
+  });
+}
+
 export async function openPostgresStore(url: string, opts: { poolSize?: number } = {}): Promise<PostgresStore> {
   const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, types });
   // A pooled connection that breaks while idle is dropped by the pool, and the next query opens
@@ -101,6 +145,7 @@ export async function openPostgresStore(url: string, opts: { poolSize?: number }
   await migrateToLatest(db, postgresMigrations);
 
   const work = unitOfWork(postgresTransactions(db, leasing.lease));
+  const notices = listener(url);
   return {
     kind: "postgres",
     db,
@@ -125,9 +170,11 @@ export async function openPostgresStore(url: string, opts: { poolSize?: number }
         client.release();
       }
     },
+    listen: notices,
     now: async () => (await sql<{ now: number }>`select (extract(epoch from clock_timestamp()) * 1000)::bigint as now`.execute(db)).rows[0]!.now,
     close: async () => {
       await work.flush();
+      await notices.close();
       await db.destroy();
     },
   };

@@ -106,6 +106,7 @@ export async function openSqliteStore(path: string): Promise<SqliteStore> {
     changeKey: async () => String(totalChanges.get()),
     exclusive: exclusiveInProcess(),
     now: async () => Date.now(),
+    listen: () => () => undefined,
     close: async () => {
       await work.flush();
       await db.destroy();

@@ -50,6 +50,11 @@ export interface Store extends UnitOfWork {
   exclusive<T>(name: string, fn: () => Promise<T>): Promise<T>;
   /** The database's clock, Unix ms: what leases shared by several daemons expire by. */
   now(): Promise<number>;
+  /**
+   * Calls `listener` when a writer notifies `channel` (db/notices.ts), whichever daemon it is; on
+   * SQLite never (one daemon per file). The returned function stops listening.
+   */
+  listen(channel: string, listener: (payload: string) => void): () => void;
   /** Commits grouped calls still queued, then closes the connections. */
   close(): Promise<void>;
 }

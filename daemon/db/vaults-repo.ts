@@ -7,6 +7,7 @@
 import { sql } from "kysely";
 import { packEventData } from "./event-data.js";
 import { lockSequence } from "./sequence-lock.js";
+import { EVENTS_CHANNEL, notifyAtCommit } from "./notices.js";
 import type { Executor } from "./store.js";
 import type { NewVault, VaultEventRow, VaultRow } from "./schema-chain.js";
 
@@ -77,6 +78,7 @@ export async function insertEvent(db: Executor, v: VaultRow, e: NewEvent): Promi
     await db.updateTable("vaults").set((eb) => ({ event_count: eb("event_count", "-", 1) })).where("address", "=", v.address).execute();
     return undefined;
   }
+  await notifyAtCommit(db, EVENTS_CHANNEL, String(row.id));
   return {
     id: row.id, vault: v.address, seq: values.seq, type: e.type, tx_hash: e.txHash, log_index: e.logIndex,
     block_number: e.blockNumber, time: e.time, data: values.data,
