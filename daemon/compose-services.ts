@@ -134,7 +134,7 @@ export function composeServices(deps: ServiceDeps) {
     db, changeKey: store.changeKey, balances, refresh: vaults.refresh, share, clock, log, marginBps: Math.round(config.breachMargin * 100),
   });
   const proposals = createProposalService({
-    db, clock, log,
+    db, clock, log, exclusive: store.exclusive,
     chainId: chainOps.chainId, factory: chainOps.factory, createVault: chainOps.createVault,
     activeVaultFor: async (account) => (await vaultsRepo.activeVaultFor(db, account))?.address,
     accountValue: async (account) => (await exchange.accountState(account, { priority: "background" })).accountValue,

@@ -29,6 +29,8 @@ export interface ProposalDeps {
   createVault(terms: VaultTerms, investorSignature: string, traderSignature: string): Promise<{ vault: string; txHash: string }>;
   /** The exchange account's value (USDC decimal string), for the warnings shown before anyone signs. */
   accountValue(exchangeAccount: string): Promise<string>;
+  /** Runs `fn` while no other daemon on the database runs one under the same name (the store's lock). */
+  exclusive<T>(name: string, fn: () => Promise<T>): Promise<T>;
   /** Refuses (INVALID_INPUT) an exchange account in a mode the oracle cannot value (account-modes.ts). */
   assertAccountValued(exchangeAccount: string): Promise<void>;
   /** A vault just deployed gets its first reading at once, so it can trade without waiting a cycle. */
@@ -114,7 +116,12 @@ export function createProposalService(deps: ProposalDeps) {
   function relay(row: ProposalRow): Promise<ProposalRow> {
     const running = relaying.get(row.id);
     if (running) return running;
-    const p = relayOnce(row).finally(() => relaying.delete(row.id));
+    // Once across daemons sharing the database too (another's sweep, another's accept): under the
+    // store's lock the proposal is read again, and one deployed meanwhile is not relayed twice.
+    const p = deps.exclusive(`proposal:${row.id}`, async () => {
+      const now = (await repo.findProposal(db, row.id))!;
+      return now.status === "PENDING" && now.vault_address === null ? relayOnce(now) : now;
+    }).finally(() => relaying.delete(row.id));
     relaying.set(row.id, p);
     return p;
   }
