@@ -22,6 +22,9 @@ import { startPostgresServer } from "../test/helpers/postgres-server.js";
 const POSTGRES_SUITES = [
   "test/db/",
   "test/cluster/",
+  "test/auth/",
+  "test/trading/",
+  "test/vaults/",
   "test/chain/tx-relay",
 ];
 

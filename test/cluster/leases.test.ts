@@ -37,6 +37,13 @@ async function world() {
   };
   return {
     connect, daemon,
+    /** Daemons a and b after two rounds each: five vaults each, a the sender. */
+    async sharing(): Promise<[Cluster, Cluster]> {
+      const a = await daemon("a");
+      const b = await daemon("b");
+      for (const d of [a, b, a, b]) await d.tick();
+      return [a, b];
+    },
     advance: (ms: number) => void (now += ms),
     setActive: (list: string[]) => void (active = list),
     close: async () => {
@@ -74,12 +81,7 @@ test("one daemon holds every vault and the sender; a second gets half after the 
 test("a daemon that stops ticking loses its vaults and the sender to the survivor, under new epochs; its fence closes", async () => {
   const w = await world();
   try {
-    const a = await w.daemon("a");
-    const b = await w.daemon("b");
-    await a.tick();
-    await b.tick();
-    await a.tick();
-    await b.tick();
+    const [a, b] = await w.sharing();
     const lost = held(a);
     const epochs = new Map(lost.map((v) => [v, a.epochOf(v)!]));
     assert.equal(await a.fence(lost), new Set(lost), "a may write while it holds them");
@@ -102,12 +104,7 @@ test("a daemon that stops ticking loses its vaults and the sender to the survivo
 test("a stopped daemon hands its leases back at once; a closed vault's lease is given up", async () => {
   const w = await world();
   try {
-    const a = await w.daemon("a");
-    const b = await w.daemon("b");
-    await a.tick();
-    await b.tick();
-    await a.tick();
-    await b.tick();
+    const [a, b] = await w.sharing();
     await a.stop();
     await b.tick();
     assert.equal(held(b), VAULTS, "no wait for an expiry after a clean stop");

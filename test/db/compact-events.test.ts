@@ -20,17 +20,12 @@ import type { NewVault } from "../../daemon/db/schema-chain.js";
 import { only, openTestStore } from "../helpers/stores.js";
 import { tempDir } from "../helpers/util.js";
 import { allEvents, journalRows } from "../helpers/store-reads.js";
+import { vaultRow } from "../helpers/rows.js";
 
 const address = () => hexlify(randomBytes(20));
 const hash = () => hexlify(randomBytes(32));
 
-const vault = (addr: string): NewVault => ({
-  address: addr, factory: address(), investor: address(), trader: address(), exchange_account: address(),
-  initial_balance: "10000000000", max_drawdown_bps: 5000, daily_drawdown_bps: 2500, deal_deadline: 2_000_000_000,
-  trader_share_bps: 2000, terms_hash: hash(), salt: hash(), created_block: 1, created_tx: hash(), created_at: 1_700_000_000,
-  current_balance: "10000000000", peak_balance: "10000000000", day_start_balance: "10000000000", updated_at: 1_700_000_000,
-  account_mode: null, account_mode_checked_at: null,
-});
+const vault = (addr: string): NewVault => vaultRow(addr);
 
 const reading = (balance: bigint, observedAt: number) => ({
   balance: balance.toString(), peakBalance: "10000000000", dayStartBalance: "10000000000", observedAt,

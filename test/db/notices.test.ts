@@ -8,6 +8,7 @@ import { EVENTS_CHANNEL } from "../../daemon/db/notices.js";
 import { findVault, insertEvent, insertVault } from "../../daemon/db/vaults-repo.js";
 import { only, openTestStore } from "../helpers/stores.js";
 import { waitUntil } from "../helpers/util.js";
+import { vaultRow } from "../helpers/rows.js";
 
 const address = () => hexlify(randomBytes(20));
 const hash = () => hexlify(randomBytes(32));
@@ -19,12 +20,7 @@ only("postgres", test)("another daemon's event commit notifies the listeners; a 
     const heard: number[] = [];
     const stop = t.store.listen(EVENTS_CHANNEL, (id) => heard.push(Number(id)));
     const a = address();
-    await other.write((trx) => insertVault(trx, {
-      address: a, factory: address(), investor: address(), trader: address(), exchange_account: address(),
-      initial_balance: "1", max_drawdown_bps: 1, daily_drawdown_bps: 1, deal_deadline: 2_000_000_000, trader_share_bps: 0,
-      terms_hash: hash(), salt: hash(), created_block: 1, created_tx: hash(), created_at: 1, current_balance: "1",
-      peak_balance: "1", day_start_balance: "1", updated_at: 1, account_mode: null, account_mode_checked_at: null,
-    }));
+    await other.write((trx) => insertVault(trx, vaultRow(a)));
     const event = () => ({ type: "Funded", txHash: hash(), logIndex: 0, blockNumber: 1, time: 1, data: { amount: "1" } });
     // The listener's connection opens in the background: a first event proves it is listening.
     await waitUntil(async () => {

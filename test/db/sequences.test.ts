@@ -14,17 +14,12 @@ import { findVault, insertEvent, insertVault, vaultEventsPage, type NewEvent } f
 import { applyChainEvents } from "../../daemon/vaults/vault-events.js";
 import { openTestStore, storeKind, type TestStore } from "../helpers/stores.js";
 import { waitUntil } from "../helpers/util.js";
+import { vaultRow } from "../helpers/rows.js";
 
 const address = () => hexlify(randomBytes(20));
 const hash = () => hexlify(randomBytes(32));
 
-const vault = (addr: string): NewVault => ({
-  address: addr, factory: address(), investor: address(), trader: address(), exchange_account: address(),
-  initial_balance: "10000000000", max_drawdown_bps: 5000, daily_drawdown_bps: 2500, deal_deadline: 2_000_000_000,
-  trader_share_bps: 2000, terms_hash: hash(), salt: hash(), created_block: 1, created_tx: hash(), created_at: 1_700_000_000,
-  current_balance: "10000000000", peak_balance: "10000000000", day_start_balance: "10000000000", updated_at: 1_700_000_000,
-  account_mode: null, account_mode_checked_at: null,
-});
+const vault = (addr: string): NewVault => vaultRow(addr);
 
 const event = (logIndex: number, txHash = hash()): NewEvent => ({
   type: "Funded", txHash, logIndex, blockNumber: 7, time: 1_700_000_100, data: { amount: "1" },
