@@ -18,7 +18,9 @@ import { journalFromNonce } from "../../daemon/db/chain-repo.js";
 import { openStore } from "../../daemon/db/database.js";
 import type { Store } from "../../daemon/db/store.js";
 import { insertEvent } from "../../daemon/db/vaults-repo.js";
-import { fakeClock, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { randomBytes } from "node:crypto";
+import { Wallet } from "ethers";
+import { fakeClock, signIn, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { freshDatabase } from "../helpers/postgres.js";
 import { only, rows } from "../helpers/stores.js";
 import { tempDir } from "../helpers/util.js";
@@ -76,6 +78,31 @@ const pgCounts = (url: string, tables: string[]) => withStore(url, async (s) => 
   return out;
 });
 
+/**
+ * A fresh database whose default collation is not bytewise (ICU's en-US, as a server set up with an
+ * en_US.UTF-8 locale has): mixed-case addresses sort differently there than in SQLite.
+ */
+async function databaseWithIcuCollation(): Promise<string> {
+  const url = new URL(await freshDatabase());
+  const client = await connectTarget(url.toString());
+  const name = `${url.pathname.slice(1)}_icu`;
+  try {
+    await client.query(`create database ${name} template template0 encoding 'UTF8' locale_provider icu icu_locale 'en-US' locale 'C.UTF-8'`);
+  } finally {
+    await client.end();
+  }
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/** A wallet whose (checksummed) address matches `re`. */
+function walletMatching(re: RegExp): Wallet {
+  for (;;) {
+    const w = new Wallet(`0x${randomBytes(32).toString("hex")}`);
+    if (re.test(w.address)) return w;
+  }
+}
+
 const parties = (ctx: Ctx) => [ctx.paused.ivy, ctx.paused.tom, ctx.closed.ivy, ctx.closed.tom];
 
 async function answers(d: TestDaemon, token: string) {
@@ -98,13 +125,16 @@ t.before(async (ctx) => {
     await breach(ctx.paused); // orders (one resting), a fill, BalanceUpdated and Paused, their transactions
     ctx.closed = await vaultCase(d);
     await closeWithProfit(ctx.closed);
+    // Two users whose addresses sort one way bytewise (SQLite: "0xD" < "0xa") and the other way in
+    // a linguistic collation: the checksums must read both sides in the same order.
+    for (const re of [/^0x[D-F]/, /^0x[a-c]/]) await signIn(d.http, walletMatching(re));
     ctx.before = new Map();
     for (const p of parties(ctx)) ctx.before.set(p.address, await answers(d, p.token));
   } finally {
     await d.close();
   }
   ctx.source = join(ctx.dataDir, "tradevault-sim.db");
-  ctx.url = await freshDatabase();
+  ctx.url = await databaseWithIcuCollation();
 });
 t.after(async (ctx) => {
   await ctx.moved?.close();
@@ -150,6 +180,18 @@ pgTest("a second run into the same database is refused, and leaves it as it was"
   assert.is(run.code, 1, run.stdout);
   assert.match(run.stderr, /is not empty \(rows in .*users/);
   assert.equal(await pgCounts(ctx.url, Object.keys(ctx.counts)), ctx.counts);
+  // A database holding rows in a table of that name, never migrated: refused before any migration runs.
+  const other = await freshDatabase();
+  const client = await connectTarget(other);
+  try {
+    await client.query("create table users (address text); insert into users values ('someone else''s')");
+    const err = await migrateStore({ from: ctx.source, to: other }).then(() => undefined, (e: Error) => e);
+    assert.match(err?.message ?? "", /is not empty \(rows in users\)/);
+    const tables = await client.query("select table_name from information_schema.tables where table_schema = 'public'");
+    assert.equal(tables.rows, [{ table_name: "users" }], "no migration ran");
+  } finally {
+    await client.end();
+  }
 });
 
 pgTest("the checksums see a single changed value, and name its table", async (ctx) => {
@@ -217,6 +259,23 @@ pgTest("an old journal row holding its transaction as 0x text arrives as the sam
   assert.ok(result.committed);
   const first = async (target: string) => withStore(target, async (s) => (await journalFromNonce(s.db, "31337", 0)).find((j) => j.id === row.id));
   assert.is((await first(url))?.raw, (await first(ctx.source))?.raw);
+});
+
+pgTest("a table of several batches arrives whole", async (ctx) => {
+  const big = join(ctx.root, "big.db");
+  copyFileSync(ctx.source, big);
+  const db = new Database(big);
+  const insert = db.prepare("insert into auth_nonces (nonce, address, message, issued_at, expires_at) values (?, ?, ?, ?, ?)");
+  db.transaction(() => {
+    for (let i = 0; i < 4_500; i++) insert.run(`n-${i}`, ctx.paused.ivy.address, `message ${i}`, 1_795_000_000_000 + i, 2 ** 40 + i);
+  })();
+  db.close();
+  const url = await freshDatabase();
+  const result = await migrateStore({ from: big, to: url });
+  const nonces = result.checks.find((c) => c.table === "auth_nonces")!;
+  assert.ok(result.committed && nonces.ok);
+  assert.ok(nonces.target.rows >= 4_500, String(nonces.target.rows));
+  assert.equal(await pgCounts(url, ["auth_nonces"]), { auth_nonces: nonces.source.rows });
 });
 
 pgTest("an external chain's deployment record only in the data directory is carried into the database", async (ctx) => {
