@@ -1,9 +1,10 @@
 // `tradevaultd` command line: the flags of config.ts's FLAGS table, each with its TRADEVAULT_*
-// environment twin, then the composition root; or one of the maintenance commands (backup, restore),
-// which take their own flags after their name. main gives the exit code (0 ok, 1 failure, 2 usage,
+// environment twin, then the composition root; or one of the maintenance commands (backup, restore,
+// migrate-store), which take their own flags after their name. main gives the exit code (0 ok, 1 failure, 2 usage,
 // 130 after a second Ctrl-C); bin/tradevaultd exits with it.
-import { Command, CommanderError, Option } from "commander";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { assertSharable, ConfigError, envName, FLAGS, resolveConfig, type Config, type ConfigInput, type FlagSpec } from "./config.js";
+import { isPostgresUrl } from "./backup/database-url.js";
 import { packageVersion } from "./lib/package-root.js";
 
 const collect = (value: string, previous: string[] = []) => [...previous, ...value.split(",").filter(Boolean)];
@@ -22,21 +23,46 @@ function option(spec: FlagSpec): Option {
 /** What the command line asked for: run the daemon (the default) or a maintenance command. */
 export type Choice =
   | { kind: "daemon" }
-  | { kind: "backup" | "restore"; dir: string; dataDir: string };
+  | { kind: "backup"; dir: string; dataDir: string; databaseUrl?: string }
+  | { kind: "restore"; dir: string; dataDir: string }
+  | { kind: "migrate-store"; from: string; to: string };
 
 const dataDirOption = (description: string) => new Option("--data-dir <dir>", description).env(envName(FLAGS.dataDir));
+
+/** A flag typed before the command's name (`tradevaultd --data-dir X backup DIR`) counts for it too. */
+function ownOrTypedBefore(cmd: Command, sub: Command, attr: string): unknown {
+  const typedBefore = sub.getOptionValueSource(attr) !== "cli" && cmd.getOptionValueSource(attr) === "cli";
+  return typedBefore ? cmd.opts()[attr] : sub.opts()[attr];
+}
+
+function postgresUrl(value: string): string {
+  if (!isPostgresUrl(value)) throw new InvalidArgumentError("must be a postgres:// or postgresql:// URL");
+  return value;
+}
+
+function migrateStoreCommand(cmd: Command, choose: (c: Choice) => void): void {
+  cmd.command("migrate-store")
+    .description("move a data directory's SQLite database into an empty PostgreSQL database that several daemons can share, checking every table's row count and checksum; run it with the daemon stopped")
+    .requiredOption("--from <file>", "the SQLite database: <data-dir>/tradevault-<network>.db")
+    .requiredOption("--to <url>", "an empty PostgreSQL database (postgres://user:password@host:5432/tradevault)", postgresUrl)
+    .addHelpText("after", "\nExample:\n  tradevaultd migrate-store --from ./data/tradevault-testnet.db --to postgres://tradevault@db.internal/tradevault")
+    .action((o: { from: string; to: string }) => choose({ kind: "migrate-store", from: o.from, to: o.to }));
+}
 
 function maintenance(cmd: Command, choose: (c: Choice) => void): void {
   cmd.command("backup")
     .description("copy the data directory (databases, keys, chain records and snapshots) into <dir>, with a manifest of checksums; safe while the daemon runs")
     .argument("<dir>", "a new or empty folder for the backup (created 0700; it will hold private keys)")
     .addOption(dataDirOption("the data directory to back up").default(FLAGS.dataDir.default))
+    .addOption(new Option("--database-url <url>", "the PostgreSQL database the daemon runs on, if it does: not backed up here (use pg_dump); said so in the output")
+      .env(envName(FLAGS.databaseUrl)))
     .addHelpText("after", "\nExample:\n  tradevaultd backup /var/backups/tradevault-$(date +%F) --data-dir ./data")
-    .action((dir: string, o: { dataDir: string }, sub: Command) => {
+    .action((dir: string, _o: unknown, sub: Command) => {
       // `tradevaultd --data-dir X backup DIR` means X too: a flag typed before the command beats the
       // environment and the default, as it would for the daemon.
-      const typedBefore = sub.getOptionValueSource("dataDir") !== "cli" && cmd.getOptionValueSource("dataDir") === "cli";
-      choose({ kind: "backup", dir, dataDir: typedBefore ? (cmd.opts().dataDir as string) : o.dataDir });
+      const dataDir = ownOrTypedBefore(cmd, sub, "dataDir") as string;
+      const databaseUrl = ownOrTypedBefore(cmd, sub, "databaseUrl") as string | undefined;
+      choose({ kind: "backup", dir, dataDir, ...(databaseUrl ? { databaseUrl } : {}) });
     });
   cmd.command("restore")
     .description("check a backup against its manifest and lay it out as a new data directory; refuses a damaged or partial backup")
@@ -44,6 +70,7 @@ function maintenance(cmd: Command, choose: (c: Choice) => void): void {
     .addOption(dataDirOption("the new data directory (must not exist, or be empty)").makeOptionMandatory())
     .addHelpText("after", "\nExample:\n  tradevaultd restore /var/backups/tradevault-2026-11-23 --data-dir ./data-restored\n  tradevaultd --data-dir ./data-restored")
     .action((dir: string, o: { dataDir: string }) => choose({ kind: "restore", dir, dataDir: o.dataDir }));
+  migrateStoreCommand(cmd, choose);
 }
 
 export function program(choose: (c: Choice) => void = () => {}): Command {
@@ -156,12 +183,14 @@ function untilSignalled(stop: () => Promise<void>): Promise<number> {
   });
 }
 
-/** backup / restore: loaded only when asked for; a refusal is a failure (1), its message one line. */
+/** backup / restore / migrate-store: loaded only when asked for; a refusal is a failure (1), its message one line. */
 async function runMaintenance(choice: Exclude<Choice, { kind: "daemon" }>): Promise<number> {
-  const { runBackup, runRestore } = await import("./backup/commands.js");
+  const { runBackup, runMigrateStore, runRestore } = await import("./backup/commands.js");
   const out = { log: (line: string) => console.log(line) };
   try {
-    await (choice.kind === "backup" ? runBackup(choice, out) : runRestore(choice, out));
+    if (choice.kind === "backup") await runBackup(choice, out);
+    else if (choice.kind === "restore") await runRestore(choice, out);
+    else await runMigrateStore(choice, out);
     return 0;
   } catch (err) {
     console.error(`tradevaultd ${choice.kind}: ${(err as Error).message}`);

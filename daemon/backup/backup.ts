@@ -46,8 +46,11 @@ async function entry(dir: string, path: string, kind: FileEntry["kind"]): Promis
 }
 
 /** The databases, then the snapshots they name; returns their manifest entries. */
-async function copyDatabases(dataDir: string, dir: string, manifest: Pick<Manifest, "databases">): Promise<FileEntry[]> {
+async function copyDatabases(dataDir: string, dir: string, manifest: Pick<Manifest, "databases">, databaseUrl?: string): Promise<FileEntry[]> {
   const names = filesIn(dataDir, isDaemonDb);
+  if (names.length === 0 && databaseUrl) {
+    throw new AppError("NOT_FOUND", `no SQLite database in ${dataDir}: its daemon keeps its records in PostgreSQL, which this command does not back up. Use pg_dump for the database, and copy ${join(dataDir, "keys")} yourself`);
+  }
   if (names.length === 0) throw new AppError("NOT_FOUND", `no tradevault database (tradevault-<network>.db) in ${dataDir}; is --data-dir right?`);
   if (filesIn(dataDir, (n) => n === SIM_DB).length > 0) names.push(SIM_DB);
   const out: FileEntry[] = [];
@@ -92,7 +95,8 @@ function assertWhole(dataDir: string, holds: Holds, manifest: Manifest): void {
   }
 }
 
-export async function createBackup(opts: { dataDir: string; dir: string; clock?: () => number }): Promise<BackupResult> {
+/** `databaseUrl`: the daemon keeps its records in that PostgreSQL database, which is not backed up here. */
+export async function createBackup(opts: { dataDir: string; dir: string; databaseUrl?: string; clock?: () => number }): Promise<BackupResult> {
   const dataDir = resolve(opts.dataDir);
   const dir = resolve(opts.dir);
   if (!statSync(dataDir, { throwIfNoEntry: false })?.isDirectory()) throw new AppError("NOT_FOUND", `data directory ${dataDir} does not exist`);
@@ -109,7 +113,7 @@ export async function createBackup(opts: { dataDir: string; dir: string; clock?:
       versions: { tradevault: packageVersion(), node: process.version, sqlite: sqliteVersion(), anvil: anvilVersion() },
       databases: [], files: [], holds,
     };
-    manifest.files.push(...(await copyDatabases(dataDir, dir, manifest)));
+    manifest.files.push(...(await copyDatabases(dataDir, dir, manifest, opts.databaseUrl)));
     manifest.files.push(...(await copyPlain(dataDir, dir, "keys", "key")));
     manifest.files.push(...(await copyPlain(dataDir, dir, "chain", "deployment", (n) => n.endsWith(".json"))));
     assertWhole(dataDir, holds, manifest);
