@@ -112,11 +112,18 @@ export function createCluster(deps: ClusterDeps) {
 
   const vaultsHeld = () => [...held.keys()].filter((k) => k.startsWith(VAULT)).length;
 
+  /** One round at a time; a call during a round gets the next one, which sees what the caller saw. */
+  let queued: Promise<void> | undefined;
   function tick(): Promise<void> {
-    ticking ??= round()
+    const start = () => round()
       .catch((err) => log.warn({ err }, "lease round failed; holding what was held until the leases expire"))
       .finally(() => (ticking = undefined));
-    return ticking;
+    if (!ticking) return (ticking = start());
+    queued ??= ticking.then(() => {
+      queued = undefined;
+      return (ticking = start());
+    });
+    return queued;
   }
 
   return {
