@@ -236,6 +236,8 @@ export function createEnforcement(deps: EnforcementDeps) {
 
   return {
     trigger,
+    /** The vault's run in progress, if any (done when it is). */
+    current: (address: string): Promise<void> => running.get(address) ?? Promise.resolve(),
     /** Stored Paused, Unpaused and Closed events, from any source: a pause is acted on at once. */
     observe(events: VaultEventRow[]) {
       for (const e of events) {

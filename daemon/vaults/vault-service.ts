@@ -72,6 +72,9 @@ export function createVaultService(deps: VaultServiceDeps) {
   async function update(vaults: VaultRow[], opts: { fresh?: boolean; fenced?: boolean } = {}): Promise<number> {
     const r = await balances.update(vaults, { fresh: opts.fresh, fence: opts.fenced ? deps.share.fence : undefined });
     for (const v of r.paused) await enforcement.trigger(v.address, { join: true });
+    // A vault another write of this daemon paused meanwhile (an early write between polls) has its
+    // run going: the update waits for it as for a pause of its own (one pass; retries keep their timers).
+    for (const v of vaults) await enforcement.current(v.address);
     if (r.failures.length > 0) throw r.failures[0];
     return r.read;
   }

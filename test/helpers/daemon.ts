@@ -59,7 +59,7 @@ export async function startTestDaemon(
   const config = resolveConfig({
     port: 0, dataDir, databaseUrl, logLevel: "silent", signInRateLimit: 10_000, orderRateLimit: 10_000, simFeed: "static", ...opts.config,
   });
-  const daemon = await startDaemon({ config, clock, log: pino({ level: "silent" }), authSettings: opts.authSettings, startOracle: opts.startOracle });
+  const daemon = await startDaemon({ config, clock, log: pino({ level: process.env.TEST_DAEMON_LOG ?? "silent" }), authSettings: opts.authSettings, startOracle: opts.startOracle });
   // Every JSON answer this daemon gives a test is checked against the operation's documented schema.
   const unwatch = watchDaemon(daemon.url, daemon.routes);
   return {
