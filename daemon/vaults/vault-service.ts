@@ -61,6 +61,8 @@ export function createVaultService(deps: VaultServiceDeps) {
   // Each party's list, kept until the database changes: a dashboard polls it, and between oracle
   // cycles nothing in it moves. The same array is returned while valid, so callers may memoize on it.
   const lists = new Map<string, { changes: string; items: readonly VaultSummary[] }>();
+  /** Balance writes in progress, per vault (update()). */
+  const writing = new Map<string, Promise<void>>();
   /** Closes in progress, per vault: a second close waits for the first and is told the vault is closed. */
   const closing = new Map<string, Promise<Closed>>();
 
@@ -70,11 +72,22 @@ export function createVaultService(deps: VaultServiceDeps) {
    */
   /** `fenced`: the oracle's own work, written only while this daemon holds the vault's lease. */
   async function update(vaults: VaultRow[], opts: { fresh?: boolean; fenced?: boolean } = {}): Promise<number> {
-    const r = await balances.update(vaults, { fresh: opts.fresh, fence: opts.fenced ? deps.share.fence : undefined });
+    // One write of a vault's balance at a time (the cycle's, an early write's, a trade gate's): a
+    // cycle that returns has seen the outcome of any write of its vaults that began before it. The
+    // breach runs start after the lock is let go (a run refreshes its vault through here).
+    const before = vaults.map((v) => writing.get(v.address)).filter((p): p is Promise<void> => p !== undefined);
+    await Promise.all(before);
+    const r = await (async () => {
+      const done = balances.update(vaults, { fresh: opts.fresh, fence: opts.fenced ? deps.share.fence : undefined });
+      const mark = done.then(() => undefined, () => undefined);
+      for (const v of vaults) writing.set(v.address, mark);
+      try {
+        return await done;
+      } finally {
+        for (const v of vaults) if (writing.get(v.address) === mark) writing.delete(v.address);
+      }
+    })();
     for (const v of r.paused) await enforcement.trigger(v.address, { join: true });
-    // A vault another write of this daemon paused meanwhile (an early write between polls) has its
-    // run going: the update waits for it as for a pause of its own (one pass; retries keep their timers).
-    for (const v of vaults) await enforcement.current(v.address);
     if (r.failures.length > 0) throw r.failures[0];
     return r.read;
   }
@@ -146,6 +159,10 @@ export function createVaultService(deps: VaultServiceDeps) {
       // Armed first: a cycle whose reads fail must still keep the switch from firing on a live daemon.
       await deps.deadMan?.renew(live);
       const read = await update(live, { fenced: true });
+      // A vault an early write between polls paused a moment ago has its run going: the cycle waits
+      // for it as for a pause of its own (one pass; retries keep their timers). Only here: a run
+      // itself refreshes its vault through update(), and must not wait for itself.
+      for (const v of live) await enforcement.current(v.address);
       // Not awaited: a paused vault's enforcement keeps its own pace (retries within seconds) and must
       // not hold the cycle up while the exchange refuses it.
       void enforcement.cycle().catch((err) => log.error({ err }, "enforcement cycle failed"));
