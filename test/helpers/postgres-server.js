@@ -85,7 +85,9 @@ async function ready(url, child, dir, timeoutMs) {
  * on loopback only and lives as long as the test run) and a stop() that waits until it is gone.
  * @returns {Promise<{ url: string; stop(): Promise<void> }>}
  */
-export async function startPostgresServer({ timeoutMs = 30_000 } = {}) {
+// The wait ends when the server answers or its process ends; the bound only stops a server that is
+// alive but never answers, and is far beyond any start-up on a loaded machine.
+export async function startPostgresServer({ timeoutMs = 5 * 60_000 } = {}) {
   const found = findPostgres();
   if ("problem" in found) throw new Error(`${found.problem}; ${POSTGRES_FIX}`);
   const user = serverUser();
