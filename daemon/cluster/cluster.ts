@@ -2,8 +2,9 @@
 // Every tick a daemon beats its heart, renews what it holds, gives back what is over its share, and
 // takes free or expired leases up to its share: ceil(active vaults / live daemons). Besides the vaults
 // there is one lease per chain for sending the operator's transactions. A lease's epoch grows at each
-// acquisition; a write checks it (`stillHolds`) so a daemon that lost a vault never writes for it.
-// With one daemon (every SQLite store) it simply holds everything, through the same code.
+// acquisition; a write checks it (`fence`) so a daemon that lost a vault never writes for it.
+// Built only for a shared (PostgreSQL) store: alone on a SQLite file a daemon holds every vault
+// without leases (vaults/vault-share.ts WHOLE_SHARE).
 import type { Logger } from "pino";
 import * as repo from "../db/cluster-repo.js";
 import type { Executor, UnitOfWork } from "../db/database.js";
@@ -60,7 +61,7 @@ export function createCluster(deps: ClusterDeps) {
   /** One round: heartbeat, renew, shed what is over the share, take free leases up to it. */
   async function round(): Promise<void> {
     const now = await deps.now();
-    const { ttl } = { ttl: settings.leaseTtlMs };
+    const ttl = settings.leaseTtlMs;
     await work.relaxed((trx) => repo.heartbeat(trx, id, now, JSON.stringify(deps.info)));
     const mine = await work.relaxed((trx) => repo.renewLeases(trx, id, now, ttl));
     live = Math.max(1, (await repo.liveDaemons(db, now - ttl)).length);

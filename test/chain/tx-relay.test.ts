@@ -27,13 +27,6 @@ let b: Chain;
 let db: TestStore;
 const stores: Store[] = [];
 
-/** The advisory lock's stand-in: one holder per name at a time, within this process. */
-const locks = new Map<string, Promise<unknown>>();
-const lock = <T>(name: string, fn: () => Promise<T>): Promise<T> => {
-  const run = (locks.get(name) ?? Promise.resolve()).then(fn, fn);
-  locks.set(name, run.catch(() => undefined));
-  return run;
-};
 
 /** Each daemon with its own data directory and its own connection to the one database. */
 async function daemon(id: string, relay: SharedSending["relay"] = {}): Promise<Chain> {
@@ -45,7 +38,7 @@ async function daemon(id: string, relay: SharedSending["relay"] = {}): Promise<C
   return startChain({
     dataDir, store, sink: vaultSink(env.store), log: silent, operatorKey: env.operatorKey,
     external: { rpcUrl: node.url!, chainId: 31337 }, indexer: { confirmations: 0, pollMs: 100 }, sender: { pollMs: 50 },
-    shutdownSettleMs: 50, shared: { requester: id, lock, relay: { pollMs: 20, ...relay } },
+    shutdownSettleMs: 50, shared: { requester: id, lock: (name, fn) => store.exclusive(name, fn), relay: { pollMs: 20, ...relay } },
   });
 }
 
