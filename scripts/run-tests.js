@@ -24,8 +24,7 @@ const POSTGRES_SUITES = [
   "test/cluster/",
   "test/auth/",
   "test/trading/",
-  // test/vaults/ passes on PostgreSQL file by file, but three of its files fail now and then under
-  // the whole suite's load there (a breach not seen in the cycle that caused it): listed again once fixed.
+  "test/vaults/",
   "test/chain/tx-relay",
   // Needs a PostgreSQL to move into; its tests are skipped on the SQLite pass.
   "test/ops/migrate-store",

@@ -12,7 +12,7 @@ import type { AccountModes } from "./account-modes.js";
 import type { DeadMan } from "./dead-man.js";
 import type { Enforcement } from "./enforcement.js";
 import type { DustPosition } from "./exposure.js";
-import type { VaultBalances } from "./vault-balances.js";
+import type { UpdateResult, VaultBalances } from "./vault-balances.js";
 import { assertOpen, vaultFor, vaultWithRole } from "./vault-access.js";
 import type { VaultChainOps } from "./vault-chain.js";
 import type { VaultShare } from "./vault-share.js";
@@ -67,26 +67,38 @@ export function createVaultService(deps: VaultServiceDeps) {
   const closing = new Map<string, Promise<Closed>>();
 
   /**
+   * One write of a vault's balance at a time (the cycle's, an early write's, a trade gate's): a cycle
+   * that returns has seen the outcome of any write of its vaults that began before it. The turn is
+   * taken at the call, before any await, so a write that has not yet read its row is still waited for.
+   */
+  function inTurn<T>(addresses: string[], fn: (waited: Set<string>) => Promise<T>): Promise<T> {
+    const waited = new Set(addresses.filter((a) => writing.has(a)));
+    const done = Promise.all([...waited].map((a) => writing.get(a))).then(() => fn(waited));
+    const mark = done.then(() => undefined, () => undefined);
+    for (const a of addresses) writing.set(a, mark);
+    void mark.then(() => {
+      for (const a of addresses) if (writing.get(a) === mark) writing.delete(a);
+    });
+    return done;
+  }
+
+  /**
    * Reads and writes; a vault the update paused is enforced before this returns (its Paused event
    * already started the run; this waits for it), and before a failed batch is reported.
+   * `fenced`: the oracle's own work, written only while this daemon holds the vault's lease.
    */
-  /** `fenced`: the oracle's own work, written only while this daemon holds the vault's lease. */
   async function update(vaults: VaultRow[], opts: { fresh?: boolean; fenced?: boolean } = {}): Promise<number> {
-    // One write of a vault's balance at a time (the cycle's, an early write's, a trade gate's): a
-    // cycle that returns has seen the outcome of any write of its vaults that began before it. The
-    // breach runs start after the lock is let go (a run refreshes its vault through here).
-    const before = vaults.map((v) => writing.get(v.address)).filter((p): p is Promise<void> => p !== undefined);
-    await Promise.all(before);
-    const r = await (async () => {
-      const done = balances.update(vaults, { fresh: opts.fresh, fence: opts.fenced ? deps.share.fence : undefined });
-      const mark = done.then(() => undefined, () => undefined);
-      for (const v of vaults) writing.set(v.address, mark);
-      try {
-        return await done;
-      } finally {
-        for (const v of vaults) if (writing.get(v.address) === mark) writing.delete(v.address);
-      }
-    })();
+    const r = await inTurn(vaults.map((v) => v.address), async (waited) => {
+      // A row read before a write that went first is stale: its last reading is older than the
+      // chain's, and a reading stamped from it could repeat that second and be discarded.
+      const rows = waited.size === 0 ? vaults : await Promise.all(vaults.map(async (v) => (waited.has(v.address) ? (await vaultsRepo.findVault(db, v.address)) ?? v : v)));
+      return balances.update(rows, { fresh: opts.fresh, fence: opts.fenced ? deps.share.fence : undefined });
+    });
+    return settle(r);
+  }
+
+  /** The breach runs start after the turn is over (a run refreshes its vault through it). */
+  async function settle(r: UpdateResult): Promise<number> {
     for (const v of r.paused) await enforcement.trigger(v.address, { join: true });
     if (r.failures.length > 0) throw r.failures[0];
     return r.read;
@@ -94,9 +106,12 @@ export function createVaultService(deps: VaultServiceDeps) {
 
   /** One vault, now: a fresh balance on-chain (before unpause and close, after a pre-trade breach). */
   async function refresh(address: string, opts: { fenced?: boolean } = {}): Promise<VaultRow> {
-    const v = await vaultsRepo.findVault(db, address);
-    if (!v) throw new AppError("NOT_FOUND", `no vault ${address}`);
-    await update([v], { fresh: true, fenced: opts.fenced });
+    const r = await inTurn([address], async () => {
+      const v = await vaultsRepo.findVault(db, address);
+      if (!v) throw new AppError("NOT_FOUND", `no vault ${address}`);
+      return balances.update([v], { fresh: true, fence: opts.fenced ? deps.share.fence : undefined });
+    });
+    await settle(r);
     return (await vaultsRepo.findVault(db, address))!;
   }
 

@@ -1,0 +1,29 @@
+// A vault's balance is written one write at a time, and a write that waited for another stamps its
+// reading after it: read from a row taken before the wait, it would repeat the first write's second,
+// and the contract (which keeps only a newer observedAt) would drop it, with whatever breach it saw.
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { fakeClock } from "../helpers/daemon.js";
+import { startVaultDaemon, vaultCase } from "../helpers/vaults.js";
+
+test("two writes of one vault at once both land, the second a second after the first", async () => {
+  // A clock that stands still: both readings are taken in the same second.
+  const d = await startVaultDaemon({ oracleInterval: 60, staleAfter: 120 }, fakeClock(Date.now()));
+  try {
+    const c = await vaultCase(d);
+    await d.daemon.oracle.cycle();
+    const events = async () => (await d.http.get(`/api/vaults/${c.vault}/events?limit=50`, { token: c.ivy.token })).body.data.events
+      .filter((e: { type: string }) => e.type === "BalanceUpdated");
+    const first = await events();
+    await Promise.all([d.daemon.oracle.cycle(), d.daemon.oracle.cycle()]);
+    const after = await events();
+    assert.is(after.length, first.length + 2, `each write applied: ${JSON.stringify(after.map((e: { data: unknown }) => e.data))}`);
+    const stamps = after.map((e: { data: { observedAt: number } }) => Number(e.data.observedAt)).sort((a: number, b: number) => a - b);
+    const last = stamps[stamps.length - 1]!;
+    assert.equal(stamps.slice(-3), [last - 2, last - 1, last], "stamped one second apart, on a clock that stood still");
+  } finally {
+    await d.close();
+  }
+});
+
+test.run();
