@@ -81,11 +81,15 @@ function liveEvents(store: Store, log: Logger) {
   }
   // One after another: a publish that waits for a parties lookup must not be overtaken by a later one.
   let queue: Promise<void> = Promise.resolve();
+  const observers: Array<(rows: VaultEventRow[]) => void> = [];
   const deliver = (rows: VaultEventRow[]) => {
     if (rows.length === 0) return;
+    for (const o of observers) o(rows);
     queue = queue.then(() => toHub(rows)).then(hub.publish, (err) => log.error({ err }, "cannot publish events"));
   };
-  if (store.kind !== "postgres") return { hub, toHub, publish: deliver, tail: undefined };
+  /** Sees every stored event as the streams do (every daemon's, when the store is shared). */
+  const observe = (o: (rows: VaultEventRow[]) => void) => void observers.push(o);
+  if (store.kind !== "postgres") return { hub, toHub, publish: deliver, observe, tail: undefined };
   const tail = createEventTail({
     lastId: () => vaultsRepo.lastEventId(store.db),
     after: (afterId, limit) => vaultsRepo.eventsAfterId(store.db, afterId, limit),
@@ -95,7 +99,7 @@ function liveEvents(store: Store, log: Logger) {
   });
   // Another daemon's commit wakes the tail at once; the poll covers a notice lost while reconnecting.
   store.listen(EVENTS_CHANNEL, () => tail.poke());
-  return { hub, toHub, publish: (rows: VaultEventRow[]) => void (rows.length > 0 && tail.poke()), tail };
+  return { hub, toHub, publish: (rows: VaultEventRow[]) => void (rows.length > 0 && tail.poke()), observe, tail };
 }
 
 export function composeServices(deps: ServiceDeps) {
@@ -126,7 +130,8 @@ export function composeServices(deps: ServiceDeps) {
     db, work: store, exchange, trading, reconciler, publish: live.publish, recordFills: balances.recordFills, clock, log,
     intervalMs: config.oracleInterval * 1000, share,
   });
-  deps.onChainEvents(enforcement.observe);
+  // A pause stored by any source, on any daemon sharing the store: the holder of the vault acts on it.
+  live.observe(enforcement.observe);
   const vaults = createVaultService({ db, changeKey: store.changeKey, chain: chainOps, balances, views, enforcement, modes, deadMan, share, exclusive: store.exclusive, clock, log });
   const gate = createVaultGate({ db, balances, refresh: vaults.refresh, clock, staleAfterMs: config.staleAfter * 1000 });
   const desk = createOrderDesk({ db, trading, views, gate, balances, log });

@@ -59,9 +59,14 @@ export async function joinCluster(
   const { cluster } = m;
   if (!cluster) return;
   // Every round, not only on a change: a promotion that failed (the chain did not answer) is tried again.
+  // The chain's indexer follows the sending: one daemon reads the logs for all, and another takes
+  // over within a lease round when it stops.
   cluster.onRound(() => {
     const sending = chain.sending;
-    if (!sending || sending.sending() === cluster.isSender()) return;
+    if (!sending) return;
+    if (cluster.isSender()) chain.indexer.start();
+    else void chain.indexer.stop();
+    if (sending.sending() === cluster.isSender()) return;
     void (cluster.isSender() ? sending.promote() : sending.demote())
       .catch((err) => log.error({ err }, "changing the operator's sender failed; the next lease round tries again"));
   });

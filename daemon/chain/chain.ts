@@ -271,7 +271,9 @@ export async function startChain(opts: StartChainOptions): Promise<Chain> {
       await indexer.applyReceipt(tx.receipt, tx.blockTime);
     };
     await indexer.sync();
-    indexer.start();
+    // Sharing the database, one daemon reads the chain's logs for all: the one that sends
+    // (shared-store.ts starts and stops the loop as the sender's lease moves).
+    if (!shared || (sender as SenderSwitch).sending()) indexer.start();
     conn.embedded?.startMaintenance();
     return facade(conn, { wallet, signer, sender, sending: shared ? (sender as SenderSwitch) : undefined, indexer, record, settleMs: opts.shutdownSettleMs ?? 5_000 });
   } catch (e) {

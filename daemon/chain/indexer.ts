@@ -10,7 +10,7 @@ import { getAddress } from "ethers";
 import type { JsonRpcProvider, Log, TransactionReceipt } from "ethers";
 import type { Logger } from "pino";
 import type { Executor, Store } from "../db/database.js";
-import { getCursor, setCursor } from "../db/chain-repo.js";
+import { getCursor, advanceCursor } from "../db/chain-repo.js";
 import type { VaultEventRow } from "../db/schema-chain.js";
 import { decodeVaultLogs, eventInterfaces, type ChainEventInput } from "./event-rows.js";
 
@@ -135,7 +135,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
     }
     const to = Math.min(head, from + settings.pageSize - 1);
     const logs = await provider.getLogs({ fromBlock: from, toBlock: to, topics: [eventInterfaces().topics] });
-    const rows = await write(logs, undefined, (trx) => setCursor(trx, opts.name, to));
+    const rows = await write(logs, undefined, (trx) => advanceCursor(trx, opts.name, to));
     return { from, to, inserted: rows.length, atHead: to >= head };
   }
 

@@ -102,10 +102,11 @@ export async function getCursor(db: Executor, name: string): Promise<number | un
   return (await db.selectFrom("chain_cursor").select("block").where("name", "=", name).executeTakeFirst())?.block;
 }
 
-export async function setCursor(db: Executor, name: string, block: number): Promise<void> {
+export async function advanceCursor(db: Executor, name: string, block: number): Promise<void> {
   await db.insertInto("chain_cursor")
     .values({ name, block })
-    .onConflict((oc) => oc.column("name").doUpdateSet({ block }))
+    // Never backwards: two daemons' indexers overlap for a moment when the sending moves.
+    .onConflict((oc) => oc.column("name").doUpdateSet({ block }).where("chain_cursor.block", "<", block))
     .execute();
 }
 

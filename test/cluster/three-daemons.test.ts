@@ -11,7 +11,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Interface, Transaction, Wallet, toQuantity } from "ethers";
+import { AbiCoder, Contract, Interface, JsonRpcProvider, Transaction, Wallet, keccak256, toBeHex, toQuantity, zeroPadValue } from "ethers";
 import { sql } from "kysely";
 import { startEmbeddedNode, type EmbeddedNode } from "../../daemon/chain/embedded-node.js";
 import { openStore } from "../../daemon/db/database.js";
@@ -159,6 +159,13 @@ only("postgres", test)("three daemons share 30 vaults; one is killed; its vaults
     return cs.every((c) => c.liveDaemons === 2) && cs.filter((c) => c.sender).length === 1 && cs.reduce((n, c) => n + c.vaultsHeld, 0) === VAULTS;
   }, { timeoutMs: 60_000, what: "two live daemons, a survivor sending, every vault held by one of them" });
 
+  // One daemon reads the chain's logs for all, the one that sends: with the old sender dead, a vault
+  // funded straight on the chain (no daemon sent it) is indexed by the new one.
+  await fundOnChain(node, vaults[0]!, 5_000_000n);
+  await waitUntil(async () => (await sql<{ n: number }>`
+    select count(*) as n from vault_events e join vaults v on v.num = e.vault_num
+    where e.type = 'Funded' and v.address = ${vaults[0]!}`.execute(store!.db)).rows[0]!.n > 0, { timeoutMs: 60_000, what: "a Funded event indexed after the sender's failover" });
+
   // A few more cycles on two daemons, then the checks over the whole run.
   const settled = (await read()).length;
   await waitUntil(async () => (await read()).length >= settled + VAULTS * 2, { timeoutMs: 120_000, what: "two more cycles of readings" });
@@ -183,6 +190,26 @@ only("postgres", test)("three daemons share 30 vaults; one is killed; its vaults
   stream.close();
   checkStream(stream, await eventIds(store, last));
 });
+
+/** A stranger funds `vault` on the chain: tokens and gas set by the node, approve, fund. */
+async function fundOnChain(chain: EmbeddedNode | undefined, vault: string, amount: bigint): Promise<void> {
+  if (!chain) throw new Error("no chain");
+  const provider = new JsonRpcProvider(chain.url!, undefined, { staticNetwork: true });
+  try {
+    const funder = Wallet.createRandom().connect(provider);
+    const token = await new Contract(vault, ["function settlementToken() view returns (address)"], provider).getFunction("settlementToken")() as string;
+    await chain.rpc.request({ method: "anvil_setBalance", params: [funder.address, toQuantity(10n ** 18n)] });
+    // TestUSDC is OpenZeppelin's ERC20: balances are the mapping in slot 0.
+    const slot = keccak256(AbiCoder.defaultAbiCoder().encode(["address", "uint256"], [funder.address, 0]));
+    await chain.rpc.request({ method: "anvil_setStorageAt", params: [token, slot, zeroPadValue(toBeHex(amount), 32)] });
+    const approve = await new Contract(token, ["function approve(address, uint256) returns (bool)"], funder).getFunction("approve")(vault, amount, { nonce: 0 });
+    await approve.wait();
+    const fund = await new Contract(vault, ["function fund(uint256)"], funder).getFunction("fund")(amount, { nonce: 1 });
+    assert.is((await fund.wait())?.status, 1);
+  } finally {
+    provider.destroy();
+  }
+}
 
 /** Every event id (all vaults: the trader is a party to each) up to `last`, in order. */
 async function eventIds(s: Store, last: number): Promise<number[]> {
