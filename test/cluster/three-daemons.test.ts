@@ -124,8 +124,8 @@ only("postgres", test)("three daemons share 30 vaults; one is killed; its vaults
   }, { timeoutMs: 60_000, what: "each vault held by exactly one daemon, one sender, as the daemons report it" });
 
   // Kill the sender (the worst case: its vaults and the operator's sending must both move).
-  const victimIndex = health.findIndex((c) => c.sender);
-  const victimId = health[victimIndex]!.daemon as string;
+  const victimIndex = health!.findIndex((c) => c.sender);
+  const victimId = health![victimIndex]!.daemon as string;
   // A stream on a daemon that lives on, from the first event (the backlog, then live across the kill).
   const stream = await openSse(`${daemons[(victimIndex + 1) % 3]!.url}/api/events`, trader.token, 0);
   // A ticket taken from one daemon opens the stream on another, once.
