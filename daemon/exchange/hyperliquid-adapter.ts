@@ -4,6 +4,7 @@ import { ExchangeClient, HttpTransport, InfoClient } from "@nktkas/hyperliquid";
 import { canonicalDecimal } from "../lib/decimal.js";
 import { monotonicNonces, type NonceSource } from "./nonces.js";
 import { exchangeReason, rejectionError, translateExchangeError } from "./translate-error.js";
+import { typedDataSigner } from "./typed-data-signer.js";
 import {
   SIGNATURE_CHAIN_ID,
   type AccountState, type ActionOptions, type ApprovedAgent, type Cloid, type ExchangeAdapter, type ExchangeKind, type FillState, type Market,
@@ -56,7 +57,7 @@ export function createHyperliquidAdapter(opts: HyperliquidAdapterOptions): Excha
     if (!client) {
       client = new ExchangeClient({
         transport,
-        wallet: signer,
+        wallet: typedDataSigner(signer),
         signatureChainId: SIGNATURE_CHAIN_ID,
         nonceManager: (address) => nonces.next(address),
       });
