@@ -50,7 +50,7 @@ export function nodeHttpTransport(opts: TransportOptions): IRequestTransport {
       }, (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("error", reject);
+        res.on("error", (err) => reject(new HttpRequestError(undefined, { cause: err })));
         res.on("end", () => {
           try {
             const text = decode(res, Buffer.concat(chunks));

@@ -79,7 +79,7 @@ t("a 5xx, a non-JSON answer and an error body fail with the status the adapter r
   assert.match(bad.message, "bad request shape");
 });
 
-t("a timeout, the caller's abort and a dropped connection fail without an answer, as unavailable", async (ctx) => {
+t("a timeout, the caller's abort, a dropped connection and a cut-off answer fail without an answer, as unavailable", async (ctx) => {
   const transport = nodeHttpTransport({ url: ctx.url, isTestnet: false, timeoutMs: 200 });
   ctx.handle = () => undefined; // never answers
   const slow = await failure(transport.request("info", {}));
@@ -93,6 +93,13 @@ t("a timeout, the caller's abort and a dropped connection fail without an answer
   ctx.handle = (req) => req.socket.destroy();
   const dropped = await failure(patient.request("exchange", {}));
   assert.is(translateExchangeError(dropped, "order").retryable, true);
+  ctx.handle = (_req, _body, res) => {
+    res.writeHead(200, { "Content-Type": "application/json", "Content-Length": "100" });
+    res.write('{"status":"ok","resp');
+    setImmediate(() => res.socket?.destroy());
+  };
+  const cut = await failure(patient.request("exchange", {}));
+  assert.is(translateExchangeError(cut, "order").code, "EXCHANGE_UNAVAILABLE");
 });
 
 t.run();
