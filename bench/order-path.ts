@@ -1,7 +1,8 @@
 // order-path: POST /api/trade with a resting limit order (validation, audit row before and after,
 // agent signature, the sim), one at a time, against the same order sent straight to the sim with the
-// SDK from this process, the two alternating order by order. The daemon's overhead is the difference
-// of the medians. Also reports the SQLite commits an order costs and what an fsync costs here.
+// SDK from this process, the two alternating order by order. A run's overhead is the difference of its
+// two medians; the figure is the median of the runs' overheads, each run listed so the noise shows.
+// Also reports the SQLite commits an order costs and what an fsync costs here.
 import { ExchangeClient, HttpTransport } from "@nktkas/hyperliquid";
 import { Wallet } from "ethers";
 import { fsyncLatency } from "./lib/fsync.js";
@@ -20,7 +21,7 @@ export interface OrderPathSize {
   commitProbe: number;
 }
 
-export const ORDER_PATH_FULL: OrderPathSize = { orders: 300, runs: 3, warmup: 30, commitProbe: 50 };
+export const ORDER_PATH_FULL: OrderPathSize = { orders: 300, runs: 5, warmup: 30, commitProbe: 50 };
 
 // A resting bid far under the mark (60000): 0.001 BTC at 30000 is 30 USDC, over the 10 USDC minimum.
 const PRICE = "30000";
@@ -79,7 +80,10 @@ export async function orderPath(size: OrderPathSize = ORDER_PATH_FULL): Promise<
   }
   const d = { p50: median(daemonRuns.map((r) => r.p50)), p99: median(daemonRuns.map((r) => r.p99)) };
   const b = { p50: median(directRuns.map((r) => r.p50)), p99: median(directRuns.map((r) => r.p99)) };
-  const overhead = d.p50 - b.p50;
+  const overheads = daemonRuns.map((r, i) => r.p50 - directRuns[i]!.p50);
+  const overheadsP99 = daemonRuns.map((r, i) => r.p99 - directRuns[i]!.p99);
+  const overhead = median(overheads);
+  const list = (ms: number[]) => ms.map((v) => fmt(v)).join(", ");
   const perOrder = Object.entries(commits).map(([file, n]) => `${fmt(n / size.commitProbe)} in ${file}`).join(", ");
   const fsync = fsyncLatency(200);
   return {
@@ -88,10 +92,12 @@ export async function orderPath(size: OrderPathSize = ORDER_PATH_FULL): Promise<
     figures: [
       { label: "p50 latency", value: d.p50, unit: "ms", baseline: b.p50 },
       { label: "p99 latency", value: d.p99, unit: "ms", baseline: b.p99 },
-      { label: "daemon overhead at p50", value: overhead, unit: "ms", ratio: "-", target: "< 2 ms", met: overhead < 2 },
+      { label: "daemon overhead at p50", value: overhead, unit: "ms", ratio: "-", target: "< 1 ms", met: overhead < 1 },
+      { label: "daemon overhead at p99", value: median(overheadsP99), unit: "ms", ratio: "-", target: "report" },
     ],
     peakRssMb: mib(usage.maxRssKb),
     notes: [
+      `Overhead at p50 run by run (ms, the figure is their median): ${list(overheads)}; at p99: ${list(overheadsP99)}.`,
       `Durability: SQLite commits per order (each one fsync, synchronous=FULL, unless marked): ${perOrder || "none counted"}; ` +
         `an fdatasync on this disk takes ${fmt(fsync.p50)} ms at p50, ${fmt(fsync.p99)} ms at p99.`,
       `Baseline: the same order signed by the SDK in the benchmark process and sent straight to the daemon's embedded sim.`,

@@ -1,9 +1,11 @@
 // The Hyperliquid adapter, on the maintained @nktkas/hyperliquid SDK. The base URL decides where it
 // goes: Hyperliquid mainnet or testnet, or the built-in sim on loopback. Same code path for all.
-import { ExchangeClient, HttpTransport, InfoClient } from "@nktkas/hyperliquid";
+import { ExchangeClient, InfoClient } from "@nktkas/hyperliquid";
 import { canonicalDecimal } from "../lib/decimal.js";
 import { monotonicNonces, type NonceSource } from "./nonces.js";
 import { exchangeReason, rejectionError, translateExchangeError } from "./translate-error.js";
+import { nodeHttpTransport } from "./http-transport.js";
+import { typedDataSigner } from "./typed-data-signer.js";
 import {
   SIGNATURE_CHAIN_ID,
   type AccountState, type ActionOptions, type ApprovedAgent, type Cloid, type ExchangeAdapter, type ExchangeKind, type FillState, type Market,
@@ -43,7 +45,7 @@ function toOpenOrder(o: RawOrder): OpenOrderState {
 
 export function createHyperliquidAdapter(opts: HyperliquidAdapterOptions): ExchangeAdapter {
   const clock = opts.clock ?? Date.now;
-  const transport = new HttpTransport({ apiUrl: opts.url, isTestnet: opts.isTestnet, timeout: opts.timeoutMs ?? 10_000 });
+  const transport = nodeHttpTransport({ url: opts.url, isTestnet: opts.isTestnet, timeoutMs: opts.timeoutMs ?? 10_000 });
   const info = new InfoClient({ transport });
   const limiter = opts.limiter ?? weightLimiter({ ...HYPERLIQUID_WEIGHT, clock });
   const nonces = opts.nonces ?? monotonicNonces(clock);
@@ -56,7 +58,7 @@ export function createHyperliquidAdapter(opts: HyperliquidAdapterOptions): Excha
     if (!client) {
       client = new ExchangeClient({
         transport,
-        wallet: signer,
+        wallet: typedDataSigner(signer),
         signatureChainId: SIGNATURE_CHAIN_ID,
         nonceManager: (address) => nonces.next(address),
       });
