@@ -42,7 +42,7 @@ export async function httpRead(size: HttpReadSize = HTTP_READ_FULL): Promise<Ben
   let daemonCpu = 0;
   let daemonSeconds = 0;
   /** CPU time each server spent per response (µs), summed over the timed runs: less swayed by a busy machine than req/s. */
-  const cpu = { daemon: { ms: 0, n: 0 }, bare: { ms: 0, n: 0 } };
+  const cpu = Object.fromEntries(CASES.map((c) => [c, { daemon: { ms: 0, n: 0 }, bare: { ms: 0, n: 0 } }])) as Record<Case, Record<"daemon" | "bare", { ms: number; n: number }>>;
   let daemonUsage: ProcessUsage;
   try {
     const target = await daemon.call<VaultListTarget>("start", size.vaults);
@@ -56,8 +56,8 @@ export async function httpRead(size: HttpReadSize = HTTP_READ_FULL): Promise<Ben
       const cpu0 = (await worker.usage()).cpuMs;
       const r = await cannonAt(c, who, durationS);
       if (counted) {
-        cpu[who].ms += (await worker.usage()).cpuMs - cpu0;
-        cpu[who].n += r.total;
+        cpu[c][who].ms += (await worker.usage()).cpuMs - cpu0;
+        cpu[c][who].n += r.total;
       }
       return r;
     };
@@ -95,13 +95,15 @@ export async function httpRead(size: HttpReadSize = HTTP_READ_FULL): Promise<Ben
     notes: [
       ...CASES.map((c) => `${c === "empty" ? "No vaults" : `${size.vaults} vaults`}: ratio per round ${rounds[c].map((r) => `${fmt(r.daemon.rps / r.bare.rps)}x`).join(", ")} (daemon ${rounds[c].map((r) => fmt(r.daemon.rps)).join(", ")} req/s; p99 ${rounds[c].map((r) => fmt(r.daemon.p99)).join(", ")} ms).`),
       `${total} daemon responses, ${failed} failed (non-2xx, errors, timeouts).`,
-      `CPU per response: daemon ${fmt((cpu.daemon.ms * 1000) / cpu.daemon.n)} µs, bare Koa ${fmt((cpu.bare.ms * 1000) / cpu.bare.n)} µs (both cases together).`,
+      ...CASES.map((c) => `CPU per response, ${c === "empty" ? "no vaults" : `${size.vaults} vaults`}: daemon ${fmt(perResponse(cpu[c].daemon))} µs, bare Koa ${fmt(perResponse(cpu[c].bare))} µs.`),
       `Daemon CPU while loaded: ${Math.round((daemonCpu / 1000 / daemonSeconds) * 100)}% of one core (the load generator has the other core).`,
       "The daemon runs the embedded defaults (sim with its random feed, embedded chain); the oracle loop is off (startOracle: false) so that a cycle's exchange reads do not land inside one run.",
     ],
     seconds: (Date.now() - started) / 1000,
   };
 }
+
+const perResponse = (u: { ms: number; n: number }) => (u.ms * 1000) / u.n;
 
 /** The median round's figures for one case; the ratio is the median of the rounds' own ratios. */
 function figures(label: string, rounds: Round[], failed: number): Figure[] {

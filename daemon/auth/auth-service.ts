@@ -8,6 +8,7 @@ import type { Executor, UnitOfWork } from "../db/store.js";
 import * as repo from "../db/auth-repo.js";
 import { AppError } from "../errors.js";
 import { createEventTickets } from "./event-tickets.js";
+import { createSessionReader } from "./session-reader.js";
 import { buildChallenge, signedOrigin, type SignInOrigin } from "./sign-in-message.js";
 
 export interface AuthSettings {
@@ -60,6 +61,8 @@ const rejected = (message: string) => new AppError("UNAUTHENTICATED", message);
 export function createAuthService(deps: {
   db: Executor;
   work: UnitOfWork;
+  /** The store's change key: a session row is read again whenever it moves (session-reader.ts). */
+  changeKey: () => Promise<string>;
   origin: () => SignInOrigin;
   /** Origins a sign-in message may name: the daemon's own and the configured CORS origins. */
   allowedOrigins: () => Set<string>;
@@ -73,6 +76,7 @@ export function createAuthService(deps: {
   const SWEEP_EVERY_MS = 60_000;
   let lastSweep = -Infinity;
   const tickets = createEventTickets({ db, work: deps.work, clock });
+  const sessions = createSessionReader({ db, changeKey: deps.changeKey });
 
   return {
     async challenge(address, requestOrigin) {
@@ -137,9 +141,10 @@ export function createAuthService(deps: {
     async authenticate(token) {
       const now = clock();
       const tokenHash = hashToken(token);
-      const session = await repo.findSession(db, tokenHash);
+      const session = await sessions.find(tokenHash);
       if (!session) throw rejected("not signed in, or the session has ended");
       if (session.expires_at <= now || session.absolute_expires_at <= now) {
+        sessions.forget(tokenHash);
         await repo.deleteSession(db, tokenHash);
         throw rejected("the session has expired; sign in again");
       }
@@ -147,12 +152,15 @@ export function createAuthService(deps: {
         return { address: session.address, sessionExpiresAt: session.expires_at, sessionKey: tokenHash };
       }
       const expiresAt = Math.min(now + settings.sessionTtlMs, session.absolute_expires_at);
+      sessions.forget(tokenHash);
       await repo.refreshSession(db, tokenHash, now, expiresAt);
       return { address: session.address, sessionExpiresAt: expiresAt, sessionKey: tokenHash };
     },
 
     async logout(token) {
-      await repo.deleteSession(db, hashToken(token));
+      const tokenHash = hashToken(token);
+      sessions.forget(tokenHash);
+      await repo.deleteSession(db, tokenHash);
     },
 
     issueTicket: (user) => tickets.issue(user),
