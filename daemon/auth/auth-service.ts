@@ -2,13 +2,12 @@
 // whose signature checks out, atomically with the session insert, so a garbage signature cannot burn
 // someone else's nonce and two concurrent logins with one nonce yield one session.
 import { randomBytes } from "node:crypto";
-import { sha256Hex } from "../lib/sha256.js";
 import { verifyMessage } from "ethers";
 import type { Executor, UnitOfWork } from "../db/store.js";
 import * as repo from "../db/auth-repo.js";
 import { AppError } from "../errors.js";
 import { createEventTickets } from "./event-tickets.js";
-import { createSessionReader } from "./session-reader.js";
+import { createSessionReader, hashToken } from "./session-reader.js";
 import { buildChallenge, signedOrigin, type SignInOrigin } from "./sign-in-message.js";
 
 export interface AuthSettings {
@@ -53,8 +52,6 @@ export interface AuthService {
   /** Spends a ticket; the user it was issued to, while that session still lives. */
   redeemTicket(ticket: string): Promise<AuthUser>;
 }
-
-const hashToken = (token: string) => sha256Hex(token);
 
 const rejected = (message: string) => new AppError("UNAUTHENTICATED", message);
 
@@ -140,11 +137,10 @@ export function createAuthService(deps: {
 
     async authenticate(token) {
       const now = clock();
-      const tokenHash = hashToken(token);
-      const session = await sessions.find(tokenHash);
+      const { tokenHash, row: session } = await sessions.find(token);
       if (!session) throw rejected("not signed in, or the session has ended");
       if (session.expires_at <= now || session.absolute_expires_at <= now) {
-        sessions.forget(tokenHash);
+        sessions.forget(token);
         await repo.deleteSession(db, tokenHash);
         throw rejected("the session has expired; sign in again");
       }
@@ -152,15 +148,14 @@ export function createAuthService(deps: {
         return { address: session.address, sessionExpiresAt: session.expires_at, sessionKey: tokenHash };
       }
       const expiresAt = Math.min(now + settings.sessionTtlMs, session.absolute_expires_at);
-      sessions.forget(tokenHash);
+      sessions.forget(token);
       await repo.refreshSession(db, tokenHash, now, expiresAt);
       return { address: session.address, sessionExpiresAt: expiresAt, sessionKey: tokenHash };
     },
 
     async logout(token) {
-      const tokenHash = hashToken(token);
-      sessions.forget(tokenHash);
-      await repo.deleteSession(db, tokenHash);
+      sessions.forget(token);
+      await repo.deleteSession(db, hashToken(token));
     },
 
     issueTicket: (user) => tickets.issue(user),
