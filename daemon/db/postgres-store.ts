@@ -140,7 +140,7 @@ function listener(url: string) {
  * every caller asked before the query was sent, so the answer is as fresh for each as a query of its
  * own (what changeKey promises). A loaded daemon reads the key for many requests with one query.
  */
-function sameTurn<T>(read: () => Promise<T>): () => Promise<T> {
+export function sameTurn<T>(read: () => Promise<T>): () => Promise<T> {
   let next: Promise<T> | undefined;
   return () =>
     (next ??= new Promise<T>((resolve, reject) => {
