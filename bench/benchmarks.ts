@@ -3,6 +3,7 @@
 import { AUDIT_WRITE_FULL, auditWrite } from "./audit-write.js";
 import { BREACH_FULL, breach } from "./breach.js";
 import { HTTP_READ_FULL, httpRead } from "./http-read.js";
+import { HTTP_READ_SHARED_FULL, httpReadShared } from "./http-read-shared.js";
 import type { BenchResult } from "./lib/report.js";
 import { LOGIN_FULL, login } from "./login.js";
 import { ORACLE_SCALE_FULL, oracleScale } from "./oracle-scale.js";
@@ -21,6 +22,11 @@ export const BENCHMARKS: Benchmark[] = [
     name: "http-read",
     full: () => httpRead(HTTP_READ_FULL),
     tiny: () => httpRead({ vaults: 2, connections: 2, durationS: 0.3, runs: 1, warmupS: 0.1 }),
+  },
+  {
+    name: "http-read-shared",
+    full: () => httpReadShared(HTTP_READ_SHARED_FULL),
+    tiny: () => httpReadShared({ vaults: 2, connections: 2, durationS: 0.3, runs: 1, warmupS: 0.1 }),
   },
   {
     name: "order-path",

@@ -96,13 +96,18 @@ export interface BulkVaults {
  */
 export async function createVaults(
   d: Daemon, trader: AnyWallet, count: number,
-  opts: { usdc?: number; parallel?: number; maxDrawdownBps?: number; dailyDrawdownBps?: number; breachPolicy?: number } = {},
+  opts: {
+    usdc?: number; parallel?: number; maxDrawdownBps?: number; dailyDrawdownBps?: number; breachPolicy?: number;
+    /** Credits sim USDC; the embedded sim's by default (an external one is reached over HTTP). */
+    faucet?: (user: string, amount: number) => Promise<unknown>;
+  } = {},
 ): Promise<BulkVaults> {
   const usdc = opts.usdc ?? 10_000;
   const parallel = opts.parallel ?? 25;
   const investors = Array.from({ length: count }, () => new Wallet(hexlify(randomBytes(32))));
+  const faucet = opts.faucet ?? ((user: string, amount: number) => d.sim!.faucet(user, amount));
   for (let i = 0; i < count; i += parallel) {
-    await Promise.all(investors.slice(i, i + parallel).map((w) => d.sim!.faucet(w.address, usdc)));
+    await Promise.all(investors.slice(i, i + parallel).map((w) => faucet(w.address, usdc)));
   }
   // A vault counts ledger updates from the second it was created (block time, whole seconds): the
   // faucet credit must fall in an earlier second, or the oracle would read it as an outside deposit.

@@ -2,12 +2,12 @@
 // whose signature checks out, atomically with the session insert, so a garbage signature cannot burn
 // someone else's nonce and two concurrent logins with one nonce yield one session.
 import { randomBytes } from "node:crypto";
-import { sha256Hex } from "../lib/sha256.js";
 import { verifyMessage } from "ethers";
 import type { Executor, UnitOfWork } from "../db/store.js";
 import * as repo from "../db/auth-repo.js";
 import { AppError } from "../errors.js";
 import { createEventTickets } from "./event-tickets.js";
+import { createSessionReader, hashToken } from "./session-reader.js";
 import { buildChallenge, signedOrigin, type SignInOrigin } from "./sign-in-message.js";
 
 export interface AuthSettings {
@@ -53,13 +53,13 @@ export interface AuthService {
   redeemTicket(ticket: string): Promise<AuthUser>;
 }
 
-const hashToken = (token: string) => sha256Hex(token);
-
 const rejected = (message: string) => new AppError("UNAUTHENTICATED", message);
 
 export function createAuthService(deps: {
   db: Executor;
   work: UnitOfWork;
+  /** The store's change key: a session row is read again whenever it moves (session-reader.ts). */
+  changeKey: () => Promise<string>;
   origin: () => SignInOrigin;
   /** Origins a sign-in message may name: the daemon's own and the configured CORS origins. */
   allowedOrigins: () => Set<string>;
@@ -73,6 +73,7 @@ export function createAuthService(deps: {
   const SWEEP_EVERY_MS = 60_000;
   let lastSweep = -Infinity;
   const tickets = createEventTickets({ db, work: deps.work, clock });
+  const sessions = createSessionReader({ db, changeKey: deps.changeKey });
 
   return {
     async challenge(address, requestOrigin) {
@@ -136,10 +137,10 @@ export function createAuthService(deps: {
 
     async authenticate(token) {
       const now = clock();
-      const tokenHash = hashToken(token);
-      const session = await repo.findSession(db, tokenHash);
+      const { tokenHash, row: session } = await sessions.find(token);
       if (!session) throw rejected("not signed in, or the session has ended");
       if (session.expires_at <= now || session.absolute_expires_at <= now) {
+        sessions.forget(token);
         await repo.deleteSession(db, tokenHash);
         throw rejected("the session has expired; sign in again");
       }
@@ -147,11 +148,13 @@ export function createAuthService(deps: {
         return { address: session.address, sessionExpiresAt: session.expires_at, sessionKey: tokenHash };
       }
       const expiresAt = Math.min(now + settings.sessionTtlMs, session.absolute_expires_at);
+      sessions.forget(token);
       await repo.refreshSession(db, tokenHash, now, expiresAt);
       return { address: session.address, sessionExpiresAt: expiresAt, sessionKey: tokenHash };
     },
 
     async logout(token) {
+      sessions.forget(token);
       await repo.deleteSession(db, hashToken(token));
     },
 

@@ -135,6 +135,22 @@ function listener(url: string) {
   });
 }
 
+/**
+ * Calls made in one turn of the event loop share one call of `read`, made at the end of the turn:
+ * every caller asked before the query was sent, so the answer is as fresh for each as a query of its
+ * own (what changeKey promises). A loaded daemon reads the key for many requests with one query.
+ */
+export function sameTurn<T>(read: () => Promise<T>): () => Promise<T> {
+  let next: Promise<T> | undefined;
+  return () =>
+    (next ??= new Promise<T>((resolve, reject) => {
+      setImmediate(() => {
+        next = undefined;
+        read().then(resolve, reject);
+      });
+    }));
+}
+
 export async function openPostgresStore(url: string, opts: { poolSize?: number } = {}): Promise<PostgresStore> {
   const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, types });
   // A pooled connection that breaks while idle is dropped by the pool, and the next query opens
@@ -155,7 +171,7 @@ export async function openPostgresStore(url: string, opts: { poolSize?: number }
     // xmin:xmax:in-progress list. It moves whenever a transaction that wrote ends, whichever daemon
     // ran it (xmax passes it, or it leaves the in-progress list), and the set of visible commits
     // cannot change while it stands still. A rollback moves it too: a harmless extra miss.
-    changeKey: async () => (await sql<{ key: string }>`select pg_current_snapshot()::text as key`.execute(db)).rows[0]!.key,
+    changeKey: sameTurn(async () => (await sql<{ key: string }>`select pg_current_snapshot()::text as key`.execute(db)).rows[0]!.key),
     async exclusive<T>(name: string, fn: () => Promise<T>): Promise<T> {
       // A session lock on a connection of its own, held across `fn`'s awaits and network calls.
       const client = await pool.connect();

@@ -1,6 +1,8 @@
 // The Koa application. Middleware order is written once, here: request id, access log (outside the
 // envelope, so it logs the final status), error envelope, CORS, origin check, body parser, session,
-// the API docs page (not an operation), routes, then the 405/OPTIONS answers for paths the routes know.
+// routes, then, for requests no route took, the 405/OPTIONS answers for paths the routes know, the
+// API docs page (not an operation) and the dashboard's files. A request a route answers passes
+// through nothing that is not about it (bench http-read).
 import cors from "@koa/cors";
 import Router from "@koa/router";
 import Koa from "koa";
@@ -34,7 +36,7 @@ export function buildApp(deps: AppDeps): { app: Koa; router: Router } {
   const app = new Koa({ proxy: deps.trustProxy });
   app.silent = true; // errors are logged by the envelope middleware, once, with the request id
   const router = new Router();
-  mountRoutes(router, deps.routes, deps.limiters);
+  const exactRoutes = mountRoutes(router, deps.routes, deps.limiters);
 
   if (deps.metrics) app.use(deps.metrics);
   app.use(requestId());
@@ -52,11 +54,12 @@ export function buildApp(deps: AppDeps): { app: Koa; router: Router } {
     );
   }
   app.use(originCheck(deps.allowedOrigins));
-  for (const mw of jsonBody()) app.use(mw);
+  app.use(jsonBody());
   app.use(session(deps.auth));
-  app.use(apiDocs());
-  app.use(staticFiles()); // the dashboard, on paths no route took
-  app.use(router.routes());
+  app.use(exactRoutes);
+  app.use(router.routes()); // calls next only when no route matches the path and method
   app.use(allowedMethods());
+  app.use(apiDocs());
+  app.use(staticFiles());
   return { app, router };
 }

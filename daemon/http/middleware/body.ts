@@ -10,7 +10,13 @@ export const BODY_LIMIT_BYTES = 16 * 1024;
 
 const NOT_JSON = "the request body is not valid JSON (an object is expected)";
 
-export function jsonBody(): Middleware[] {
+const PARSED = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/**
+ * One middleware: a request whose method takes no body and that declares none (every GET a poller
+ * sends) passes straight on; others are checked, read and parsed.
+ */
+export function jsonBody(): Middleware {
   const hasBody: Middleware = async (ctx, next) => {
     const declared = ctx.request.length;
     const chunked = ctx.get("Transfer-Encoding") !== "";
@@ -48,5 +54,9 @@ export function jsonBody(): Middleware[] {
     }
     await next();
   };
-  return [hasBody, read, parse];
+  return (ctx, next) => {
+    const declared = ctx.request.length;
+    if (!PARSED.has(ctx.method) && !(declared !== undefined && declared > 0) && ctx.get("Transfer-Encoding") === "") return next();
+    return hasBody(ctx, () => read(ctx, () => parse(ctx, next)));
+  };
 }

@@ -7,11 +7,11 @@ import { AppError } from "../../errors.js";
 const SAFE = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export function originCheck(allowed: () => Set<string>): Middleware {
-  return async (ctx, next) => {
+  return (ctx, next) => {
     const origin = ctx.get("Origin");
     if (origin && !SAFE.has(ctx.method) && !allowed().has(origin)) {
       throw new AppError("FORBIDDEN", `requests from origin ${origin} are not allowed`);
     }
-    await next();
+    return next();
   };
 }

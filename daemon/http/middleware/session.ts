@@ -9,15 +9,16 @@ export const SESSION_COOKIE = "session";
 /** Browsers read this as well as the CLI, so it names the API's sign-in, not a command. */
 export const SIGN_IN_FIRST = "not signed in: POST /api/auth/challenge, sign its message with the wallet, then POST /api/auth/login";
 
-export function readSessionToken(authorization: string, cookie: string | undefined): string | undefined {
-  const bearer = /^Bearer\s+(\S+)$/i.exec(authorization);
+/** `cookie` is asked only when there is no bearer token: Koa builds its cookie jar per request. */
+export function readSessionToken(authorization: string, cookie: () => string | undefined): string | undefined {
+  const bearer = authorization ? /^Bearer\s+(\S+)$/i.exec(authorization) : null;
   if (bearer) return bearer[1];
-  return cookie || undefined;
+  return cookie() || undefined;
 }
 
 export function session(auth: AuthService): Middleware {
   return async (ctx, next) => {
-    const token = readSessionToken(ctx.get("Authorization"), ctx.cookies.get(SESSION_COOKIE));
+    const token = readSessionToken(ctx.get("Authorization"), () => ctx.cookies.get(SESSION_COOKIE));
     if (token) {
       try {
         ctx.state.user = await auth.authenticate(token);
