@@ -107,7 +107,8 @@ export function createIndexer(opts: IndexerOptions): Indexer {
 
   /** Decodes, fetches block times (no transaction open during network calls), then writes. */
   async function write(logs: readonly Log[], fixedTime?: number, after?: (trx: Executor) => Promise<void>): Promise<VaultEventRow[]> {
-    const candidates = [...new Set(logs.map((l) => getAddress(l.address)).filter((a) => a !== factory))];
+    // ethers hands logs over with checksummed addresses: checksumming again cost a keccak per log.
+    const candidates = [...new Set(logs.map((l) => l.address).filter((a) => a !== factory))];
     const known = await opts.sink.knownVaults(candidates);
     const decoded = decodeVaultLogs(logs, factory, (a) => known.has(a));
     if (decoded.length === 0 && !after) return []; // a receipt with no vault events (a mint, a deploy)
