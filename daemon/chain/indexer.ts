@@ -12,6 +12,7 @@ import type { Logger } from "pino";
 import type { Executor, Store } from "../db/database.js";
 import { getCursor, setCursor } from "../db/chain-repo.js";
 import type { VaultEventRow } from "../db/schema-chain.js";
+import { plainLogs } from "./decode.js";
 import { decodeVaultLogs, eventInterfaces, type ChainEventInput } from "./event-rows.js";
 
 /** Where decoded events go: applied inside the indexer's transaction, which also moves its cursor. */
@@ -187,8 +188,9 @@ export function createIndexer(opts: IndexerOptions): Indexer {
     step,
     sync,
     async applyReceipt(receipt, blockTime) {
-      if (receipt.status !== 1 || receipt.logs.length === 0) return [];
-      return write(receipt.logs, blockTime);
+      const logs = plainLogs(receipt); // not a contract receipt's getter, which decodes every log again on each read
+      if (receipt.status !== 1 || logs.length === 0) return [];
+      return write(logs, blockTime);
     },
     onEvents(listener) {
       listeners.add(listener);
