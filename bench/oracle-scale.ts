@@ -72,6 +72,7 @@ export async function oracleScale(size: OracleScaleSize = ORACLE_SCALE_FULL): Pr
         `(${s.cycles[0]!.transactions} transaction(s) each); unbatched ${fmt(s.unbatched.ms / 1000)} s in ${s.unbatched.transactions} transactions; ` +
         `exchange reads in flight ${s.cycles.map((c) => `${fmt(c.readMs / 1000)} s (${c.reads} reads)`).join(", ")}, the rest (the batched write, its receipt indexed into events, the database) ` +
         `${s.cycles.map((c) => `${fmt((c.ms - c.readMs) / 1000)} s`).join(", ")}; ` +
+        `the daemon process's CPU per cycle ${s.cycles.map((c) => `${fmt(c.cpuMs / 1000)} s`).join(", ")}; ` +
         `every reading applied: ${applied ? "yes" : "NO"}; daemon events other than chain events: ${s.cycles.reduce((n, c) => n + c.otherEvents, 0)}; ` +
         `RSS ${s.rss.grown} MiB after adding the vaults, ${s.rss.cycled} MiB after the daemon's cycles, ${s.rss.after} MiB after the baseline's; ` +
         `peak so far ${rss[steps.indexOf(s)]} MiB; Anvil ${s.chain.rss} MiB (peak ${s.chain.peak} MiB).`,

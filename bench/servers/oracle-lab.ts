@@ -28,6 +28,8 @@ export interface CycleCost {
   readMs: number;
   /** Exchange reads made. */
   reads: number;
+  /** CPU time of the daemon's process during the cycle (the in-process sim included, Anvil not). */
+  cpuMs: number;
 }
 
 /** The embedded chain's Anvil processes (descendants of this one): resident and peak resident set, KiB. */
@@ -111,14 +113,17 @@ export function serve() {
     const block = await d().chain.provider.getBlockNumber();
     const [applied0, other0] = [count("BalanceUpdated"), daemonEvents()];
     const reads0 = { ...reads };
+    const cpu0 = process.cpuUsage();
     const t = process.hrtime.bigint();
     await what();
     const ms = Number(process.hrtime.bigint() - t) / 1e6;
+    const cpu = process.cpuUsage(cpu0);
+    const cpuMs = (cpu.user + cpu.system) / 1000;
     const readMs = reads.ms - reads0.ms;
     const readCalls = reads.calls - reads0.calls;
     const vaults = (await vaultsRepo.activeVaults(d().store.db)).length; // outside the timed window
     return {
-      ms, vaults, applied: count("BalanceUpdated") - applied0, otherEvents: daemonEvents() - other0, readMs, reads: readCalls, ...(await gasSince(block)),
+      ms, vaults, applied: count("BalanceUpdated") - applied0, otherEvents: daemonEvents() - other0, readMs, reads: readCalls, cpuMs, ...(await gasSince(block)),
     };
   }
 
