@@ -1,4 +1,4 @@
-// How the daemon's memory follows the oracle: a daemon (embedded chain and sim, in its own process)
+// How the daemon's memory follows the oracle: a daemon (embedded Anvil and sim, in its own process)
 // with `vaults` vaults runs `cycles` oracle cycles back to back, and the process's RSS and V8 heap
 // are printed every `every` cycles. Not one of `npm run bench`'s benchmarks: a diagnostic for the
 // embedded chain's growth (docs/benchmarks.md, oracle-scale).
@@ -13,7 +13,8 @@ try {
   await worker.call("grow", vaults);
   const sample = async (label: string) => {
     const u = await worker.usage();
-    console.log(`${label.padEnd(20)} RSS ${String(Math.round(u.rssKb / 1024)).padStart(6)} MiB   heap ${String(Math.round(u.heapKb / 1024)).padStart(5)} MiB   external ${String(Math.round(u.externalKb / 1024)).padStart(5)} MiB`);
+    const chain = await worker.call<{ rssKb: number }>("chainMemory");
+    console.log(`${label.padEnd(20)} RSS ${String(Math.round(u.rssKb / 1024)).padStart(6)} MiB   heap ${String(Math.round(u.heapKb / 1024)).padStart(5)} MiB   external ${String(Math.round(u.externalKb / 1024)).padStart(5)} MiB   Anvil ${String(Math.round(chain.rssKb / 1024)).padStart(5)} MiB`);
   };
   console.log(`${vaults} vaults, ${cycles} cycles`);
   await sample("vaults added");

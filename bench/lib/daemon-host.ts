@@ -1,4 +1,4 @@
-// A real daemon for a benchmark: embedded defaults (sim exchange, embedded Hardhat chain), loopback,
+// A real daemon for a benchmark: embedded defaults (sim exchange, embedded Anvil chain), loopback,
 // free ports, a temporary data directory removed on close, logging silenced. Plus the few client
 // steps a benchmark needs to set itself up: sign-in, faucet, agent approval, vaults in bulk.
 import { mkdtempSync, rmSync } from "node:fs";

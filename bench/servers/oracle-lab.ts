@@ -1,7 +1,9 @@
-// Daemon side of oracle-scale: a daemon with its oracle loop off, grown to N active vaults, where the
+// Daemon side of oracle-scale: a daemon (embedded defaults: the sim, and Anvil as the embedded chain,
+// in a child process) with its oracle loop off, grown to N active vaults, where the
 // benchmark runs cycles of the daemon's own oracle and of the baseline (the same createOracle and vault
 // balances over the same store, exchange and chain sender, but sending one update transaction per
 // vault), and reads what they cost in gas.
+import { readdirSync, readFileSync } from "node:fs";
 import { Wallet } from "ethers";
 import pino from "pino";
 import * as vaultsRepo from "../../daemon/db/vaults-repo.js";
@@ -9,6 +11,7 @@ import { createOracle, type Oracle } from "../../daemon/oracle/oracle.js";
 import { chainOps } from "../../daemon/vaults/chain-ops.js";
 import { createVaultBalances } from "../../daemon/vaults/vault-balances.js";
 import type { VaultChainOps } from "../../daemon/vaults/vault-chain.js";
+import type { ExchangeAdapter } from "../../daemon/exchange/types.js";
 import { createVaults, hostDaemon, type HostedDaemon } from "../lib/daemon-host.js";
 import { sqliteHandle } from "../../daemon/db/sqlite-store.js";
 
@@ -21,10 +24,68 @@ export interface CycleCost {
   gas: number;
   /** Daemon-side events the cycle wrote (BalanceMismatch, OrdersCanceled...): expected 0. */
   otherEvents: number;
+  /** Wall time during which at least one exchange read (account state, ledger, fills) was in flight. */
+  readMs: number;
+  /** Exchange reads made. */
+  reads: number;
+  /** CPU time of the daemon's process during the cycle (the in-process sim included, Anvil not). */
+  cpuMs: number;
+}
+
+/** The embedded chain's Anvil processes (descendants of this one): resident and peak resident set, KiB. */
+function chainMemory(): { rssKb: number; peakKb: number } {
+  const parents = new Map<number, number>();
+  const names = new Map<number, string>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const close = stat.lastIndexOf(")");
+      names.set(Number(entry), stat.slice(stat.indexOf("(") + 1, close));
+      parents.set(Number(entry), Number(stat.slice(close + 2).split(" ")[1]));
+    } catch {
+      /* the process ended meanwhile */
+    }
+  }
+  const ours = (pid: number): boolean => {
+    for (let p = parents.get(pid); p !== undefined && p > 1; p = parents.get(p)) if (p === process.pid) return true;
+    return false;
+  };
+  let rssKb = 0;
+  let peakKb = 0;
+  for (const [pid, name] of names) {
+    if (name !== "anvil" || !ours(pid)) continue;
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    rssKb += Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    peakKb += Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  }
+  return { rssKb, peakKb };
+}
+
+/** Wall time spent with at least one of the exchange's reads in flight, and how many were made. */
+function timeReads(exchange: ExchangeAdapter) {
+  let inFlight = 0;
+  let since = 0;
+  const total = { ms: 0, calls: 0 };
+  const methods = ["accountState", "ledgerUpdates", "fills"] as const;
+  for (const name of methods) {
+    const read = exchange[name].bind(exchange) as (...args: unknown[]) => Promise<unknown>;
+    (exchange as unknown as Record<string, unknown>)[name] = async (...args: unknown[]) => {
+      total.calls += 1;
+      if (inFlight++ === 0) since = performance.now();
+      try {
+        return await read(...args);
+      } finally {
+        if (--inFlight === 0) total.ms += performance.now() - since;
+      }
+    };
+  }
+  return total;
 }
 
 export function serve() {
   let hosted: HostedDaemon | undefined;
+  let reads = { ms: 0, calls: 0 };
   const oracles: Partial<Record<"daemon" | "unbatched", Oracle>> = {};
   const trader = Wallet.createRandom();
 
@@ -51,16 +112,25 @@ export function serve() {
   async function measure(what: () => Promise<void>): Promise<CycleCost> {
     const block = await d().chain.provider.getBlockNumber();
     const [applied0, other0] = [count("BalanceUpdated"), daemonEvents()];
+    const reads0 = { ...reads };
+    const cpu0 = process.cpuUsage();
     const t = process.hrtime.bigint();
     await what();
     const ms = Number(process.hrtime.bigint() - t) / 1e6;
+    const cpu = process.cpuUsage(cpu0);
+    const cpuMs = (cpu.user + cpu.system) / 1000;
+    const readMs = reads.ms - reads0.ms;
+    const readCalls = reads.calls - reads0.calls;
     const vaults = (await vaultsRepo.activeVaults(d().store.db)).length; // outside the timed window
-    return { ms, vaults, applied: count("BalanceUpdated") - applied0, otherEvents: daemonEvents() - other0, ...(await gasSince(block)) };
+    return {
+      ms, vaults, applied: count("BalanceUpdated") - applied0, otherEvents: daemonEvents() - other0, readMs, reads: readCalls, cpuMs, ...(await gasSince(block)),
+    };
   }
 
   return {
     async start(): Promise<void> {
       hosted = await hostDaemon({ startOracle: false });
+      reads = timeReads(d().exchange);
       const gasLimit = (await d().chain.provider.getBlock("latest"))!.gasLimit;
       const ops = chainOps(d().chain, gasLimit);
       oracles.daemon = d().oracle;
@@ -102,6 +172,8 @@ export function serve() {
     /** One cycle of the daemon's own oracle, or of the unbatched baseline. */
     cycle: (which: "daemon" | "unbatched") =>
       measure(() => oracles[which]!.cycle()),
+    /** The embedded chain's memory (a process of its own, so not in the worker's own figures). */
+    chainMemory: async () => chainMemory(),
     close: () => hosted?.close(),
   };
 }

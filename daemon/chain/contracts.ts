@@ -149,8 +149,10 @@ export async function updateBalances(signer: Signer, p: { factory: string; readi
     ),
   );
   const vaultIface = contractInterface("TradingVault");
+  // A receipt's log addresses are checksummed by ethers already; a checksum is a keccak each, and
+  // 1,000 readings made three of them per vault (bench oracle-scale's profile).
   const applied = logsOf(receipt, vaultIface, "BalanceUpdated").map((log) => ({
-    vault: getAddress(log.address),
+    vault: log.address,
     balance: log.args.balance as bigint,
     peakBalance: log.args.peakBalance as bigint,
     dayStartBalance: log.args.dayStartBalance as bigint,
@@ -158,10 +160,10 @@ export async function updateBalances(signer: Signer, p: { factory: string; readi
     drawdownBps: Number(log.args.drawdownBps),
     dailyDrawdownBps: Number(log.args.dailyDrawdownBps),
   }));
-  const key = (vault: string, at: number) => `${getAddress(vault)}@${at}`;
+  const key = (vault: string, at: number) => `${vault.toLowerCase()}@${at}`;
   const seen = new Set(applied.map((a) => key(a.vault, a.observedAt)));
   const skipped = p.readings.filter((r) => !seen.has(key(r.vault, r.observedAt)));
-  const paused = logsOf(receipt, vaultIface, "Paused").map((log) => ({ vault: getAddress(log.address), reason: Number(log.args.reason) }));
+  const paused = logsOf(receipt, vaultIface, "Paused").map((log) => ({ vault: log.address, reason: Number(log.args.reason) }));
   return { applied, skipped, paused, ...txResult(receipt) };
 }
 

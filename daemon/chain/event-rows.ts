@@ -103,12 +103,12 @@ export function decodeVaultLogs(logs: readonly Log[], factory: string, isKnownVa
   const out: DecodedEvent[] = [];
   for (const log of sorted) {
     if (log.removed) continue;
-    const address = getAddress(log.address);
+    const address = log.address; // checksummed by ethers, as decoded addresses are
     const where = { txHash: log.transactionHash, logIndex: log.index, blockNumber: log.blockNumber };
     if (address === factory) {
       const p = parseLog(fi, log);
       if (p?.name !== "VaultCreated") continue;
-      const vault = getAddress(p.args.vault);
+      const vault = p.args.vault as string;
       created.add(vault);
       out.push({ vault, type: "VaultCreated", ...where, data: vaultCreatedData(factory, p) });
       continue;

@@ -12,6 +12,7 @@ import type { Logger } from "pino";
 import type { Executor, Store } from "../db/database.js";
 import { getCursor, advanceCursor } from "../db/chain-repo.js";
 import type { VaultEventRow } from "../db/schema-chain.js";
+import { plainLogs } from "./decode.js";
 import { decodeVaultLogs, eventInterfaces, type ChainEventInput } from "./event-rows.js";
 
 /** Where decoded events go: applied inside the indexer's transaction, which also moves its cursor. */
@@ -107,7 +108,8 @@ export function createIndexer(opts: IndexerOptions): Indexer {
 
   /** Decodes, fetches block times (no transaction open during network calls), then writes. */
   async function write(logs: readonly Log[], fixedTime?: number, after?: (trx: Executor) => Promise<void>): Promise<VaultEventRow[]> {
-    const candidates = [...new Set(logs.map((l) => getAddress(l.address)).filter((a) => a !== factory))];
+    // ethers hands logs over with checksummed addresses: checksumming again cost a keccak per log.
+    const candidates = [...new Set(logs.map((l) => l.address).filter((a) => a !== factory))];
     const known = await opts.sink.knownVaults(candidates);
     const decoded = decodeVaultLogs(logs, factory, (a) => known.has(a));
     if (decoded.length === 0 && !after) return []; // a receipt with no vault events (a mint, a deploy)
@@ -186,8 +188,9 @@ export function createIndexer(opts: IndexerOptions): Indexer {
     step,
     sync,
     async applyReceipt(receipt, blockTime) {
-      if (receipt.status !== 1 || receipt.logs.length === 0) return [];
-      return write(receipt.logs, blockTime);
+      const logs = plainLogs(receipt); // not a contract receipt's getter, which decodes every log again on each read
+      if (receipt.status !== 1 || logs.length === 0) return [];
+      return write(logs, blockTime);
     },
     onEvents(listener) {
       listeners.add(listener);

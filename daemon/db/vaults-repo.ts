@@ -62,7 +62,9 @@ export interface NewEvent {
  * counts from this one's number. A duplicate gives its number back, so the sequence stays dense.
  */
 export async function insertEvent(db: Executor, v: VaultRow, e: NewEvent): Promise<VaultEventRow | undefined> {
-  const counted = await db.updateTable("vaults").set((eb) => ({ event_count: eb("event_count", "+", 1) }))
+  // sql, not an expression-builder callback: the callback cost a cycle of 1,000 vaults about 6% of its
+  // time in kysely's parser (bench oracle-scale's profile).
+  const counted = await db.updateTable("vaults").set({ event_count: sql<number>`event_count + 1` })
     .where("address", "=", v.address)
     .returning("event_count")
     .executeTakeFirstOrThrow();
@@ -75,7 +77,7 @@ export async function insertEvent(db: Executor, v: VaultRow, e: NewEvent): Promi
     .returning("id")
     .executeTakeFirst();
   if (!row) {
-    await db.updateTable("vaults").set((eb) => ({ event_count: eb("event_count", "-", 1) })).where("address", "=", v.address).execute();
+    await db.updateTable("vaults").set({ event_count: sql<number>`event_count - 1` }).where("address", "=", v.address).execute();
     return undefined;
   }
   await notifyAtCommit(db, EVENTS_CHANNEL, String(row.id));

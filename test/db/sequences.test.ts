@@ -110,6 +110,13 @@ test("two writers recording one vault's fills at once number them densely", asyn
     assert.equal([...x, ...y].map((r) => [r.tid - 5_000_000_000, r.seq]), [[1, 1], [2, 2], [3, 3]]);
     const page = await tradePage(t.store.db, "V", { limit: 10, offset: 0 });
     assert.equal([page.total, page.rows.map((r) => r.seq)], [3, [3, 2, 1]]);
+    // Again, now that the sequence's lock row exists (taking it then writes nothing on SQLite).
+    const [u, w] = await overlapping(
+      t,
+      (trx) => appendFills(trx, "V", "A", [fill(4), fill(3)]),
+      (trx) => appendFills(trx, "V", "A", [fill(5)]), // nothing in common with the first: only the locks order them
+    );
+    assert.equal([...u, ...w].map((r) => [r.tid - 5_000_000_000, r.seq]), [[4, 4], [5, 5]]);
   } finally {
     await t.close();
   }

@@ -30,6 +30,8 @@ test("pages are index ranges over a dense sequence, with date windows", async ()
     assert.is(first.rows.length, 100);
     assert.is(first.rows[0]!.tid, 1250, "newest first");
     assert.is(first.rows[99]!.tid, 1151);
+    assert.equal(first.rows[0], again[0], "the row appendFills returned is the row stored");
+    assert.equal(first.rows.find((r) => r.tid === 1200), { ...first.rows[50]!, vault: "V", account: "A", tid: 1200, oid: 1, symbol: "BTC", side: "sell", size: "0.01", price: "60200", pnl: "0", fee: "0.1", time_ms: fill(200).timeMs, seq: 201 });
     const last = (await tradePage(db, "V", { limit: 100, offset: 200 }));
     assert.equal([last.rows.length, last.rows.at(-1)!.tid], [51, 1000]);
     assert.is((await tradePage(db, "V", { limit: 100, offset: 251 })).rows.length, 0);
