@@ -11,12 +11,13 @@
 // opens gets a fresh database on it. Without a PostgreSQL server those runs fail, each with one line.
 // Usage: npm test [-- <path-substring> ...]
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { availableParallelism } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { CHROMIUM_FIX, findChromium } from "../test/browser/helpers/chromium-path.js";
 import { startPostgresServer } from "../test/helpers/postgres-server.js";
+import { timingReport } from "../test/helpers/timing-report.js";
 
 /** Folders whose files also run against PostgreSQL when TRADEVAULT_TEST_PG=1: add a suite with one line. */
 const POSTGRES_SUITES = [
@@ -34,6 +35,9 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const filters = process.argv.slice(2);
 const concurrency = Number(process.env.TEST_CONCURRENCY ?? Math.min(2, availableParallelism()));
 const fileTimeoutMs = Number(process.env.TEST_FILE_TIMEOUT_MS ?? 10 * 60_000);
+// The timing report also goes to a file (bench/out is git-ignored measurement output), so a run's
+// figures can be compared with the next one's; the same text is in the log, before the last line.
+const reportPath = process.env.TEST_REPORT_PATH ?? join(root, "bench", "out", "test-times.txt");
 
 function findTests(dir) {
   const out = [];
@@ -72,13 +76,18 @@ const runs = files.flatMap((file) => [
   ...(withPostgres && POSTGRES_SUITES.some((s) => file.startsWith(s)) ? [{ file, name: `${file} [pg]`, postgres: true }] : []),
 ]);
 
+/** The run's deployed data directories, made by the first test daemon that needs one (test/helpers/data-template.ts). */
+const templates = { path: mkdtempSync(join(tmpdir(), "tradevault-templates-")) };
+process.on("exit", () => rmSync(templates.path, { recursive: true, force: true }));
+
 /** The run's PostgreSQL server, started on the first PostgreSQL run: its URL, or why there is none. */
 let postgres;
 const postgresServer = () => (postgres ??= startPostgresServer().then((server) => ({ server }), (err) => ({ problem: err.message })));
 
 /** The test processes' environment: the PostgreSQL server for a [pg] run, none for the SQLite one. */
 async function envFor(run) {
-  const { TRADEVAULT_TEST_PG, TRADEVAULT_TEST_PG_URL, ...env } = process.env;
+  const { TRADEVAULT_TEST_PG, TRADEVAULT_TEST_PG_URL, ...rest } = process.env;
+  const env = { TRADEVAULT_TEST_TEMPLATES: templates.path, ...rest };
   if (!run.postgres) return { env };
   const pg = await postgresServer();
   if (pg.problem) return { problem: pg.problem };
@@ -136,8 +145,19 @@ async function worker() {
     process.stdout.write(`\n=== ${r.file} (${(r.ms / 1000).toFixed(1)} s, exit ${r.code})\n${r.output}`);
   }
 }
+const runStarted = Date.now();
 await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
 await (await postgres)?.server?.stop();
+
+const wallMs = Date.now() - runStarted;
+const report = timingReport(results, wallMs);
+process.stdout.write(`\n${report}`);
+try {
+  mkdirSync(dirname(reportPath), { recursive: true });
+  writeFileSync(reportPath, report);
+} catch (err) {
+  console.log(`[run-tests] could not write ${reportPath}: ${err.message}`);
+}
 
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
