@@ -38,6 +38,12 @@ const fileTimeoutMs = Number(process.env.TEST_FILE_TIMEOUT_MS ?? 10 * 60_000);
 // The timing report also goes to a file (bench/out is git-ignored measurement output), so a run's
 // figures can be compared with the next one's; the same text is in the log, before the last line.
 const reportPath = process.env.TEST_REPORT_PATH ?? join(root, "bench", "out", "test-times.txt");
+// Each file's last time, read to start the slowest files first (a long file started last keeps the
+// run going on one core while the other idles), updated after every run for the files it ran.
+const timesPath = join(dirname(reportPath), "test-times.json");
+// A runner started by a test (test/helpers/run-tests.test.ts) shares its parent's templates and
+// leaves the parent's report and times alone.
+const nested = process.env.TRADEVAULT_TEST_TEMPLATES !== undefined;
 
 function findTests(dir) {
   const out = [];
@@ -70,6 +76,9 @@ function withoutChromium(file) {
 }
 
 const withPostgres = process.env.TRADEVAULT_TEST_PG === "1";
+const lastTimes = readTimes();
+/** Slowest first by the last run's times; a file with none (new) counts as slow, so it starts early too. */
+const byLastTime = (a, b) => (lastTimes[b.name] ?? Infinity) - (lastTimes[a.name] ?? Infinity) || a.name.localeCompare(b.name);
 /** Each file once on SQLite, and the PostgreSQL suites' files once more on PostgreSQL. */
 const runs = files.flatMap((file) => [
   { file, name: file, postgres: false },
@@ -77,8 +86,8 @@ const runs = files.flatMap((file) => [
 ]);
 
 /** The run's deployed data directories, made by the first test daemon that needs one (test/helpers/data-template.ts). */
-const templates = { path: mkdtempSync(join(tmpdir(), "tradevault-templates-")) };
-process.on("exit", () => rmSync(templates.path, { recursive: true, force: true }));
+const templates = { path: process.env.TRADEVAULT_TEST_TEMPLATES ?? mkdtempSync(join(tmpdir(), "tradevault-templates-")) };
+if (!nested) process.on("exit", () => rmSync(templates.path, { recursive: true, force: true }));
 
 /** The run's PostgreSQL server, started on the first PostgreSQL run: its URL, or why there is none. */
 let postgres;
@@ -130,6 +139,7 @@ function runFile(file, name, env) {
   });
 }
 
+runs.sort(byLastTime);
 const results = [];
 let next = 0;
 async function runOne(run) {
@@ -152,12 +162,7 @@ await (await postgres)?.server?.stop();
 const wallMs = Date.now() - runStarted;
 const report = timingReport(results, wallMs);
 process.stdout.write(`\n${report}`);
-try {
-  mkdirSync(dirname(reportPath), { recursive: true });
-  writeFileSync(reportPath, report);
-} catch (err) {
-  console.log(`[run-tests] could not write ${reportPath}: ${err.message}`);
-}
+if (!nested) saveTimes(report);
 
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
@@ -167,3 +172,23 @@ if (bad.length) console.log(`\nFailing files:\n  ${bad.join("\n  ")}`);
 if (files.length === 0) console.log("no test files matched");
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exitCode = failed > 0 || files.length === 0 ? 1 : 0;
+
+function readTimes() {
+  try {
+    return JSON.parse(readFileSync(timesPath, "utf8"));
+  } catch {
+    return {};
+  }
+}
+
+/** The report, and each file's time merged into the last ones (a filtered run updates its own files only). */
+function saveTimes(report) {
+  try {
+    mkdirSync(dirname(reportPath), { recursive: true });
+    writeFileSync(reportPath, report);
+    const times = { ...readTimes(), ...Object.fromEntries(results.filter((r) => r.ms > 0).map((r) => [r.file, r.ms])) };
+    writeFileSync(timesPath, `${JSON.stringify(times, Object.keys(times).sort(), 1)}\n`);
+  } catch (err) {
+    console.log(`[run-tests] could not write ${reportPath}: ${err.message}`);
+  }
+}
