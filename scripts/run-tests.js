@@ -43,7 +43,7 @@ const reportPath = process.env.TEST_REPORT_PATH ?? join(root, "bench", "out", "t
 const timesPath = join(dirname(reportPath), "test-times.json");
 // A runner started by a test (test/helpers/run-tests.test.ts) shares its parent's templates and
 // leaves the parent's report and times alone.
-const nested = process.env.TRADEVAULT_TEST_TEMPLATES !== undefined;
+const nested = Boolean(process.env.TRADEVAULT_TEST_TEMPLATES);
 
 function findTests(dir) {
   const out = [];
@@ -86,7 +86,7 @@ const runs = files.flatMap((file) => [
 ]);
 
 /** The run's deployed data directories, made by the first test daemon that needs one (test/helpers/data-template.ts). */
-const templates = { path: process.env.TRADEVAULT_TEST_TEMPLATES ?? mkdtempSync(join(tmpdir(), "tradevault-templates-")) };
+const templates = { path: process.env.TRADEVAULT_TEST_TEMPLATES || mkdtempSync(join(tmpdir(), "tradevault-templates-")) };
 if (!nested) process.on("exit", () => rmSync(templates.path, { recursive: true, force: true }));
 
 /** The run's PostgreSQL server, started on the first PostgreSQL run: its URL, or why there is none. */
@@ -96,7 +96,7 @@ const postgresServer = () => (postgres ??= startPostgresServer().then((server) =
 /** The test processes' environment: the PostgreSQL server for a [pg] run, none for the SQLite one. */
 async function envFor(run) {
   const { TRADEVAULT_TEST_PG, TRADEVAULT_TEST_PG_URL, ...rest } = process.env;
-  const env = { TRADEVAULT_TEST_TEMPLATES: templates.path, ...rest };
+  const env = { ...rest, TRADEVAULT_TEST_TEMPLATES: templates.path };
   if (!run.postgres) return { env };
   const pg = await postgresServer();
   if (pg.problem) return { problem: pg.problem };
