@@ -11,12 +11,13 @@
 // opens gets a fresh database on it. Without a PostgreSQL server those runs fail, each with one line.
 // Usage: npm test [-- <path-substring> ...]
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { availableParallelism } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { CHROMIUM_FIX, findChromium } from "../test/browser/helpers/chromium-path.js";
 import { startPostgresServer } from "../test/helpers/postgres-server.js";
+import { timingReport } from "../test/helpers/timing-report.js";
 
 /** Folders whose files also run against PostgreSQL when TRADEVAULT_TEST_PG=1: add a suite with one line. */
 const POSTGRES_SUITES = [
@@ -34,6 +35,15 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 const filters = process.argv.slice(2);
 const concurrency = Number(process.env.TEST_CONCURRENCY ?? Math.min(2, availableParallelism()));
 const fileTimeoutMs = Number(process.env.TEST_FILE_TIMEOUT_MS ?? 10 * 60_000);
+// The timing report also goes to a file (bench/out is git-ignored measurement output), so a run's
+// figures can be compared with the next one's; the same text is in the log, before the last line.
+const reportPath = process.env.TEST_REPORT_PATH ?? join(root, "bench", "out", "test-times.txt");
+// Each file's last time, read to start the slowest files first (a long file started last keeps the
+// run going on one core while the other idles), updated after every run for the files it ran.
+const timesPath = join(dirname(reportPath), "test-times.json");
+// A runner started by a test (test/helpers/run-tests.test.ts) shares its parent's templates and
+// leaves the parent's report and times alone.
+const nested = Boolean(process.env.TRADEVAULT_TEST_TEMPLATES);
 
 function findTests(dir) {
   const out = [];
@@ -66,11 +76,18 @@ function withoutChromium(file) {
 }
 
 const withPostgres = process.env.TRADEVAULT_TEST_PG === "1";
+const lastTimes = readTimes();
+/** Slowest first by the last run's times; a file with none (new) counts as slow, so it starts early too. */
+const byLastTime = (a, b) => (lastTimes[b.name] ?? Infinity) - (lastTimes[a.name] ?? Infinity) || a.name.localeCompare(b.name);
 /** Each file once on SQLite, and the PostgreSQL suites' files once more on PostgreSQL. */
 const runs = files.flatMap((file) => [
   { file, name: file, postgres: false },
   ...(withPostgres && POSTGRES_SUITES.some((s) => file.startsWith(s)) ? [{ file, name: `${file} [pg]`, postgres: true }] : []),
 ]);
+
+/** The run's deployed data directories, made by the first test daemon that needs one (test/helpers/data-template.ts). */
+const templates = { path: process.env.TRADEVAULT_TEST_TEMPLATES || mkdtempSync(join(tmpdir(), "tradevault-templates-")) };
+if (!nested) process.on("exit", () => rmSync(templates.path, { recursive: true, force: true }));
 
 /** The run's PostgreSQL server, started on the first PostgreSQL run: its URL, or why there is none. */
 let postgres;
@@ -78,7 +95,8 @@ const postgresServer = () => (postgres ??= startPostgresServer().then((server) =
 
 /** The test processes' environment: the PostgreSQL server for a [pg] run, none for the SQLite one. */
 async function envFor(run) {
-  const { TRADEVAULT_TEST_PG, TRADEVAULT_TEST_PG_URL, ...env } = process.env;
+  const { TRADEVAULT_TEST_PG, TRADEVAULT_TEST_PG_URL, ...rest } = process.env;
+  const env = { ...rest, TRADEVAULT_TEST_TEMPLATES: templates.path };
   if (!run.postgres) return { env };
   const pg = await postgresServer();
   if (pg.problem) return { problem: pg.problem };
@@ -121,6 +139,7 @@ function runFile(file, name, env) {
   });
 }
 
+runs.sort(byLastTime);
 const results = [];
 let next = 0;
 async function runOne(run) {
@@ -136,8 +155,14 @@ async function worker() {
     process.stdout.write(`\n=== ${r.file} (${(r.ms / 1000).toFixed(1)} s, exit ${r.code})\n${r.output}`);
   }
 }
+const runStarted = Date.now();
 await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
 await (await postgres)?.server?.stop();
+
+const wallMs = Date.now() - runStarted;
+const report = timingReport(results, wallMs);
+process.stdout.write(`\n${report}`);
+if (!nested) saveTimes(report);
 
 const passed = results.reduce((n, r) => n + r.passed, 0);
 const failed = results.reduce((n, r) => n + r.failed, 0);
@@ -147,3 +172,23 @@ if (bad.length) console.log(`\nFailing files:\n  ${bad.join("\n  ")}`);
 if (files.length === 0) console.log("no test files matched");
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exitCode = failed > 0 || files.length === 0 ? 1 : 0;
+
+function readTimes() {
+  try {
+    return JSON.parse(readFileSync(timesPath, "utf8"));
+  } catch {
+    return {};
+  }
+}
+
+/** The report, and each file's time merged into the last ones (a filtered run updates its own files only). */
+function saveTimes(report) {
+  try {
+    mkdirSync(dirname(reportPath), { recursive: true });
+    writeFileSync(reportPath, report);
+    const times = { ...readTimes(), ...Object.fromEntries(results.filter((r) => r.ms > 0).map((r) => [r.file, r.ms])) };
+    writeFileSync(timesPath, `${JSON.stringify(times, Object.keys(times).sort(), 1)}\n`);
+  } catch (err) {
+    console.log(`[run-tests] could not write ${reportPath}: ${err.message}`);
+  }
+}

@@ -61,6 +61,8 @@ export interface EmbeddedChain {
   compact(): Promise<void>;
   /** Takes a last snapshot (when the chain moved) and stops Anvil. */
   close(): Promise<void>;
+  /** close() takes no last snapshot: the data directory is about to be deleted (a test's), so it would be work thrown away. */
+  skipLastSnapshot(): void;
 }
 
 interface Booted {
@@ -129,6 +131,7 @@ export async function startEmbeddedChain(o: EmbeddedChainOptions): Promise<Embed
   let lastSnapshot = (await snapshotsOf(o.store.db, o.chain))[0];
   let compactedAt = await height();
   let stopping = false;
+  let lastSnapshotAtClose = true;
   let busy: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
 
@@ -233,6 +236,7 @@ export async function startEmbeddedChain(o: EmbeddedChainOptions): Promise<Embed
       }, every);
       timer.unref();
     },
+    skipLastSnapshot: () => void (lastSnapshotAtClose = false),
     snapshot: () => serial(async () => void (await snapshotNow())),
     compact: () => serial(compactNow),
     async close() {
@@ -240,7 +244,7 @@ export async function startEmbeddedChain(o: EmbeddedChainOptions): Promise<Embed
       stopping = true; // a restart in progress stops retrying; the node's exit below is not a crash
       await busy.catch(() => undefined);
       try {
-        if (node && (await height()) > (lastSnapshot?.height ?? -1)) await snapshotNow();
+        if (node && lastSnapshotAtClose && (await height()) > (lastSnapshot?.height ?? -1)) await snapshotNow();
       } catch (e) {
         o.log.warn({ err: e }, "embedded chain: no snapshot at shutdown (the journal replays what it would hold)");
       }

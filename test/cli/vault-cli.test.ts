@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../../daemon/lib/package-root.js";
 import * as responses from "../../daemon/http/responses.js";
-import { runCli } from "../helpers/cli.js";
+import { runCli, seedWallet } from "../helpers/cli.js";
 import { fakeClock, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { tempDir } from "../helpers/util.js";
 
@@ -20,14 +20,16 @@ t.after(async (ctx) => {
   for (const h of Object.values(ctx.homes)) h.remove();
 });
 
+const PASSWORD = "correct horse";
 const as = (ctx: { d: TestDaemon; homes: Record<string, { path: string }> }, who: "ivy" | "tom") => (...args: string[]) =>
-  runCli(args, { TRADEVAULT_HOME: ctx.homes[who]!.path, TRADEVAULT_URL: ctx.d.url, TRADEVAULT_PASSWORD: "correct horse" });
+  runCli(args, { TRADEVAULT_HOME: ctx.homes[who]!.path, TRADEVAULT_URL: ctx.d.url, TRADEVAULT_PASSWORD: PASSWORD });
 
 t("two people create, trade, close, fund and settle a vault from the command line", async (ctx) => {
   const ivy = as(ctx, "ivy");
   const tom = as(ctx, "tom");
-  const ivyAddr = (await ivy("wallet", "create", "ivy", "--json")).json.data.address;
-  const tomAddr = (await tom("wallet", "create", "tom", "--json")).json.data.address;
+  // Wallets made with a cheap scrypt: each of the commands below that signs unlocks one (cli.ts).
+  const ivyAddr = await seedWallet(ctx.homes.ivy!.path, "ivy", PASSWORD);
+  const tomAddr = await seedWallet(ctx.homes.tom!.path, "tom", PASSWORD);
   for (const run of [ivy, tom]) assert.is((await run("login")).code, 0);
   assert.is((await ivy("sim", "faucet", "10000")).code, 0);
   assert.is((await ivy("agent", "approve")).code, 0);

@@ -1,6 +1,9 @@
 // Runs the CLI in-process (the same main() bin/tradevault calls) with captured output.
 import { Writable } from "node:stream";
+import { join } from "node:path";
+import { encryptKeystoreJson, hexlify, randomBytes, Wallet } from "ethers";
 import { main } from "../../cli/main.js";
+import { writePrivateFile } from "../../cli/home.js";
 import type { Check, Prompts } from "../../cli/prompt.js";
 
 export interface CliRun {
@@ -68,4 +71,17 @@ export function scriptedPrompts(answers: string[]) {
     confirm: async (o) => next(o.message) === "y",
   };
   return { prompts, asked };
+}
+
+/**
+ * A wallet in a CLI home, where `wallet create` puts it, sealed with a cheap scrypt (N = 2^10, not
+ * ethers' 2^17): a keystore says its own cost, so every command that unlocks it is fast, where each
+ * unlock of a created wallet costs about a second of CPU. For tests whose subject is not the wallet;
+ * `wallet create` itself is tested in cli.test.ts, first-hour.test.ts and trading-cli.test.ts.
+ */
+export async function seedWallet(home: string, name: string, password: string): Promise<string> {
+  const wallet = new Wallet(hexlify(randomBytes(32)));
+  const json = await encryptKeystoreJson({ address: wallet.address, privateKey: wallet.privateKey }, password, { scrypt: { N: 1 << 10 } });
+  writePrivateFile(join(home, "wallets", `${name}.json`), json, { exclusive: true });
+  return wallet.address;
 }

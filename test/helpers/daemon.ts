@@ -2,12 +2,13 @@
 // tests a small HTTP client and a controllable clock. Every answer a test receives from it is checked
 // against the API contract (contract.ts). In a PostgreSQL run (stores.ts) its records go to a fresh
 // database instead of the data directory's SQLite file.
-import { Wallet, type HDNodeWallet } from "ethers";
+import { Wallet, hexlify, randomBytes, type HDNodeWallet } from "ethers";
 import pino from "pino";
 import { resolveConfig, type ConfigInput } from "../../daemon/config.js";
 import { startDaemon, type Daemon } from "../../daemon/main.js";
 import type { AuthSettings } from "../../daemon/auth/auth-service.js";
 import { watchDaemon } from "./contract.js";
+import { fromTemplate, templateKey } from "./data-template.js";
 import { freshDatabase } from "./postgres.js";
 import { storeKind } from "./stores.js";
 import { tempDir } from "./util.js";
@@ -56,9 +57,13 @@ export async function startTestDaemon(
   const dataDir = opts.dataDir ?? dir!.path;
   const clock = opts.clock ?? fakeClock();
   const databaseUrl = storeKind === "postgres" ? await databaseOf(dataDir) : undefined;
-  const config = resolveConfig({
+  const input: ConfigInput = {
     port: 0, dataDir, databaseUrl, logLevel: "silent", signInRateLimit: 10_000, orderRateLimit: 10_000, simFeed: "static", ...opts.config,
-  });
+  };
+  // A new folder on SQLite starts from the run's deployed template (data-template.ts), not from genesis.
+  const template = dir && storeKind === "sqlite" ? templateKey(opts.config ?? {}, clock()) : undefined;
+  if (template) await fromTemplate(template, dataDir, (into) => makeTemplate({ ...input, dataDir: into }));
+  const config = resolveConfig(input);
   const daemon = await startDaemon({ config, clock, log: pino({ level: process.env.TEST_DAEMON_LOG ?? "silent" }), authSettings: opts.authSettings, startOracle: opts.startOracle });
   // Every JSON answer this daemon gives a test is checked against the operation's documented schema.
   const unwatch = watchDaemon(daemon.url, daemon.routes);
@@ -70,10 +75,18 @@ export async function startTestDaemon(
     http: httpClient(daemon.url),
     async close() {
       unwatch();
+      // The folder is deleted next: the chain's last snapshot (1-2 s of Anvil here) would be thrown away.
+      if (dir) daemon.chain.embedded?.skipLastSnapshot();
       await daemon.stop();
       dir?.remove();
     },
   };
+}
+
+/** A daemon started on `input` from nothing and stopped: its data directory is a template. */
+async function makeTemplate(input: ConfigInput): Promise<void> {
+  const daemon = await startDaemon({ config: resolveConfig(input), log: pino({ level: "silent" }), startOracle: false });
+  await daemon.stop();
 }
 
 export interface Reply {
@@ -130,7 +143,8 @@ export async function signIn(http: HttpClient, wallet: Wallet | HDNodeWallet) {
   return { token: login.body.data.user.sessionToken as string, setCookie: login.headers.get("set-cookie") ?? "" };
 }
 
-export const randomWallet = () => Wallet.createRandom();
+/** A new random key: not `Wallet.createRandom()`, whose mnemonic costs 50-100 ms a wallet here. */
+export const randomWallet = () => new Wallet(hexlify(randomBytes(32)));
 
 /** Credits test USDC on the embedded sim through its loopback control. */
 export async function faucet(d: TestDaemon, user: string, amount: number | string) {

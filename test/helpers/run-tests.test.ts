@@ -5,8 +5,10 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../../daemon/lib/package-root.js";
+import { tempDir } from "./util.js";
 
 const runTests = (env: Record<string, string>, files = ["test/browser/sim-controls", "test/contract/frontend-recipes"]) => {
   const r = spawnSync(process.execPath, [join(packageRoot(), "scripts", "run-tests.js"), ...files], {
@@ -48,6 +50,30 @@ test("TRADEVAULT_TEST_PG=1: a store suite's file runs again as '[pg]', which fai
   assert.match(lines[0]!, "apt-get install postgresql");
   assert.match(r.last, /^\d+ passed, 1 failed$/);
   assert.is(r.code, 1);
+});
+
+test("the run ends with its slowest files and the mean time per test, printed before the last line and written to a file", () => {
+  const dir = tempDir();
+  try {
+    const reportPath = join(dir.path, "times.txt");
+    const r = runTests({ TEST_REPORT_PATH: reportPath, TRADEVAULT_TEST_TEMPLATES: "" }, ["test/lib/decimal", "test/db/integers"]);
+    assert.is(r.code, 0, r.out);
+    const report = readFileSync(reportPath, "utf8");
+    const lines = r.out.trimEnd().split("\n");
+    // The report is the block just before the blank line and the "N passed" line CI reads.
+    assert.equal(lines.slice(-2 - report.trimEnd().split("\n").length, -2).join("\n"), report.trimEnd());
+    const files = report.split("\n").filter((l) => l.includes(".test.ts")).map((l) => l.trim().split(/\s+/));
+    assert.equal(files.map((f) => f[2]).sort(), ["test/db/integers.test.ts", "test/lib/decimal.test.ts"]);
+    const seconds = files.map((f) => Number(f[0]));
+    assert.ok(seconds[0]! >= seconds[1]!, "slowest first");
+    const tests = (r.last.match(/^(\d+) passed/) ?? [])[1];
+    assert.match(report, new RegExp(`^SQLite runs: 2 files, ${tests} tests, [\\d.]+ s of file time, [\\d.]+ s of file time per test$`, "m"));
+    assert.match(report, new RegExp(`^Wall clock: [\\d.]+ s for ${tests} tests, [\\d.]+ s per test$`, "m"));
+    // Each file's time is kept for the next run's order (slowest first).
+    assert.equal(Object.keys(JSON.parse(readFileSync(join(dir.path, "test-times.json"), "utf8"))).sort(), ["test/db/integers.test.ts", "test/lib/decimal.test.ts"]);
+  } finally {
+    dir.remove();
+  }
 });
 
 test.run();
