@@ -3,7 +3,7 @@
 // Never logged.
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { Wallet } from "ethers";
+import { Wallet, hexlify, randomBytes } from "ethers";
 import { AppError } from "../errors.js";
 
 export interface OperatorKey {
@@ -31,7 +31,7 @@ export function loadOrCreateOperatorKey(path: string): OperatorKey {
     return { privateKey, address: new Wallet(privateKey).address, created: false };
   }
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const wallet = Wallet.createRandom();
+  const wallet = new Wallet(hexlify(randomBytes(32))); // a key, not a mnemonic wallet (its PBKDF2 costs ~100 ms)
   // "wx": two daemons starting at once must not overwrite each other's fresh key.
   try {
     writeFileSync(path, `${wallet.privateKey}\n`, { mode: 0o600, flag: "wx" });

@@ -1,7 +1,7 @@
 // Agent keys (DESIGN section 3): one per exchange account, generated here, sealed at rest. The user
 // approves it with the master key; the daemon relays. Agents expire and are rotated before they do,
 // and an address is never reused.
-import { Wallet } from "ethers";
+import { Wallet, hexlify, randomBytes } from "ethers";
 import * as repo from "../db/agents-repo.js";
 import type { Executor } from "../db/store.js";
 import type { AgentRow } from "../db/schema.js";
@@ -50,7 +50,7 @@ export function createAgentService(deps: {
     const needsNew = !newest || (live(newest) && newest.valid_until! - clock() < ROTATE_BEFORE_MS) ||
       (newest.valid_until !== null && newest.valid_until <= clock());
     if (!needsNew) return newest;
-    const wallet = Wallet.createRandom();
+    const wallet = new Wallet(hexlify(randomBytes(32))); // a key, not a mnemonic wallet (its PBKDF2 costs ~100 ms)
     const row: AgentRow = {
       address: wallet.address, account, sealed_key: box.seal(wallet.privateKey), created_at: clock(), approved_at: null, valid_until: null,
     };
