@@ -7,7 +7,7 @@
 // events, but kills half a minute apart would find them spent by the last restart's first reads
 // (each a ledger read, 20 weight, besides the account's 2). The last `spent` kills are made with
 // every bucket drained instead: a cluster run at its capacity, whose survivors have no weight to spare.
-import type { BalanceWatch } from "./lib/balance-watch.js";
+import type { Arrival, BalanceWatch } from "./lib/balance-watch.js";
 import type { ClusterRig } from "./lib/cluster-rig.js";
 import { waitReadings, waitShared } from "./lib/cluster-waits.js";
 import { fmt, progress } from "./lib/report.js";
@@ -25,6 +25,8 @@ export interface FailoverKill {
   perVaultMs: number[];
   /** The longest of them: this kill's failover time. */
   failoverMs: number;
+  /** By when those readings had been taken from the exchange (their observedAt, whole seconds, rounded up), ms after the kill. */
+  readByMs: number;
   /** Time the survivors' exchange requests waited for budget from the kill to the last of those readings, ms. */
   survivorsWaitedMs: number;
 }
@@ -45,20 +47,26 @@ async function killOnce(rig: ClusterRig, watch: BalanceWatch, victim: number, bu
   // survivor's cannot be taken before the victim's lease expired (1.5 intervals after its last
   // renewal), so one observed after the kill's second is a survivor's.
   const killSecond = Math.floor(killedAt / 1000);
-  const firsts = await waitUntil(() => {
+  const firsts = (await waitUntil(() => {
     const after = watch.since(killedAt).filter((a) => a.observedAt > killSecond);
-    const first = lost.map((v) => after.find((a) => a.vault.toLowerCase() === v)?.seenMs);
-    return first.every((t) => t !== undefined) ? (first as number[]) : undefined;
-  }, { timeoutMs: 120_000, intervalMs: 50, what: `daemon ${victim}'s ${lost.length} vaults read by a survivor` });
-  const perVaultMs = firsts!.map((t) => t - killedAt);
-  return { budget, daemon: victim, sender, vaults: lost.length, perVaultMs, failoverMs: Math.max(...perVaultMs), survivorsWaitedMs: (await waited()) - waitedBefore };
+    const first = lost.map((v) => after.find((a) => a.vault.toLowerCase() === v));
+    return first.every((a) => a !== undefined) ? (first as Arrival[]) : undefined;
+  }, { timeoutMs: 120_000, intervalMs: 50, what: `daemon ${victim}'s ${lost.length} vaults read by a survivor` }))!;
+  const perVaultMs = firsts.map((a) => a.seenMs - killedAt);
+  const readByMs = Math.max(...firsts.map((a) => (a.observedAt + 1) * 1000 - killedAt));
+  return { budget, daemon: victim, sender, vaults: lost.length, perVaultMs, failoverMs: Math.max(...perVaultMs), readByMs, survivorsWaitedMs: (await waited()) - waitedBefore };
 }
 
 export async function failover(rig: ClusterRig, watch: BalanceWatch, vaults: string[], daemons: number, kills: { full: number; spent: number }): Promise<FailoverKill[]> {
   const live = Array.from({ length: daemons }, (_, i) => i);
   await rig.proxies.call("budget", "full");
+  const starting = Date.now();
   await Promise.all(live.map((i) => rig.start(i)));
-  await waitReadings(watch, vaults, await waitShared(rig, live, vaults.length), 1);
+  const started = Date.now();
+  const shared = await waitShared(rig, live, vaults.length);
+  await waitReadings(watch, vaults, shared, 1);
+  progress(`failover: ${daemons} daemons started in ${fmt((started - starting) / 1000)} s, shared the vaults ${fmt((shared - started) / 1000)} s later, ` +
+    `every vault read ${fmt((Date.now() - shared) / 1000)} s after that`);
   const out: FailoverKill[] = [];
   for (let k = 0; k < kills.full + kills.spent; k++) {
     const kill = await killOnce(rig, watch, k % daemons, k < kills.full ? "full" : "drained");
@@ -68,7 +76,7 @@ export async function failover(rig: ClusterRig, watch: BalanceWatch, vaults: str
     const started = Date.now();
     const shared = await waitShared(rig, live, vaults.length);
     await waitReadings(watch, vaults, shared, 1);
-    progress(`kill ${k + 1} (${kill.budget} buckets): daemon ${kill.daemon}${kill.sender ? " (sender)" : ""}, ${kill.vaults} vaults read again after ` +
+    progress(`kill ${k + 1} (${kill.budget} buckets): daemon ${kill.daemon}${kill.sender ? " (sender)" : ""}, ${kill.vaults} vaults read by ${fmt(kill.readByMs / 1000)} s, written after ` +
       `${fmt(kill.failoverMs / 1000)} s; restarted in ${fmt((started - restarting) / 1000)} s, shared again ${fmt((shared - started) / 1000)} s later, ` +
       `every vault read ${fmt((Date.now() - shared) / 1000)} s after that`);
   }

@@ -91,7 +91,7 @@ export function scaleOutResult(i: Inputs): BenchResult {
   return {
     name: "scale-out",
     setup: `${size.vaults} vaults, --oracle-interval ${size.intervalS}, 1-${size.daemons} built daemons on one PostgreSQL, one Anvil, one --sim-only; ` +
-      `daemons ${size.coverage.order.join(", ")} in turn, ${size.coverage.windowS} s windows without and with budgets, ${size.kills} kills, reads ${size.reads.runs} x ${size.reads.durationS} s, orders ${size.orders.runs} x ${size.orders.orders}`,
+      `daemons ${size.coverage.order.join(", ")} in turn, ${size.coverage.windowS} s windows without and with budgets, ${size.kills.full} + ${size.kills.spent} (budgets spent) kills, reads ${size.reads.runs} x ${size.reads.durationS} s, orders ${size.orders.runs} x ${size.orders.orders}`,
     figures: [...(cluster ? clusterFigures(cluster, size) : []), ...orderFigures(orders)],
     peakRssMb: mib(Math.max(cluster?.peakRssKb ?? 0, orders.peakRssKb)),
     notes: [
@@ -107,6 +107,7 @@ export function scaleOutResult(i: Inputs): BenchResult {
 function clusterNotes(c: ClusterFigures, size: ScaleOutSize): string[] {
   const byKill = c.kills.map((k) => `${fmt(secs(k.failoverMs))}${k.sender ? " (sender)" : ""}${k.budget === "drained" ? " (budgets spent)" : ""}`).join(", ");
   const waited = c.kills.map((k) => fmt(secs(k.survivorsWaitedMs))).join(", ");
+  const readBy = c.kills.map((k) => fmt(secs(k.readByMs))).join(", ");
   const vaultMs = c.kills.filter((k) => k.budget === "full").flatMap((k) => k.perVaultMs);
   const reads = c.reads.map((r) => `${fmt(r.one.rps)} -> ${fmt(twoRps(r))}`).join(", ");
   const p99 = (r: ReadsRun) => Math.max(r.two[0].p99, r.two[1].p99);
@@ -125,8 +126,11 @@ function clusterNotes(c: ClusterFigures, size: ScaleOutSize): string[] {
       "The warning it logs (more active vaults than the budget reads each interval) is only for the real venue and uses oracleCapacity's 6 weight per vault and cycle: 5 vaults at 2 s.",
     `Coverage runs in order (vaults read per interval; cycle time p50 and the longest gap; weight each daemon spent a minute; share of the window its reads waited for weight): ${c.coverage.map(describeRun).join("; ")}.`,
     `Failover per kill (s, in order; "sender" when the killed daemon also sent the operator's transactions): ${byKill}. Per vault over the kills with full buckets: p50 ${fmt(secs(median(vaultMs)))} s, ` +
-      `p99 ${fmt(secs(percentile(vaultMs, 99)))} s. Survivors' requests waited for budget meanwhile (s, summed): ${waited}. Leases last 1.5 intervals, renewed 4 times an interval; the time includes the takeover's reading, the balance transaction ` +
-      "(through the sender, or a new sender after a sender's death) and its receipt stored; seen by a 50-ms poll of the database.",
+      `p99 ${fmt(secs(percentile(vaultMs, 99)))} s. Taken from the exchange by (s, the readings' observedAt, whole seconds rounded up): ${readBy}. Survivors' requests waited for budget meanwhile (s, summed): ${waited}. ` +
+      "What the time is made of: the victim's leases expire 1.5 intervals after its last renewal (renewed 4 times an interval); a survivor takes them at its next " +
+      "round and reads each vault taken at once, each by itself with a fresh ledger read (22 weight: the ledger cache is a daemon's own) and one updateBalances " +
+      "transaction per vault (daemon/main.ts onGained: vaults.refresh per vault), handed to the sender through the database unless the survivor sends; on an " +
+      "external chain the sender looks for receipts every second (tx-sender pollMs). Written = the BalanceUpdated event stored, seen by a 50-ms poll of the database.",
     `Reads: one daemon -> two daemons, req/s per run: ${reads}; ${failedOf(c.reads)} failed responses. p99 one daemon ${c.reads.map((r) => fmt(r.one.p99)).join(", ")} ms, ` +
       `two (the worse half) ${c.reads.map((r) => fmt(p99(r))).join(", ")} ms. On this 2-core machine the two daemons, PostgreSQL, the sim, Anvil and the load generator ` +
       "share the 2 cores: two daemons cannot get twice the CPU, so the ratio says what a second daemon gives on one small box, not on two boxes.",

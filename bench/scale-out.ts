@@ -34,7 +34,7 @@ export interface ScaleOutSize {
 export const SCALE_OUT_FULL: ScaleOutSize = {
   vaults: 60, intervalS: 2, daemons: 3, coverage: { order: [1, 2, 3, 2, 1], windowS: 15 }, kills: { full: 10, spent: 2 },
   reads: { connections: 64, durationS: 5, runs: 3, warmupS: 2 },
-  orders: { orders: 200, runs: 3, warmup: 20 },
+  orders: { orders: 100, runs: 3, warmup: 10 },
 };
 
 export async function scaleOut(size: ScaleOutSize = SCALE_OUT_FULL): Promise<BenchResult> {
