@@ -25,7 +25,7 @@ export interface FailoverKill {
   perVaultMs: number[];
   /** The longest of them: this kill's failover time. */
   failoverMs: number;
-  /** By when those readings had been taken from the exchange (their observedAt, whole seconds, rounded up), ms after the kill. */
+  /** By when the reads of those readings had begun (their observedAt, whole seconds, rounded up: set before any wait for budget), ms after the kill. */
   readByMs: number;
   /** Time the survivors' exchange requests waited for budget from the kill to the last of those readings, ms. */
   survivorsWaitedMs: number;
@@ -76,7 +76,7 @@ export async function failover(rig: ClusterRig, watch: BalanceWatch, vaults: str
     const started = Date.now();
     const shared = await waitShared(rig, live, vaults.length);
     await waitReadings(watch, vaults, shared, 1);
-    progress(`kill ${k + 1} (${kill.budget} buckets): daemon ${kill.daemon}${kill.sender ? " (sender)" : ""}, ${kill.vaults} vaults read by ${fmt(kill.readByMs / 1000)} s, written after ` +
+    progress(`kill ${k + 1} (${kill.budget} buckets): daemon ${kill.daemon}${kill.sender ? " (sender)" : ""}, ${kill.vaults} vaults' reads begun by ${fmt(kill.readByMs / 1000)} s, written after ` +
       `${fmt(kill.failoverMs / 1000)} s; restarted in ${fmt((started - restarting) / 1000)} s, shared again ${fmt((shared - started) / 1000)} s later, ` +
       `every vault read ${fmt((Date.now() - shared) / 1000)} s after that`);
   }

@@ -126,7 +126,7 @@ function clusterNotes(c: ClusterFigures, size: ScaleOutSize): string[] {
       "The warning it logs (more active vaults than the budget reads each interval) is only for the real venue and uses oracleCapacity's 6 weight per vault and cycle: 5 vaults at 2 s.",
     `Coverage runs in order (vaults read per interval; cycle time p50 and the longest gap; weight each daemon spent a minute; share of the window its reads waited for weight): ${c.coverage.map(describeRun).join("; ")}.`,
     `Failover per kill (s, in order; "sender" when the killed daemon also sent the operator's transactions): ${byKill}. Per vault over the kills with full buckets: p50 ${fmt(secs(median(vaultMs)))} s, ` +
-      `p99 ${fmt(secs(percentile(vaultMs, 99)))} s. Taken from the exchange by (s, the readings' observedAt, whole seconds rounded up): ${readBy}. Survivors' requests waited for budget meanwhile (s, summed): ${waited}. ` +
+      `p99 ${fmt(secs(percentile(vaultMs, 99)))} s. The takeover's reads had begun by (s; each reading's observedAt, whole seconds rounded up, is taken as its read begins, before any wait for budget): ${readBy}. Survivors' requests waited for budget meanwhile (s, summed): ${waited}. ` +
       "What the time is made of: the victim's leases expire 1.5 intervals after its last renewal (renewed 4 times an interval); a survivor takes them at its next " +
       "round and reads each vault taken at once, each by itself with a fresh ledger read (22 weight: the ledger cache is a daemon's own) and one updateBalances " +
       "transaction per vault (daemon/main.ts onGained: vaults.refresh per vault), handed to the sender through the database unless the survivor sends; on an " +
