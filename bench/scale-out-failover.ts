@@ -31,6 +31,21 @@ export interface FailoverKill {
   survivorsWaitedMs: number;
 }
 
+/**
+ * Of `lost` (lower-case addresses), each vault's first reading by a survivor, or undefined while one
+ * has none. The victim's last readings can still be stored after the kill (a transaction it handed
+ * to the sender, an indexer catching up), stamped at most the kill's second + 1 (a reading begun in
+ * the second of the vault's last one is stamped one later). A survivor cannot begin one before the
+ * victim's lease expired, 2.5-3 s after the kill when the lease rounds keep time, so from the kill's
+ * second + 2 on a reading is a survivor's. (One begun in the second after the kill's, were a lease to
+ * expire that early, is passed over and the time overstated by a cycle: never understated.)
+ */
+export function firstSurvivorReadings(arrivals: Arrival[], lost: string[], killedAt: number): Arrival[] | undefined {
+  const from = Math.floor(killedAt / 1000) + 2;
+  const first = lost.map((v) => arrivals.find((a) => a.seenMs >= killedAt && a.observedAt >= from && a.vault.toLowerCase() === v));
+  return first.every((a) => a !== undefined) ? (first as Arrival[]) : undefined;
+}
+
 /** Kills daemon `victim` with every bucket as `budget` says, and times its vaults' first readings by a survivor. */
 async function killOnce(rig: ClusterRig, watch: BalanceWatch, victim: number, budget: FailoverKill["budget"]): Promise<FailoverKill> {
   const id = rig.idOf(victim);
@@ -43,15 +58,9 @@ async function killOnce(rig: ClusterRig, watch: BalanceWatch, victim: number, bu
   const killedAt = Date.now();
   await rig.daemons[victim]!.kill();
   rig.daemons[victim] = undefined;
-  // A reading the victim took before it died can still be mined and stored after the kill; a
-  // survivor's cannot be taken before the victim's lease expired (1.5 intervals after its last
-  // renewal), so one observed after the kill's second is a survivor's.
-  const killSecond = Math.floor(killedAt / 1000);
-  const firsts = (await waitUntil(() => {
-    const after = watch.since(killedAt).filter((a) => a.observedAt > killSecond);
-    const first = lost.map((v) => after.find((a) => a.vault.toLowerCase() === v));
-    return first.every((a) => a !== undefined) ? (first as Arrival[]) : undefined;
-  }, { timeoutMs: 120_000, intervalMs: 50, what: `daemon ${victim}'s ${lost.length} vaults read by a survivor` }))!;
+  const firsts = (await waitUntil(() => firstSurvivorReadings(watch.since(killedAt), lost, killedAt), {
+    timeoutMs: 120_000, intervalMs: 50, what: `daemon ${victim}'s ${lost.length} vaults read by a survivor`,
+  }))!;
   const perVaultMs = firsts.map((a) => a.seenMs - killedAt);
   const readByMs = Math.max(...firsts.map((a) => (a.observedAt + 1) * 1000 - killedAt));
   return { budget, daemon: victim, sender, vaults: lost.length, perVaultMs, failoverMs: Math.max(...perVaultMs), readByMs, survivorsWaitedMs: (await waited()) - waitedBefore };

@@ -1,11 +1,12 @@
 // The parts of the scale-out benchmark whose mistakes would not stop it but would bend its figures:
 // the per-daemon budget proxy in front of a real sim (what a request weighs, that a drained bucket
 // holds background reads for the refill, that a request its client gave up on spends nothing), and
-// the reading rate taken from stored readings.
+// the reading rate taken from stored readings, and which readings after a kill are a survivor's.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { Wallet } from "ethers";
 import { readingRhythm } from "../../bench/scale-out-coverage.js";
+import { firstSurvivorReadings } from "../../bench/scale-out-failover.js";
 import { requestWeight, serve } from "../../bench/servers/budget-proxy.js";
 import { startSim, type SimHarness } from "../sim/_support.js";
 import { waitUntil } from "../helpers/util.js";
@@ -79,6 +80,23 @@ test("the reading rate is each vault's own, whatever the window's edges cut from
   assert.is(r.maxGapMs, 4_000);
   assert.is(r.short, 0);
   assert.is(readingRhythm(arrivals.slice(0, 4), 3, 2).short, 2, "b and c read once in that window");
+});
+
+test("after a kill, a reading stamped up to the kill's second + 1 is the victim's, stored late; from + 2 on, a survivor's", () => {
+  const killedAt = 1_000_500; // second 1000
+  const victims = [
+    { vault: "0xA", seenMs: killedAt + 13, observedAt: 1_001 }, // begun just before the kill, stamped a second on
+    { vault: "0xB", seenMs: killedAt + 900, observedAt: 1_000 }, // handed to the sender before the kill, sent after
+  ];
+  assert.is(firstSurvivorReadings(victims, ["0xa", "0xb"], killedAt), undefined);
+  const survivors = [
+    ...victims,
+    { vault: "0xB", seenMs: killedAt + 3_400, observedAt: 1_003 },
+    { vault: "0xA", seenMs: killedAt + 3_900, observedAt: 1_002 },
+    { vault: "0xA", seenMs: killedAt + 6_000, observedAt: 1_005 },
+  ];
+  assert.equal(firstSurvivorReadings(survivors, ["0xa", "0xb"], killedAt)!.map((a) => a.seenMs - killedAt), [3_900, 3_400]);
+  assert.is(firstSurvivorReadings(survivors, ["0xa", "0xb", "0xc"], killedAt), undefined, "one vault not read yet");
 });
 
 test.run();
