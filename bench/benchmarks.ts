@@ -8,6 +8,7 @@ import type { BenchResult } from "./lib/report.js";
 import { LOGIN_FULL, login } from "./login.js";
 import { ORACLE_SCALE_FULL, oracleScale } from "./oracle-scale.js";
 import { ORDER_PATH_FULL, orderPath } from "./order-path.js";
+import { SCALE_OUT_FULL, scaleOut } from "./scale-out.js";
 import { SOAK_FULL, soak } from "./soak.js";
 import { TRADE_HISTORY_FULL, tradeHistory } from "./trade-history.js";
 
@@ -59,6 +60,14 @@ export const BENCHMARKS: Benchmark[] = [
     tiny: () => breach({
       runs: 1, stepMs: 200, oracleIntervalS: 2, weightVaults: 2, weightMinutes: 0.1,
       enforcement: { intervalsS: [2], perPolicy: 1, outageMs: 3_000, holdMinutes: 0.05 },
+    }),
+  },
+  {
+    name: "scale-out",
+    full: () => scaleOut(SCALE_OUT_FULL),
+    tiny: () => scaleOut({
+      vaults: 4, intervalS: 2, daemons: 2, coverage: { order: [1, 2], windowS: 6 }, kills: { full: 1, spent: 0 },
+      reads: { connections: 2, durationS: 0.3, runs: 1, warmupS: 0.1 }, orders: { orders: 3, runs: 1, warmup: 1 },
     }),
   },
   {

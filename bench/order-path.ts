@@ -3,9 +3,9 @@
 // SDK from this process, the two alternating order by order. A run's overhead is the difference of its
 // two medians; the figure is the median of the runs' overheads, each run listed so the noise shows.
 // Also reports the SQLite commits an order costs and what an fsync costs here.
-import { ExchangeClient, HttpTransport } from "@nktkas/hyperliquid";
-import { Wallet } from "ethers";
+import { HttpTransport } from "@nktkas/hyperliquid";
 import { fsyncLatency } from "./lib/fsync.js";
+import { orderToSim, orderViaDaemon } from "./lib/order-legs.js";
 import { profiled } from "./lib/profile.js";
 import { httpClient, timeInterleaved, timeSequential } from "./lib/load.js";
 import { fmt, mib, type BenchResult } from "./lib/report.js";
@@ -23,10 +23,6 @@ export interface OrderPathSize {
 
 export const ORDER_PATH_FULL: OrderPathSize = { orders: 300, runs: 5, warmup: 30, commitProbe: 50 };
 
-// A resting bid far under the mark (60000): 0.001 BTC at 30000 is 30 USDC, over the 10 USDC minimum.
-const PRICE = "30000";
-const SIZE = "0.001";
-
 export async function orderPath(size: OrderPathSize = ORDER_PATH_FULL): Promise<BenchResult> {
   const started = Date.now();
   const worker = await startWorker(new URL("./servers/order-desk.ts", import.meta.url).pathname);
@@ -37,29 +33,12 @@ export async function orderPath(size: OrderPathSize = ORDER_PATH_FULL): Promise<
   try {
     const desk = await worker.call<OrderDesk>("start");
     const client = httpClient(desk.url);
-    const body = { symbol: "BTC", side: "buy", size: SIZE, price: PRICE, tif: "GTC" };
     const transport = new HttpTransport({ apiUrl: desk.simUrl, isTestnet: true });
     // Each run gets fresh accounts, so both paths start on an empty book (the sim's margin check
     // walks the account's open orders, which would otherwise slow every run down a little more).
     const paths = async () => {
       const a = await worker.call<OrderAccounts>("accounts");
-      const auth = { Authorization: `Bearer ${a.token}` };
-      const exchange = new ExchangeClient({ transport, wallet: new Wallet(a.directKey) });
-      const viaDaemon = async () => {
-        const r = await client.send("POST", "/api/trade", body, auth);
-        if (r.status !== 200) {
-          throw new Error(`POST /api/trade: ${r.status} ${JSON.stringify(r.body)}`);
-        }
-      };
-      const direct = async () => {
-        const r = await exchange.order({
-          orders: [{ a: desk.btcAsset, b: true, p: PRICE, s: SIZE, r: false, t: { limit: { tif: "Gtc" } } }],
-          grouping: "na",
-        });
-        const status = r.response.data.statuses[0] as object;
-        if (!("resting" in status)) throw new Error(`direct order did not rest: ${JSON.stringify(status)}`);
-      };
-      return { viaDaemon, direct };
+      return { viaDaemon: orderViaDaemon(client, a.token), direct: orderToSim(transport, a.directKey, desk.btcAsset) };
     };
     for (let i = 0; i < size.runs; i++) {
       const { viaDaemon, direct } = await paths();

@@ -1,8 +1,10 @@
-// npm run bench [-- <name>...] [--no-write]
+// npm run bench [-- <name>...] [--no-write] [--append="<section title>"]
 // Runs the benchmarks (all, or the named ones) one after another at full size, prints the table and
 // each benchmark's notes, and, when all of them ran, writes bench/RESULTS.md (unless --no-write).
+// With --append, the named ones' table and notes are added to the end of RESULTS.md as a section of
+// their own (the rest of the file left as it is), when every one of them ran.
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { appendFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { BENCHMARKS } from "./benchmarks.js";
@@ -15,6 +17,7 @@ if (unknown.length > 0) {
   console.error(`unknown benchmark ${unknown.join(", ")}; known: ${BENCHMARKS.map((b) => b.name).join(", ")}`);
   process.exit(2);
 }
+const append = args.find((a) => a.startsWith("--append="))?.slice("--append=".length);
 const chosen = names.length === 0 ? BENCHMARKS : BENCHMARKS.filter((b) => names.includes(b.name));
 const load = () => loadavg().map((l) => l.toFixed(2)).join(" ");
 
@@ -52,22 +55,22 @@ console.log(textTable(results));
 console.log(`\n${results.map(notes).join("\n")}`);
 if (failures.length > 0) console.log(`\nFailed:\n  ${failures.join("\n  ")}`);
 
+const ran = (what: string) => [
+  `${what} on ${new Date().toISOString().slice(0, 10)}: ${machine()}; commit ${commit()}.`,
+  `Load average (1, 5, 15 min) ${loadBefore} before, ${load()} after; the whole run took ${fmt(seconds)} s.`,
+  "Every figure is the median of the runs shown; the baseline was measured in the same run. See docs/benchmarks.md for what each one measures.",
+];
+const notesOf = (heading: string) => [heading, "", ...results.flatMap((r) => [`**${r.name}** (${r.setup}; ${fmt(r.seconds)} s)`, "", ...r.notes.map((n) => `- ${n}`), ""])];
+
 // A profiled run is slowed by the profiler: its figures do not go into RESULTS.md.
-if (!args.includes("--no-write") && !process.env.BENCH_PROFILE && names.length === 0 && failures.length === 0) {
-  const md = [
-    "# Benchmark results",
-    "",
-    `One run of \`npm run bench\` on ${new Date().toISOString().slice(0, 10)}: ${machine()}; commit ${commit()}.`,
-    `Load average (1, 5, 15 min) ${loadBefore} before, ${load()} after; the whole run took ${fmt(seconds)} s.`,
-    "Every figure is the median of the runs shown; the baseline was measured in the same run. See docs/benchmarks.md for what each one measures.",
-    "",
-    markdownTable(results),
-    "",
-    "## Notes",
-    "",
-    ...results.flatMap((r) => [`**${r.name}** (${r.setup}; ${fmt(r.seconds)} s)`, "", ...r.notes.map((n) => `- ${n}`), ""]),
-  ].join("\n");
-  writeFileSync(new URL("./RESULTS.md", import.meta.url), md);
+const writable = !args.includes("--no-write") && !process.env.BENCH_PROFILE && failures.length === 0;
+if (writable && append !== undefined && names.length > 0) {
+  const md = ["", `## ${append}`, "", ...ran(`\`npm run bench -- ${names.join(" ")}\``), "", markdownTable(results), "", ...notesOf("### Notes")];
+  appendFileSync(new URL("./RESULTS.md", import.meta.url), md.join("\n"));
+  console.log(`\nadded "${append}" to bench/RESULTS.md`);
+} else if (writable && names.length === 0) {
+  const md = ["# Benchmark results", "", ...ran("One run of `npm run bench`"), "", markdownTable(results), "", ...notesOf("## Notes")];
+  writeFileSync(new URL("./RESULTS.md", import.meta.url), md.join("\n"));
   console.log("\nwrote bench/RESULTS.md");
 }
 process.exitCode = failures.length > 0 ? 1 : 0;

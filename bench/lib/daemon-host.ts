@@ -1,6 +1,6 @@
 // A real daemon for a benchmark: embedded defaults (sim exchange, embedded Anvil chain), loopback,
 // free ports, a temporary data directory removed on close, logging silenced. Plus the few client
-// steps a benchmark needs to set itself up: sign-in, faucet, agent approval, vaults in bulk.
+// steps a benchmark needs to set itself up: sign-in, faucet (a remote sim's too), agent approval, vaults in bulk.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -70,6 +70,14 @@ export async function signIn(url: string, wallet: AnyWallet): Promise<string> {
   const c = await post(`${url}/api/auth/challenge`, { address: wallet.address });
   const login = await post(`${url}/api/auth/login`, { address: wallet.address, signature: await wallet.signMessage(c.message), nonce: c.nonce });
   return login.user.sessionToken as string;
+}
+
+/** Credits `user` on a sim the daemon reaches over HTTP (POST /sim/faucet, loopback only). */
+export async function simFaucet(simUrl: string, user: string, usdc: number): Promise<void> {
+  const res = await fetch(`${simUrl}/sim/faucet`, {
+    method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ user, amount: String(usdc) }),
+  });
+  if (res.status !== 200) throw new Error(`sim faucet: ${res.status} ${await res.text()}`);
 }
 
 /** The wallet signs approveAgent for the daemon's agent key, which the daemon relays. */

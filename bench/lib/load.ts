@@ -77,26 +77,32 @@ export function httpClient(base: string): Client {
   return { send, close: () => agent.destroy() };
 }
 
-/** Times `count` calls of `fn`, one at a time, after `warmup` untimed ones: latencies in ms. */
 /**
- * Times `a` and `b` one call at a time, alternately (a, b, a, b...), so that drift on the machine
+ * Times `a` and `b` one call at a time, alternately (a, b, b, a, a, b...), so that drift on the machine
  * (other work, the disk) lands on both alike: what their difference needs.
  */
 export async function timeInterleaved(
   a: () => Promise<void>, b: () => Promise<void>, count: number,
 ): Promise<[number[], number[]]> {
-  const ta: number[] = [];
-  const tb: number[] = [];
-  for (let i = 0; i < count; i++) {
-    for (const [fn, out] of (i % 2 ? [[b, tb], [a, ta]] : [[a, ta], [b, tb]]) as [() => Promise<void>, number[]][]) {
-      const t = process.hrtime.bigint();
-      await fn();
-      out.push(msSince(t));
-    }
-  }
-  return [ta, tb];
+  const [ta, tb] = await timeRotated([a, b], count);
+  return [ta!, tb!];
 }
 
+/** timeInterleaved for any number of calls: round i starts at call i mod n, so each takes each place as often. */
+export async function timeRotated(fns: Array<() => Promise<void>>, count: number): Promise<number[][]> {
+  const out = fns.map(() => [] as number[]);
+  for (let i = 0; i < count; i++) {
+    for (let j = 0; j < fns.length; j++) {
+      const k = (i + j) % fns.length;
+      const t = process.hrtime.bigint();
+      await fns[k]!();
+      out[k]!.push(msSince(t));
+    }
+  }
+  return out;
+}
+
+/** Times `count` calls of `fn`, one at a time, after `warmup` untimed ones: latencies in ms. */
 export async function timeSequential(fn: (i: number) => Promise<void>, count: number, warmup = 0): Promise<number[]> {
   for (let i = 0; i < warmup; i++) await fn(i);
   const out: number[] = [];

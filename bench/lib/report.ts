@@ -73,3 +73,8 @@ export function machine(): string {
   const cpu = cpus()[0]?.model ?? "unknown CPU";
   return `${availableParallelism()} cores (${cpu}), Node ${process.version}, ${process.platform} ${process.arch}`;
 }
+
+/** A line on the way through a long benchmark (its time of day first), so a failure shows where it stood. */
+export function progress(message: string): void {
+  process.stdout.write(`    ${new Date().toISOString().slice(11, 19)} ${message}\n`);
+}

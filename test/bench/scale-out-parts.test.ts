@@ -1,0 +1,102 @@
+// The parts of the scale-out benchmark whose mistakes would not stop it but would bend its figures:
+// the per-daemon budget proxy in front of a real sim (what a request weighs, that a drained bucket
+// holds background reads for the refill, that a request its client gave up on spends nothing), and
+// the reading rate taken from stored readings, and which readings after a kill are a survivor's.
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { Wallet } from "ethers";
+import { readingRhythm } from "../../bench/scale-out-coverage.js";
+import { firstSurvivorReadings } from "../../bench/scale-out-failover.js";
+import { requestWeight, serve } from "../../bench/servers/budget-proxy.js";
+import { startSim, type SimHarness } from "../sim/_support.js";
+import { waitUntil } from "../helpers/util.js";
+
+let sim: SimHarness | undefined;
+let proxy: ReturnType<typeof serve> | undefined;
+let url = "";
+
+test.before(async () => {
+  sim = await startSim();
+  proxy = serve();
+  [url] = await proxy.start(sim.sim.url, 1);
+});
+test.after(async () => {
+  await proxy?.close();
+  await sim?.close();
+});
+
+const info = (body: unknown, signal?: AbortSignal) =>
+  fetch(`${url}/info`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body), signal });
+const user = Wallet.createRandom().address;
+
+test("Hyperliquid's weights: 2 for the account state, 20 for fills and the ledger, 60 for userRole, 1 per 40 orders of an action", () => {
+  assert.is(requestWeight("/info", { type: "clearinghouseState", user }), 2);
+  assert.is(requestWeight("/info", { type: "allMids" }), 2);
+  assert.is(requestWeight("/info", { type: "userFillsByTime", user }), 20);
+  assert.is(requestWeight("/info", { type: "userNonFundingLedgerUpdates", user }), 20);
+  assert.is(requestWeight("/info", { type: "userRole", user }), 60);
+  assert.is(requestWeight("/exchange", { action: { type: "order", orders: new Array(80).fill({}) } }), 3);
+  assert.is(requestWeight("/exchange", { action: { type: "cancel", cancels: [{}] } }), 1);
+  assert.is(requestWeight("/sim/faucet", { user }), 0);
+});
+
+test("open: requests reach the sim at once, and their weight is counted", async () => {
+  proxy!.budget("open");
+  const before = proxy!.stats()[0]!;
+  const res = await info({ type: "clearinghouseState", user });
+  assert.is(res.status, 200);
+  assert.ok("marginSummary" in ((await res.json()) as object));
+  const after = proxy!.stats()[0]!;
+  assert.is(after.requests - before.requests, 1);
+  assert.is(after.weight - before.weight, 2);
+});
+
+test("drained: background reads wait for the refill (20 weight a second) above the 200 kept for trading", async () => {
+  proxy!.budget("drained");
+  const started = Date.now();
+  // 10 reads of 2: 20 weight, a second's refill, none of it there at the start.
+  for (let i = 0; i < 10; i++) assert.is((await info({ type: "clearinghouseState", user })).status, 200);
+  assert.ok(Date.now() - started >= 900, `10 reads took ${Date.now() - started} ms on a drained bucket`);
+});
+
+test("a request its client gave up on while it waited is not sent and spends nothing", async () => {
+  proxy!.budget("drained");
+  const before = proxy!.stats()[0]!;
+  // 20 weight needs about a second's refill; the client leaves after 100 ms.
+  await info({ type: "userFillsByTime", user, startTime: 0 }, AbortSignal.timeout(100)).then(() => assert.unreachable("answered"), () => undefined);
+  await waitUntil(() => proxy!.stats()[0]!.dropped > before.dropped, { timeoutMs: 10_000, what: "the abandoned request dropped" });
+  const after = proxy!.stats()[0]!;
+  assert.is(after.weight, before.weight);
+  assert.is(after.requests, before.requests);
+});
+
+test("the reading rate is each vault's own, whatever the window's edges cut from its batches", () => {
+  // Three vaults read together every 4 s; the window starts 1 s before a batch and ends 1 s after one.
+  const arrivals = [1_000, 5_000, 9_000, 13_000].flatMap((t) => ["a", "b", "c"].map((vault) => ({ vault, seenMs: t })));
+  const r = readingRhythm(arrivals, 3, 2);
+  // 3 vaults every 4 s is 1.5 per 2-s interval (a count over the 14-s window would say 12 / 7 = 1.71).
+  assert.is(r.perInterval, 1.5);
+  assert.is(r.cycleMs, 4_000);
+  assert.is(r.maxGapMs, 4_000);
+  assert.is(r.short, 0);
+  assert.is(readingRhythm(arrivals.slice(0, 4), 3, 2).short, 2, "b and c read once in that window");
+});
+
+test("after a kill, a reading stamped up to the kill's second + 1 is the victim's, stored late; from + 2 on, a survivor's", () => {
+  const killedAt = 1_000_500; // second 1000
+  const victims = [
+    { vault: "0xA", seenMs: killedAt + 13, observedAt: 1_001 }, // begun just before the kill, stamped a second on
+    { vault: "0xB", seenMs: killedAt + 900, observedAt: 1_000 }, // handed to the sender before the kill, sent after
+  ];
+  assert.is(firstSurvivorReadings(victims, ["0xa", "0xb"], killedAt), undefined);
+  const survivors = [
+    ...victims,
+    { vault: "0xB", seenMs: killedAt + 3_400, observedAt: 1_003 },
+    { vault: "0xA", seenMs: killedAt + 3_900, observedAt: 1_002 },
+    { vault: "0xA", seenMs: killedAt + 6_000, observedAt: 1_005 },
+  ];
+  assert.equal(firstSurvivorReadings(survivors, ["0xa", "0xb"], killedAt)!.map((a) => a.seenMs - killedAt), [3_900, 3_400]);
+  assert.is(firstSurvivorReadings(survivors, ["0xa", "0xb", "0xc"], killedAt), undefined, "one vault not read yet");
+});
+
+test.run();
