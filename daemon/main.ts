@@ -265,11 +265,8 @@ async function startBackground(base: Base, services: Services, parts: { chain: C
   undo.push(() => services.enforcement.stop());
   // Leases before enforcement and the oracle: they act on this daemon's share only.
   await joinCluster(parts.members, parts.chain, base.log, (gained) => {
-    for (const vault of gained) {
-      void services.vaults.refresh(vault, { fenced: true })
-        .then(() => services.enforcement.trigger(vault))
-        .catch((err) => base.log.warn({ vault, err: (err as Error).message }, "reading a vault just taken over failed; the oracle's next cycle tries again"));
-    }
+    void services.vaults.takeOver(gained)
+      .catch((err) => base.log.warn({ vaults: gained.length, err: (err as Error).message }, "reading vaults just taken over failed; the oracle's next cycle tries again"));
   });
   undo.push(async () => parts.members.cluster?.stop());
   await services.enforcement.start();

@@ -160,6 +160,20 @@ export function createVaultService(deps: VaultServiceDeps) {
   return {
     refresh,
 
+    /**
+     * Vaults this daemon just took over from one that stopped: read and written at once, in one
+     * batched transaction (one per vault would queue them all behind one sender), then their breach
+     * policy checked.
+     */
+    async takeOver(addresses: string[]): Promise<void> {
+      const rows = (await Promise.all(addresses.map((a) => vaultsRepo.findVault(db, a)))).filter((v): v is VaultRow => v !== undefined && !v.closed);
+      try {
+        await update(rows, { fresh: true, fenced: true });
+      } finally {
+        for (const v of rows) void enforcement.trigger(v.address);
+      }
+    },
+
     /** The work of one oracle cycle: close expired vaults, read and write the live ones, record fills. */
     async poll(): Promise<PollResult> {
       await deps.share.refresh();
