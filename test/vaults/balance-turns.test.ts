@@ -4,9 +4,12 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { fakeClock } from "../helpers/daemon.js";
+import { only } from "../helpers/stores.js";
 import { startVaultDaemon, vaultCase } from "../helpers/vaults.js";
 
-test("two writes of one vault at once both land, the second a second after the first", async () => {
+// SQLite only: the turns are the daemon's own, whatever its store; on PostgreSQL the lease round that
+// takes a new vault writes it once more, at a moment of its own, and the count below would not hold.
+only("sqlite", test)("two writes of one vault at once both land, the second a second after the first", async () => {
   // A clock that stands still: both readings are taken in the same second.
   const d = await startVaultDaemon({ oracleInterval: 60, staleAfter: 120 }, fakeClock(Date.now()));
   try {
