@@ -123,7 +123,7 @@ function clusterNotes(c: ClusterFigures, size: ScaleOutSize): string[] {
       "(to the 200 reserve, as after running at capacity) and, once every vault has been read under it, the same window again.",
     "When a daemon holds more vaults than its budget reads in an interval, the oracle skips none: each cycle reads every vault it holds one at a time, each read " +
       "waiting for its weight, so the cycle stretches, and the next starts an interval after it ended (cycle time = interval + the cycle's duration). " +
-      "The warning it logs (more active vaults than the budget reads each interval) is only for the real venue and uses oracleCapacity's 6 weight per vault and cycle: 5 vaults at 2 s.",
+      "The warning it logs (more active vaults than the budget reads each interval) is only for the real venue and uses oracleCapacity (vaults/vault-balances.ts: 2 weight a cycle, plus the ledger and the fills, 20 each, once in 5 minutes): 17 vaults at 2 s.",
     `Coverage runs in order (vaults read per interval; cycle time p50 and the longest gap; weight each daemon spent a minute; share of the window its reads waited for weight): ${c.coverage.map(describeRun).join("; ")}.`,
     `Failover per kill (s, in order; "sender" when the killed daemon also sent the operator's transactions): ${byKill}. Per vault over the kills with full buckets: p50 ${fmt(secs(median(vaultMs)))} s, ` +
       `p99 ${fmt(secs(percentile(vaultMs, 99)))} s. The takeover's reads had begun by (s; each reading's observedAt, whole seconds rounded up, is taken as its read begins, before any wait for budget): ${readBy}. Survivors' requests waited for budget meanwhile (s, summed): ${waited}. ` +

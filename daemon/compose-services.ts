@@ -29,7 +29,7 @@ import { createReconciler } from "./trading/reconciler.js";
 import { createTradingService } from "./trading/trading-service.js";
 import { createOrderDesk } from "./vaults/order-desk.js";
 import { createProposalService } from "./vaults/proposal-service.js";
-import { createVaultBalances } from "./vaults/vault-balances.js";
+import { createVaultBalances, oracleCapacity } from "./vaults/vault-balances.js";
 import type { VaultChainOps } from "./vaults/vault-chain.js";
 import { createVaultGate } from "./vaults/vault-gate.js";
 import { createVaultService } from "./vaults/vault-service.js";
@@ -151,7 +151,7 @@ export function composeServices(deps: ServiceDeps) {
     probe: () => exchange.mids(),
     upkeep: proposals.sweep,
     clock, log, intervalMs: config.oracleInterval * 1000,
-    weightPerMinute: exchange.kind === "sim" ? undefined : BACKGROUND_WEIGHT_PER_MINUTE,
+    capacity: exchange.kind === "sim" ? undefined : oracleCapacity(config.oracleInterval * 1000, BACKGROUND_WEIGHT_PER_MINUTE),
   });
 
   const routes: RouteSpec[] = [

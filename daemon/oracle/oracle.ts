@@ -15,17 +15,6 @@ export interface OracleStatus {
   durationMs: number | null;
 }
 
-/**
- * Exchange weight one vault costs per cycle on average: clearinghouseState (2) every cycle; the
- * ledger (20) and fills (20) only every few minutes or when something happened (see
- * vaults/balance-reader.ts and FILLS_EVERY_MS), counted here as one extra read in ten cycles.
- */
-export const WEIGHT_PER_VAULT = 6;
-/** The most vaults one daemon can read every interval within `weightPerMinute` of request weight. */
-export function oracleCapacity(intervalMs: number, weightPerMinute: number): number {
-  return Math.floor((weightPerMinute * intervalMs) / 60_000 / WEIGHT_PER_VAULT);
-}
-
 export interface OracleDeps {
   /** One cycle's work: vaults active (not closed), due a reading, and read. */
   poll(): Promise<{ active: number; due: number; read: number }>;
@@ -38,8 +27,8 @@ export interface OracleDeps {
   intervalMs: number;
   /** A cycle running longer than this counts as failed (default: the interval, at least 30 s). */
   deadlineMs?: number;
-  /** The exchange's request weight the oracle may spend a minute, to warn when the active vaults exceed it; none on the sim. */
-  weightPerMinute?: number;
+  /** How many vaults the exchange's request budget lets one cycle read, to warn when the active vaults exceed it; none on the sim. */
+  capacity?: number;
 }
 
 export function createOracle(deps: OracleDeps) {
@@ -57,7 +46,7 @@ export function createOracle(deps: OracleDeps) {
   async function work(): Promise<void> {
     const started = clock();
     const { active, due, read } = await deps.poll();
-    const capacity = deps.weightPerMinute === undefined ? Infinity : oracleCapacity(deps.intervalMs, deps.weightPerMinute);
+    const capacity = deps.capacity ?? Infinity;
     if (active > capacity && status.activeVaults <= capacity) {
       log.warn(
         { activeVaults: active, capacity, intervalSeconds: deps.intervalMs / 1000 },

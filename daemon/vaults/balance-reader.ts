@@ -16,6 +16,9 @@ import type { AccountState, ExchangeAdapter, ReadOptions } from "../exchange/typ
 import type { BalanceReading } from "./vault-chain.js";
 import { externalTotal, netBalance } from "./vault-math.js";
 
+/** A vault's cached ledger total is read again after this long (sooner on a jump or when asked fresh). */
+export const LEDGER_MAX_AGE_MS = 5 * 60_000;
+
 export interface BalanceReaderOptions {
   /** How old a cached ledger total may get. */
   ledgerMaxAgeMs?: number;
@@ -41,7 +44,7 @@ export interface BalanceReader {
 }
 
 export function createBalanceReader(exchange: ExchangeAdapter, clock: () => number, o: BalanceReaderOptions = {}): BalanceReader {
-  const maxAge = o.ledgerMaxAgeMs ?? 5 * 60_000;
+  const maxAge = o.ledgerMaxAgeMs ?? LEDGER_MAX_AGE_MS;
   const jumpBps = BigInt(o.jumpBps ?? 50);
   const cache = new Map<string, { external: bigint; at: number; last: bigint; positions: string }>();
   const snapshots = new Map<string, AccountSnapshot>();
@@ -56,8 +59,10 @@ export function createBalanceReader(exchange: ExchangeAdapter, clock: () => numb
 
   return {
     async read(v, opts = {}) {
-      const now = clock();
       const state = await exchange.accountState(v.exchange_account, opts);
+      // Stamped when the answer came, not when the read was asked: a read that waited for the
+      // exchange's budget describes the account as it is now, and the day it falls in is today's.
+      const now = clock();
       const positions = state.positions.map((p) => `${p.symbol}:${p.size}`).sort().join(",");
       let c = cache.get(v.address);
       if (c && c.positions !== positions) o.onPositionsChanged?.(v.address);

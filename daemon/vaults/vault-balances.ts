@@ -8,13 +8,23 @@ import type { VaultEventRow, VaultRow } from "../db/schema-chain.js";
 import * as tradesRepo from "../db/vault-trades-repo.js";
 import type { ExchangeAdapter, ReadOptions } from "../exchange/types.js";
 import { withRetry } from "../lib/retry.js";
-import { createBalanceReader } from "./balance-reader.js";
+import { createBalanceReader, LEDGER_MAX_AGE_MS } from "./balance-reader.js";
 import type { BalanceReading, VaultChainOps } from "./vault-chain.js";
 import { appendDaemonEvent, type DaemonEventInput } from "./vault-events.js";
 import type { VaultShare } from "./vault-share.js";
 
 /** Fills of a vault nobody traded are fetched this often (at the next cycle when it traded or its positions moved). */
 export const FILLS_EVERY_MS = 5 * 60_000;
+
+/**
+ * The most vaults one daemon can read every `intervalMs` within `weightPerMinute` of the exchange's
+ * request weight: the account state (2) every cycle, the ledger (20) and the fills (20) of a quiet
+ * vault once in their periods. A vault that trades costs more (its fills every cycle it traded).
+ */
+export function oracleCapacity(intervalMs: number, weightPerMinute: number): number {
+  const perVaultPerMinute = (2 * 60_000) / intervalMs + (20 * 60_000) / LEDGER_MAX_AGE_MS + (20 * 60_000) / FILLS_EVERY_MS;
+  return Math.floor(weightPerMinute / perVaultPerMinute);
+}
 
 export interface BalancesDeps {
   db: Executor;

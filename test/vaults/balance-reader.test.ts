@@ -7,6 +7,7 @@ import type { VaultRow } from "../../daemon/db/schema-chain.js";
 import { createHyperliquidAdapter } from "../../daemon/exchange/hyperliquid-adapter.js";
 import type { ExchangeAdapter } from "../../daemon/exchange/types.js";
 import { createBalanceReader } from "../../daemon/vaults/balance-reader.js";
+import { oracleCapacity } from "../../daemon/vaults/vault-balances.js";
 import { startSim } from "../sim/_support.js";
 
 function counting(ex: ExchangeAdapter) {
@@ -50,6 +51,30 @@ test("deposits after the vault started are not profit; the ledger is read only w
   } finally {
     await h.close();
   }
+});
+
+test("a reading is stamped when the exchange answered, not when it was asked (a read may wait for budget)", async () => {
+  let now = Date.now();
+  const h = await startSim({ clock: () => now });
+  try {
+    const account = Wallet.createRandom().address;
+    await h.sim.faucet(account, "100");
+    const vault = { address: "0xV", exchange_account: account, created_at: Math.floor(now / 1000) - 10, last_observed_at: null } as unknown as VaultRow;
+    const ex = createHyperliquidAdapter({ kind: "sim", url: h.sim.url, isTestnet: true });
+    const asked = now;
+    // The answer comes 7 s after the question, as behind a spent request budget.
+    const slow: ExchangeAdapter = { ...ex, accountState: async (u, o) => { const s = await ex.accountState(u, o); now += 7_000; return s; } };
+    const r = await createBalanceReader(slow, () => now).read(vault);
+    assert.is(r.observedAt, Math.floor(asked / 1000) + 7);
+  } finally {
+    await h.close();
+  }
+});
+
+test("the capacity warning counts each vault's periodic ledger and fills reads", () => {
+  // 2 weight a cycle plus 20 + 20 every 5 minutes: 10 a minute at 60 s, 68 a minute at 2 s.
+  assert.is(oracleCapacity(60_000, 1200), 120);
+  assert.is(oracleCapacity(2_000, 1200), 17);
 });
 
 test.run();
