@@ -43,6 +43,7 @@ export function membership(store: Store, config: Config, chain: Chain, log: Logg
     chainKey: chain.key, log,
     activeVaults: async () => (await activeVaults(store.db)).map((v) => v.address),
     settings: clusterSettings(config.oracleInterval * 1000),
+    presence: store.presence,
   });
   return { cluster, share: { holds: cluster.holds, fence: cluster.fence, refresh: cluster.tick } };
 }

@@ -3,11 +3,16 @@
 // takes free or expired leases up to its share: ceil(active vaults / live daemons). Besides the vaults
 // there is one lease per chain for sending the operator's transactions. A lease's epoch grows at each
 // acquisition; a write checks it (`fence`) so a daemon that lost a vault never writes for it.
+// A daemon that also holds its presence (db/presence.ts: a mark the database drops when the process
+// dies) says so in its heartbeat; the others reap it at their next round once the mark is gone, so a
+// crash is taken over within a round rather than a lease's life. A stalled daemon keeps its mark:
+// for it, and for a daemon whose mark is held by a session of its last life, expiry still decides.
 // Built only for a shared (PostgreSQL) store: alone on a SQLite file a daemon holds every vault
 // without leases (vaults/vault-share.ts WHOLE_SHARE).
 import type { Logger } from "pino";
 import * as repo from "../db/cluster-repo.js";
 import type { Executor, UnitOfWork } from "../db/database.js";
+import type { Presence } from "../db/store.js";
 
 export interface ClusterSettings {
   /** How long a lease lasts without renewal; a stopped daemon's vaults are free this long after its last tick. */
@@ -32,6 +37,8 @@ export interface ClusterDeps {
   chainKey: string;
   activeVaults(): Promise<string[]>;
   settings: ClusterSettings;
+  /** The database's presence marks; without them a stopped daemon is noticed only when its leases expire. */
+  presence?: Presence;
   log: Logger;
 }
 
@@ -60,9 +67,11 @@ export function createCluster(deps: ClusterDeps) {
 
   /** One round: heartbeat, renew, shed what is over the share, take free leases up to it. */
   async function round(): Promise<void> {
+    const present = deps.presence ? await holdPresence(deps.presence) : false;
     const now = await deps.now();
     const ttl = settings.leaseTtlMs;
-    await work.relaxed((trx) => repo.heartbeat(trx, id, now, JSON.stringify(deps.info)));
+    await work.relaxed((trx) => repo.heartbeat(trx, id, now, JSON.stringify({ ...deps.info, presence: present })));
+    if (deps.presence) await reapDeparted(deps.presence, now);
     const mine = await work.relaxed((trx) => repo.renewLeases(trx, id, now, ttl));
     live = Math.max(1, (await repo.liveDaemons(db, now - ttl)).length);
     const active = await deps.activeVaults();
@@ -98,6 +107,24 @@ export function createCluster(deps: ClusterDeps) {
     }
     publish(mine);
     for (const r of rounds) r();
+  }
+
+  let presenceWarned = false;
+  async function holdPresence(presence: Presence): Promise<boolean> {
+    const ok = await presence.hold(id).catch(() => false);
+    if (!ok && !presenceWarned) log.warn({ daemon: id }, "cannot hold this daemon's presence mark (a session of a previous run may still hold it); the others will wait for its leases to expire");
+    presenceWarned = !ok;
+    return ok;
+  }
+
+  /** Daemons that said they hold a presence mark and no longer do: their process is gone. */
+  async function reapDeparted(presence: Presence, now: number): Promise<void> {
+    const marked = (await repo.daemonInfos(db)).filter((d) => d.id !== id && saysPresent(d.info)).map((d) => d.id);
+    const marks = await presence.held(marked);
+    const gone = marked.filter((d) => !marks.has(d));
+    if (gone.length === 0) return;
+    await work.relaxed((trx) => repo.reapDaemons(trx, gone, now));
+    log.info({ daemon: id, gone }, "daemons gone (their presence mark dropped): their leases are free");
   }
 
   function publish(next: Map<string, number>): void {
@@ -189,6 +216,14 @@ export function createCluster(deps: ClusterDeps) {
 export type Cluster = ReturnType<typeof createCluster>;
 
 const addressOf = (key: string) => key.slice(VAULT.length);
+
+function saysPresent(info: string): boolean {
+  try {
+    return (JSON.parse(info) as { presence?: unknown }).presence === true;
+  } catch {
+    return false;
+  }
+}
 
 /** `list` starting at a position derived from `seed`. */
 function rotate<T>(list: T[], seed: string): T[] {

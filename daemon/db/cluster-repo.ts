@@ -15,6 +15,18 @@ export async function liveDaemons(db: Executor, since: number): Promise<string[]
   return (await db.selectFrom("daemons").select("id").where("heartbeat_at", ">", since).orderBy("id").execute()).map((r) => r.id);
 }
 
+/** Every daemon on record, with what it said of itself at its last heartbeat. */
+export async function daemonInfos(db: Executor): Promise<Array<{ id: string; info: string }>> {
+  return db.selectFrom("daemons").select(["id", "info"]).execute();
+}
+
+/** Daemons known to be gone: their leases expire now and their heartbeats are forgotten, in one transaction. */
+export async function reapDaemons(db: Executor, ids: string[], now: number): Promise<void> {
+  if (ids.length === 0) return;
+  await db.updateTable("leases").set({ expires_at: now }).where("holder", "in", ids).where("expires_at", ">", now).execute();
+  await db.deleteFrom("daemons").where("id", "in", ids).execute();
+}
+
 export async function forgetDaemon(db: Executor, id: string): Promise<void> {
   await db.deleteFrom("daemons").where("id", "=", id).execute();
 }

@@ -5,6 +5,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { migrateToLatest } from "./migrate.js";
+import { postgresPresence } from "./presence.js";
 import { postgresMigrations } from "./migrations/index.js";
 import type { Database } from "./schema.js";
 import type { Executor, Store } from "./store.js";
@@ -162,6 +163,7 @@ export async function openPostgresStore(url: string, opts: { poolSize?: number }
 
   const work = unitOfWork(postgresTransactions(db, leasing.lease));
   const notices = listener(url);
+  const presence = postgresPresence(url, pool);
   return {
     kind: "postgres",
     db,
@@ -187,10 +189,12 @@ export async function openPostgresStore(url: string, opts: { poolSize?: number }
       }
     },
     listen: notices,
+    presence,
     now: async () => (await sql<{ now: number }>`select (extract(epoch from clock_timestamp()) * 1000)::bigint as now`.execute(db)).rows[0]!.now,
     close: async () => {
       await work.flush();
       await notices.close();
+      await presence.close();
       await db.destroy();
     },
   };

@@ -55,8 +55,22 @@ export interface Store extends UnitOfWork {
    * SQLite never (one daemon per file). The returned function stops listening.
    */
   listen(channel: string, listener: (payload: string) => void): () => void;
+  /** Shared stores only: marks that live exactly as long as a process's connection (db/presence.ts). */
+  presence?: Presence;
   /** Commits grouped calls still queued, then closes the connections. */
   close(): Promise<void>;
+}
+
+/**
+ * A daemon's presence on a shared database: held on a connection of its own, which the server drops
+ * the moment the daemon's process dies (its socket closes), so the others learn of a crash within a
+ * lease round instead of waiting for the leases to expire.
+ */
+export interface Presence {
+  /** Holds `name` from now until this store closes or its connection breaks; false when another session holds it. */
+  hold(name: string): Promise<boolean>;
+  /** Of `names`, those some session holds now. */
+  held(names: string[]): Promise<Set<string>>;
 }
 
 /** Resolves when the database answers a query (what /healthz asks), rejects with why it did not. */

@@ -28,11 +28,12 @@ async function world() {
     stores.push(s);
     return s;
   };
-  const daemon = async (id: string) => {
-    const store = await connect();
+  const daemon = async (id: string, opts: { store?: Store; presence?: boolean } = {}) => {
+    const store = opts.store ?? (await connect());
     return createCluster({
       db: store.db, work: store, now: async () => now, id, info: {}, chainKey: "31337",
       activeVaults: async () => active, settings: { leaseTtlMs: TTL, tickMs: 1_000 }, log: pino({ level: "silent" }),
+      presence: opts.presence ? store.presence : undefined,
     });
   };
   return {
@@ -96,6 +97,28 @@ test("a daemon that stops ticking loses its vaults and the sender to the survivo
     assert.ok(b.isSender(), "and the sender's lease");
     for (const v of lost) assert.ok(b.epochOf(v)! > epochs.get(v)!, `a new epoch for ${v}`);
     assert.equal(await a.fence(lost), new Set(), "a's balance writes for them are fenced off");
+  } finally {
+    await w.close();
+  }
+});
+
+test("a daemon whose process is gone (its presence mark dropped) is taken over at the next round, before its leases expire", async () => {
+  if (storeKind !== "postgres") return; // presence marks live on a shared database's sessions
+  const w = await world();
+  try {
+    const own = { a: await w.connect(), b: await w.connect() };
+    const a = await w.daemon("a", { store: own.a, presence: true });
+    const b = await w.daemon("b", { store: own.b, presence: true });
+    for (const d of [a, b, a, b]) await d.tick();
+    assert.is(held(a).length, 5);
+    await b.tick();
+    assert.is(held(b).length, 5, "a live daemon's mark keeps its vaults its own");
+
+    await own.a.close(); // the process dies: its sessions end, and the mark with them
+    await b.tick();
+    assert.equal(held(b), VAULTS, "b takes every vault at once, with no clock advance");
+    assert.ok(b.isSender(), "and the sender's lease");
+    assert.is(b.status().liveDaemons, 1, "a no longer counts towards the share");
   } finally {
     await w.close();
   }
