@@ -68,6 +68,8 @@ export interface Daemon {
   metricsUrl?: string;
   /** Settles one in-doubt order now (the background sweep does this every few seconds). */
   reconcile(cloid: string): Promise<OrderRow | undefined>;
+  /** Reads one vault's balance and writes it on-chain now (as an early write between polls does). */
+  refreshVault(address: string): Promise<unknown>;
   stop(): Promise<void>;
 }
 
@@ -106,6 +108,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       url, publicUrl, store, sim: venue.sim, exchange: venue.exchange, chain,
       oracle: services.oracle, enforcement: services.enforcement, routes: http.routes, router: http.router, metricsUrl: background.metricsUrl,
       reconcile: (cloid) => services.reconciler.settle(cloid),
+      refreshVault: (address) => services.vaults.refresh(address),
       stop: once(() => shutdown(base.log, [
         () => drainServer(base.log, listening, services),
         background.stopMetricsServer,

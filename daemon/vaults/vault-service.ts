@@ -87,12 +87,16 @@ export function createVaultService(deps: VaultServiceDeps) {
    * already started the run; this waits for it), and before a failed batch is reported.
    * `fenced`: the oracle's own work, written only while this daemon holds the vault's lease.
    */
-  async function update(vaults: VaultRow[], opts: { fresh?: boolean; fenced?: boolean } = {}): Promise<number> {
+  async function update(vaults: VaultRow[], opts: { fenced?: boolean } = {}): Promise<number> {
     const r = await inTurn(vaults.map((v) => v.address), async (waited) => {
       // A row read before a write that went first is stale: its last reading is older than the
       // chain's, and a reading stamped from it could repeat that second and be discarded.
       const rows = waited.size === 0 ? vaults : await Promise.all(vaults.map(async (v) => (waited.has(v.address) ? (await vaultsRepo.findVault(db, v.address)) ?? v : v)));
-      return balances.update(rows, { fresh: opts.fresh, fence: opts.fenced ? deps.share.fence : undefined });
+      // A reading of a vault that the write it waited for has just written adds nothing but spent
+      // budget (a takeover's, an early write's, another cycle's): the vault has this interval's.
+      const due = rows.filter((row, i) => !(waited.has(row.address) && (row.last_observed_at ?? 0) > (vaults[i]!.last_observed_at ?? 0)));
+      const r = await balances.update(due, { fence: opts.fenced ? deps.share.fence : undefined });
+      return { ...r, read: r.read + (rows.length - due.length) };
     });
     return settle(r);
   }
@@ -166,9 +170,16 @@ export function createVaultService(deps: VaultServiceDeps) {
      * policy checked.
      */
     async takeOver(addresses: string[]): Promise<void> {
-      const rows = (await Promise.all(addresses.map((a) => vaultsRepo.findVault(db, a)))).filter((v): v is VaultRow => v !== undefined && !v.closed);
+      // The turn is taken now, before the rows are read: the cycle whose lease round took these
+      // vaults over reads them next, and must find the takeover ahead of it (and its reading fresh),
+      // not read them first at background priority, behind a spent budget.
+      let rows: VaultRow[] = [];
+      const r = await inTurn(addresses, async () => {
+        rows = (await Promise.all(addresses.map((a) => vaultsRepo.findVault(db, a)))).filter((v): v is VaultRow => v !== undefined && !v.closed);
+        return balances.update(rows, { fresh: true, fence: deps.share.fence });
+      });
       try {
-        await update(rows, { fresh: true, fenced: true });
+        await settle(r);
       } finally {
         for (const v of rows) void enforcement.trigger(v.address);
       }
