@@ -7,11 +7,18 @@ import type { Executor, UnitOfWork } from "../db/store.js";
 import type { VaultEventRow, VaultRow } from "../db/schema-chain.js";
 import * as tradesRepo from "../db/vault-trades-repo.js";
 import type { ExchangeAdapter, ReadOptions } from "../exchange/types.js";
+import { mapLimit } from "../lib/map-limit.js";
 import { withRetry } from "../lib/retry.js";
 import { createBalanceReader, LEDGER_MAX_AGE_MS } from "./balance-reader.js";
 import type { BalanceReading, VaultChainOps } from "./vault-chain.js";
 import { appendDaemonEvent, type DaemonEventInput } from "./vault-events.js";
 import type { VaultShare } from "./vault-share.js";
+
+/**
+ * Account reads in flight at once in one update: a takeover's or a large cycle's reads overlap their
+ * round trips (the exchange's budget is the weight limiter's business, not this loop's).
+ */
+const READ_CONCURRENCY = 8;
 
 /** Fills of a vault nobody traded are fetched this often (at the next cycle when it traded or its positions moved). */
 export const FILLS_EVERY_MS = 5 * 60_000;
@@ -85,11 +92,7 @@ export function createVaultBalances(deps: BalancesDeps) {
 
   /** Reads the vaults and writes their balances on-chain; a failed read skips only that vault. */
   async function update(vaults: VaultRow[], opts: { fresh?: boolean; fence?: VaultShare["fence"] } = {}): Promise<UpdateResult> {
-    let readings: BalanceReading[] = [];
-    for (const v of vaults) {
-      const r = await readOne(v, opts.fresh ?? false);
-      if (r) readings.push(r);
-    }
+    let readings = (await mapLimit(vaults, READ_CONCURRENCY, (v) => readOne(v, opts.fresh ?? false))).filter((r): r is BalanceReading => r !== undefined);
     if (opts.fence && readings.length > 0) {
       // A lease lost while reading: the vault's new holder writes it now, not this daemon.
       const kept = await opts.fence(readings.map((r) => r.vault));
