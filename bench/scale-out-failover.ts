@@ -25,7 +25,7 @@ export interface FailoverKill {
   perVaultMs: number[];
   /** The longest of them: this kill's failover time. */
   failoverMs: number;
-  /** By when the reads of those readings had begun (their observedAt, whole seconds, rounded up: set before any wait for budget), ms after the kill. */
+  /** By when those readings were taken (their observedAt, whole seconds, rounded up: stamped when the account state answered), ms after the kill. */
   readByMs: number;
   /** Time the survivors' exchange requests waited for budget from the kill to the last of those readings, ms. */
   survivorsWaitedMs: number;
@@ -34,15 +34,14 @@ export interface FailoverKill {
 /**
  * Of `lost` (lower-case addresses), each vault's first reading by a survivor, or undefined while one
  * has none. The victim's last readings can still be stored after the kill (a transaction it handed
- * to the sender, an indexer catching up), stamped at most the kill's second + 1 (a reading begun in
- * the second of the vault's last one is stamped one later). A survivor cannot begin one before the
- * victim's lease expired, 2.5-3 s after the kill when the lease rounds keep time, so from the kill's
- * second + 2 on a reading is a survivor's. (One begun in the second after the kill's, were a lease to
- * expire that early, is passed over and the time overstated by a cycle: never understated.)
+ * to the sender, or sent itself, mined after), so a reading is told by who had its transaction sent,
+ * not by its time: one the victim handed over (its tx_requests row), or one signed before the kill
+ * when the victim was the sender, is the victim's; any other stored after the kill is a survivor's
+ * (survivors begin as soon as the victim's presence mark drops, within a second of the kill).
  */
-export function firstSurvivorReadings(arrivals: Arrival[], lost: string[], killedAt: number): Arrival[] | undefined {
-  const from = Math.floor(killedAt / 1000) + 2;
-  const first = lost.map((v) => arrivals.find((a) => a.seenMs >= killedAt && a.observedAt >= from && a.vault.toLowerCase() === v));
+export function firstSurvivorReadings(arrivals: Arrival[], lost: string[], killedAt: number, victim: { id: string; sender: boolean }): Arrival[] | undefined {
+  const victims = (a: Arrival) => a.requester === victim.id || (a.requester === null && victim.sender && (a.signedAt === null || a.signedAt < killedAt));
+  const first = lost.map((v) => arrivals.find((a) => a.seenMs >= killedAt && !victims(a) && a.vault.toLowerCase() === v));
   return first.every((a) => a !== undefined) ? (first as Arrival[]) : undefined;
 }
 
@@ -58,7 +57,7 @@ async function killOnce(rig: ClusterRig, watch: BalanceWatch, victim: number, bu
   const killedAt = Date.now();
   await rig.daemons[victim]!.kill();
   rig.daemons[victim] = undefined;
-  const firsts = (await waitUntil(() => firstSurvivorReadings(watch.since(killedAt), lost, killedAt), {
+  const firsts = (await waitUntil(() => firstSurvivorReadings(watch.since(killedAt), lost, killedAt, { id, sender }), {
     timeoutMs: 120_000, intervalMs: 50, what: `daemon ${victim}'s ${lost.length} vaults read by a survivor`,
   }))!;
   const perVaultMs = firsts.map((a) => a.seenMs - killedAt);

@@ -126,11 +126,14 @@ function clusterNotes(c: ClusterFigures, size: ScaleOutSize): string[] {
       "The warning it logs (more active vaults than the budget reads each interval) is only for the real venue and uses oracleCapacity (vaults/vault-balances.ts: 2 weight a cycle, plus the ledger and the fills, 20 each, once in 5 minutes): 17 vaults at 2 s.",
     `Coverage runs in order (vaults read per interval; cycle time p50 and the longest gap; weight each daemon spent a minute; share of the window its reads waited for weight): ${c.coverage.map(describeRun).join("; ")}.`,
     `Failover per kill (s, in order; "sender" when the killed daemon also sent the operator's transactions): ${byKill}. Per vault over the kills with full buckets: p50 ${fmt(secs(median(vaultMs)))} s, ` +
-      `p99 ${fmt(secs(percentile(vaultMs, 99)))} s. The takeover's reads had begun by (s; each reading's observedAt, whole seconds rounded up, is taken as its read begins, before any wait for budget): ${readBy}. Survivors' requests waited for budget meanwhile (s, summed): ${waited}. ` +
-      "What the time is made of: the victim's leases expire 1.5 intervals after its last renewal (renewed 4 times an interval); a survivor takes them at its next " +
-      "round and reads each vault taken at once, each by itself with a fresh ledger read (22 weight: the ledger cache is a daemon's own) and one updateBalances " +
-      "transaction per vault (daemon/main.ts onGained: vaults.refresh per vault), handed to the sender through the database unless the survivor sends; on an " +
-      "external chain the sender looks for receipts every second (tx-sender pollMs). Written = the BalanceUpdated event stored, seen by a 50-ms poll of the database.",
+      `p99 ${fmt(secs(percentile(vaultMs, 99)))} s. The takeover's readings were taken by (s; each reading's observedAt, whole seconds rounded up, is stamped when the account's state answered): ${readBy}. Survivors' requests waited for budget meanwhile (s, summed): ${waited}. ` +
+      "What the time is made of: the victim's presence mark (a PostgreSQL session lock, db/presence.ts) drops when its process dies; each survivor reaps it " +
+      "at its next lease round (every interval/4) and takes its share of the freed leases; the vaults taken are read at once (fresh, at trading priority, " +
+      "a ledger read included: 22 weight each, eight reads in flight) and written in one updateBalances batch (vaults.takeOver), handed to the sender " +
+      "through the database unless the survivor sends (a new sender is promoted in the same round when the victim sent); on an external chain the sender " +
+      "looks for receipts every second (tx-sender pollMs). The budget proxy serves every info read at background priority in arrival order (it cannot " +
+      "tell the takeover's fresh reads, which the daemon's own limiter would let go first on the real venue, from the cycle's), so with spent budgets the " +
+      "takeover's reads queue behind the survivors' cycles. Written = the BalanceUpdated event stored, seen by a 50-ms poll of the database.",
     `Reads: one daemon -> two daemons, req/s per run: ${reads}; ${failedOf(c.reads)} failed responses. p99 one daemon ${c.reads.map((r) => fmt(r.one.p99)).join(", ")} ms, ` +
       `two (the worse half) ${c.reads.map((r) => fmt(p99(r))).join(", ")} ms. On this 2-core machine the two daemons, PostgreSQL, the sim, Anvil and the load generator ` +
       "share the 2 cores: two daemons cannot get twice the CPU, so the ratio says what a second daemon gives on one small box, not on two boxes.",

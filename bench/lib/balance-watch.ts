@@ -11,6 +11,13 @@ export interface Arrival {
   seenMs: number;
   /** The reading's own time, Unix seconds. */
   observedAt: number;
+  /**
+   * Who had the reading's transaction sent: the daemon id that handed it to the sender through the
+   * database (tx_requests), or null when the sender sent its own (or it is not in the journal).
+   */
+  requester: string | null;
+  /** Unix ms the operator's transaction was signed (its journal row), if known. */
+  signedAt: number | null;
 }
 
 export interface BalanceWatch {
@@ -28,13 +35,20 @@ export async function watchBalances(databaseUrl: string, everyMs = 50): Promise<
   let stopped = false;
   let failure: unknown;
   const poll = async () => {
-    const r = await client.query<{ id: number; vault: string; data: string }>(
-      `select e.id, v.address as vault, e.data from vault_events e join vaults v on v.num = e.vault_num
+    const r = await client.query<{ id: number; vault: string; data: string; requester: string | null; signed_at: string | null }>(
+      `select e.id, v.address as vault, e.data, q.requester, j.created_at as signed_at
+       from vault_events e join vaults v on v.num = e.vault_num
+       left join chain_txs t on t.id = e.tx
+       left join tx_journal j on lower(j.hash) = lower(t.hash)
+       left join tx_requests q on q.id = j.request_id
        where e.type = 'BalanceUpdated' and e.id > $1 order by e.id`, [lastId]);
     const seenMs = Date.now();
     for (const row of r.rows) {
       lastId = Math.max(lastId, Number(row.id));
-      arrivals.push({ vault: row.vault, seenMs, observedAt: Number(unpackEventData("BalanceUpdated", row.data).observedAt) });
+      arrivals.push({
+        vault: row.vault, seenMs, observedAt: Number(unpackEventData("BalanceUpdated", row.data).observedAt),
+        requester: row.requester, signedAt: row.signed_at === null ? null : Number(row.signed_at),
+      });
     }
   };
   const loop = (async () => {

@@ -82,21 +82,25 @@ test("the reading rate is each vault's own, whatever the window's edges cut from
   assert.is(readingRhythm(arrivals.slice(0, 4), 3, 2).short, 2, "b and c read once in that window");
 });
 
-test("after a kill, a reading stamped up to the kill's second + 1 is the victim's, stored late; from + 2 on, a survivor's", () => {
-  const killedAt = 1_000_500; // second 1000
-  const victims = [
-    { vault: "0xA", seenMs: killedAt + 13, observedAt: 1_001 }, // begun just before the kill, stamped a second on
-    { vault: "0xB", seenMs: killedAt + 900, observedAt: 1_000 }, // handed to the sender before the kill, sent after
+test("after a kill, a reading is the victim's when the victim had its transaction sent; any other stored after the kill is a survivor's", () => {
+  const killedAt = 1_000_500;
+  const at = (vault: string, ms: number, requester: string | null, signedAt: number | null) =>
+    ({ vault, seenMs: killedAt + ms, observedAt: 1_000, requester, signedAt: signedAt === null ? null : killedAt + signedAt });
+  const victim = { id: "d-victim", sender: false };
+  const late = [
+    at("0xA", 13, "d-victim", -40), // handed to the sender before the kill, mined after
+    at("0xB", 900, "d-victim", 700), // handed over before the kill, signed by the sender after it
   ];
-  assert.is(firstSurvivorReadings(victims, ["0xa", "0xb"], killedAt), undefined);
-  const survivors = [
-    ...victims,
-    { vault: "0xB", seenMs: killedAt + 3_400, observedAt: 1_003 },
-    { vault: "0xA", seenMs: killedAt + 3_900, observedAt: 1_002 },
-    { vault: "0xA", seenMs: killedAt + 6_000, observedAt: 1_005 },
-  ];
-  assert.equal(firstSurvivorReadings(survivors, ["0xa", "0xb"], killedAt)!.map((a) => a.seenMs - killedAt), [3_900, 3_400]);
-  assert.is(firstSurvivorReadings(survivors, ["0xa", "0xb", "0xc"], killedAt), undefined, "one vault not read yet");
+  assert.is(firstSurvivorReadings(late, ["0xa", "0xb"], killedAt, victim), undefined);
+  const taken = [...late, at("0xB", 1_400, "d-other", 1_300), at("0xA", 1_900, null, 1_800), at("0xA", 6_000, null, 5_900)];
+  assert.equal(firstSurvivorReadings(taken, ["0xa", "0xb"], killedAt, victim)!.map((a) => a.seenMs - killedAt), [1_900, 1_400]);
+  assert.is(firstSurvivorReadings(taken, ["0xa", "0xb", "0xc"], killedAt, victim), undefined, "one vault not read yet");
+
+  // The victim sent its own: what it signed before the kill is its own; what the next sender signs after is a survivor's.
+  const sender = { id: "d-victim", sender: true };
+  const own = [at("0xA", 300, null, -200), at("0xA", 1_200, null, 1_100)];
+  assert.equal(firstSurvivorReadings(own, ["0xa"], killedAt, sender)!.map((a) => a.seenMs - killedAt), [1_200]);
+  assert.is(firstSurvivorReadings([at("0xA", 1_000, null, null)], ["0xa"], killedAt, sender), undefined, "not in the journal: not taken for a survivor's");
 });
 
 test.run();
