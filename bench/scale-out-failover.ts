@@ -35,12 +35,13 @@ export interface FailoverKill {
  * Of `lost` (lower-case addresses), each vault's first reading by a survivor, or undefined while one
  * has none. The victim's last readings can still be stored after the kill (a transaction it handed
  * to the sender, or sent itself, mined after), so a reading is told by who had its transaction sent,
- * not by its time: one the victim handed over (its tx_requests row), or one signed before the kill
- * when the victim was the sender, is the victim's; any other stored after the kill is a survivor's
+ * not by its time: one the victim handed over (its tx_requests row), or, when the victim was the
+ * sender, one under a nonce it had signed by the kill (`lastNonce`, read once it was dead: a later
+ * sender's nonces are higher), is the victim's; any other stored after the kill is a survivor's
  * (survivors begin as soon as the victim's presence mark drops, within a second of the kill).
  */
-export function firstSurvivorReadings(arrivals: Arrival[], lost: string[], killedAt: number, victim: { id: string; sender: boolean }): Arrival[] | undefined {
-  const victims = (a: Arrival) => a.requester === victim.id || (a.requester === null && victim.sender && (a.signedAt === null || a.signedAt < killedAt));
+export function firstSurvivorReadings(arrivals: Arrival[], lost: string[], killedAt: number, victim: { id: string; sender: boolean; lastNonce: number }): Arrival[] | undefined {
+  const victims = (a: Arrival) => a.requester === victim.id || (a.requester === null && victim.sender && (a.nonce === null || a.nonce <= victim.lastNonce));
   const first = lost.map((v) => arrivals.find((a) => a.seenMs >= killedAt && !victims(a) && a.vault.toLowerCase() === v));
   return first.every((a) => a !== undefined) ? (first as Arrival[]) : undefined;
 }
@@ -57,7 +58,8 @@ async function killOnce(rig: ClusterRig, watch: BalanceWatch, victim: number, bu
   const killedAt = Date.now();
   await rig.daemons[victim]!.kill();
   rig.daemons[victim] = undefined;
-  const firsts = (await waitUntil(() => firstSurvivorReadings(watch.since(killedAt), lost, killedAt, { id, sender }), {
+  const lastNonce = await watch.lastNonce();
+  const firsts = (await waitUntil(() => firstSurvivorReadings(watch.since(killedAt), lost, killedAt, { id, sender, lastNonce }), {
     timeoutMs: 120_000, intervalMs: 50, what: `daemon ${victim}'s ${lost.length} vaults read by a survivor`,
   }))!;
   const perVaultMs = firsts.map((a) => a.seenMs - killedAt);

@@ -16,14 +16,16 @@ export interface Arrival {
    * database (tx_requests), or null when the sender sent its own (or it is not in the journal).
    */
   requester: string | null;
-  /** Unix ms the operator's transaction was signed (its journal row), if known. */
-  signedAt: number | null;
+  /** The operator's nonce of the reading's transaction (its journal row), if known. */
+  nonce: number | null;
 }
 
 export interface BalanceWatch {
   arrivals: Arrival[];
   /** Arrivals seen at or after `fromMs` (and before `toMs`). */
   since(fromMs: number, toMs?: number): Arrival[];
+  /** The highest operator nonce in the journal now (-1 when none). */
+  lastNonce(): Promise<number>;
   stop(): Promise<void>;
 }
 
@@ -35,8 +37,8 @@ export async function watchBalances(databaseUrl: string, everyMs = 50): Promise<
   let stopped = false;
   let failure: unknown;
   const poll = async () => {
-    const r = await client.query<{ id: number; vault: string; data: string; requester: string | null; signed_at: string | null }>(
-      `select e.id, v.address as vault, e.data, q.requester, j.created_at as signed_at
+    const r = await client.query<{ id: number; vault: string; data: string; requester: string | null; nonce: string | null }>(
+      `select e.id, v.address as vault, e.data, q.requester, j.nonce
        from vault_events e join vaults v on v.num = e.vault_num
        left join chain_txs t on t.id = e.tx
        left join tx_journal j on lower(j.hash) = lower(t.hash)
@@ -47,7 +49,7 @@ export async function watchBalances(databaseUrl: string, everyMs = 50): Promise<
       lastId = Math.max(lastId, Number(row.id));
       arrivals.push({
         vault: row.vault, seenMs, observedAt: Number(unpackEventData("BalanceUpdated", row.data).observedAt),
-        requester: row.requester, signedAt: row.signed_at === null ? null : Number(row.signed_at),
+        requester: row.requester, nonce: row.nonce === null ? null : Number(row.nonce),
       });
     }
   };
@@ -63,6 +65,7 @@ export async function watchBalances(databaseUrl: string, everyMs = 50): Promise<
       if (failure) throw new Error(`the balance watch stopped: ${(failure as Error).message}`);
       return arrivals.filter((a) => a.seenMs >= fromMs && a.seenMs < toMs);
     },
+    lastNonce: async () => Number((await client.query<{ n: string | null }>("select max(nonce) as n from tx_journal")).rows[0]?.n ?? -1),
     async stop() {
       stopped = true;
       await loop;

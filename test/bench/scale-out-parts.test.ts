@@ -84,21 +84,20 @@ test("the reading rate is each vault's own, whatever the window's edges cut from
 
 test("after a kill, a reading is the victim's when the victim had its transaction sent; any other stored after the kill is a survivor's", () => {
   const killedAt = 1_000_500;
-  const at = (vault: string, ms: number, requester: string | null, signedAt: number | null) =>
-    ({ vault, seenMs: killedAt + ms, observedAt: 1_000, requester, signedAt: signedAt === null ? null : killedAt + signedAt });
-  const victim = { id: "d-victim", sender: false };
+  const at = (vault: string, ms: number, requester: string | null, nonce: number | null) => ({ vault, seenMs: killedAt + ms, observedAt: 1_000, requester, nonce });
+  const victim = { id: "d-victim", sender: false, lastNonce: 41 };
   const late = [
-    at("0xA", 13, "d-victim", -40), // handed to the sender before the kill, mined after
-    at("0xB", 900, "d-victim", 700), // handed over before the kill, signed by the sender after it
+    at("0xA", 13, "d-victim", 40), // handed to the sender before the kill, mined after
+    at("0xB", 900, "d-victim", 43), // handed over before the kill, signed by the sender after it
   ];
   assert.is(firstSurvivorReadings(late, ["0xa", "0xb"], killedAt, victim), undefined);
-  const taken = [...late, at("0xB", 1_400, "d-other", 1_300), at("0xA", 1_900, null, 1_800), at("0xA", 6_000, null, 5_900)];
+  const taken = [...late, at("0xB", 1_400, "d-other", 44), at("0xA", 1_900, null, 45), at("0xA", 6_000, null, 46)];
   assert.equal(firstSurvivorReadings(taken, ["0xa", "0xb"], killedAt, victim)!.map((a) => a.seenMs - killedAt), [1_900, 1_400]);
   assert.is(firstSurvivorReadings(taken, ["0xa", "0xb", "0xc"], killedAt, victim), undefined, "one vault not read yet");
 
-  // The victim sent its own: what it signed before the kill is its own; what the next sender signs after is a survivor's.
-  const sender = { id: "d-victim", sender: true };
-  const own = [at("0xA", 300, null, -200), at("0xA", 1_200, null, 1_100)];
+  // The victim sent its own: what it had signed by the kill is its own; what the next sender signs after is a survivor's.
+  const sender = { id: "d-victim", sender: true, lastNonce: 41 };
+  const own = [at("0xA", 300, null, 41), at("0xA", 1_200, null, 42)];
   assert.equal(firstSurvivorReadings(own, ["0xa"], killedAt, sender)!.map((a) => a.seenMs - killedAt), [1_200]);
   assert.is(firstSurvivorReadings([at("0xA", 1_000, null, null)], ["0xa"], killedAt, sender), undefined, "not in the journal: not taken for a survivor's");
 });
