@@ -52,8 +52,15 @@ const tradeValues = (vault: string, account: string, f: NewFill, seq: number): T
   size: f.size, price: f.price, pnl: f.pnl, fee: f.fee, time_ms: f.timeMs,
 });
 
-function insertTrades(db: Executor, rows: TradeValues[]) {
-  return db.insertInto("vault_trades").values(rows).onConflict((oc) => oc.columns(["account", "tid"]).doNothing()).returning(["id", "seq"]);
+function insertTrades(db: Executor, rows: TradeValues[], returning: boolean) {
+  const insert = db.insertInto("vault_trades").values(rows).onConflict((oc) => oc.columns(["account", "tid"]).doNothing());
+  return returning ? insert.returning(["id", "seq"]) : insert;
+}
+
+interface Inserter {
+  /** SQLite: no RETURNING (building a result row per fill cost as much as the insert); the ids come from the row count and the last rowid. */
+  sqlite: boolean;
+  compiled(n: number): CompiledQuery;
 }
 
 /**
@@ -62,17 +69,38 @@ function insertTrades(db: Executor, rows: TradeValues[]) {
  * the dialects apart for a few µs.
  */
 const compiledInserts = new Map<string, CompiledQuery>();
-function insertCompiler(db: Executor, sample: TradeValues): (n: number) => CompiledQuery {
+function inserter(db: Executor, sample: TradeValues): Inserter {
   const dialect = db.selectFrom("vault_trades").select("id").where("id", "=", 0).compile().sql;
-  return (n) => {
-    const key = `${dialect}|${n}`;
-    let query = compiledInserts.get(key);
-    if (!query) {
-      query = insertTrades(db, Array.from({ length: n }, () => sample)).compile();
-      compiledInserts.set(key, query);
-    }
-    return query;
+  const sqlite = dialect.endsWith("?");
+  return {
+    sqlite,
+    compiled(n) {
+      const key = `${dialect}|${n}`;
+      let query = compiledInserts.get(key);
+      if (!query) {
+        query = insertTrades(db, Array.from({ length: n }, () => sample), !sqlite).compile();
+        compiledInserts.set(key, query);
+      }
+      return query;
+    },
   };
+}
+
+/** The ids and seqs a chunk's INSERT added. */
+async function insertChunk(db: Executor, ins: Inserter, chunk: TradeValues[]): Promise<Array<{ id: number; seq: number }>> {
+  const parameters: unknown[] = [];
+  for (const v of chunk) parameters.push(v.vault, v.seq, v.account, v.tid, v.oid, v.symbol, v.side, v.size, v.price, v.pnl, v.fee, v.time_ms);
+  const r = await db.executeQuery<{ id: number; seq: number }>({ ...ins.compiled(chunk.length), parameters });
+  if (!ins.sqlite) return r.rows;
+  // Every row went in: one statement in one write transaction takes consecutive rowids, in VALUES order.
+  if (Number(r.numAffectedRows) === chunk.length) {
+    const first = Number(r.insertId) - chunk.length + 1;
+    return chunk.map((v, i) => ({ id: first + i, seq: v.seq }));
+  }
+  // Some were known: the new rows are those holding this chunk's sequence numbers (a known fill kept its own).
+  return db.selectFrom("vault_trades").select(["id", "seq"])
+    .where("vault", "=", chunk[0]!.vault).where("seq", ">=", chunk[0]!.seq).where("seq", "<=", chunk[chunk.length - 1]!.seq)
+    .execute();
 }
 
 /**
@@ -90,13 +118,10 @@ export async function appendFills(db: Executor, vault: string, account: string, 
   await lockSequence(db, `vault_trades:${vault}`);
   const { seq: last } = await lastSeq(db, vault);
   const values = ordered.map((f, i) => tradeValues(vault, account, f, last + 1 + i));
-  const compiled = insertCompiler(db, values[0]!);
+  const ins = inserter(db, values[0]!);
   const added: VaultTradeRow[] = [];
   for (const chunk of chunks(values)) {
-    const parameters: unknown[] = [];
-    for (const v of chunk) parameters.push(v.vault, v.seq, v.account, v.tid, v.oid, v.symbol, v.side, v.size, v.price, v.pnl, v.fee, v.time_ms);
-    const { rows } = await db.executeQuery<{ id: number; seq: number }>({ ...compiled(chunk.length), parameters });
-    for (const r of rows) added.push({ id: r.id, ...values[r.seq - last - 1]! });
+    for (const r of await insertChunk(db, ins, chunk)) added.push({ id: r.id, ...values[r.seq - last - 1]! });
   }
   // RETURNING's row order is not promised; ascending moves never collide (each target is free).
   added.sort((a, b) => a.seq - b.seq);

@@ -9,6 +9,20 @@ const fill = (i: number): NewFill => ({
   pnl: "0", fee: "0.1", timeMs: 1_700_000_000_000 + i * 60_000,
 });
 
+test("a batch mixing known and new fills returns the new rows as stored, numbered without gaps", async () => {
+  const { store, close } = await openTestStore();
+  try {
+    await store.write((trx) => appendFills(trx, "M", "A", [fill(1), fill(2)]));
+    // One statement of four rows, two of them known: the stored ids cannot be inferred from the count.
+    const mixed = await store.write((trx) => appendFills(trx, "M", "A", [fill(1), fill(3), fill(2), fill(4)]));
+    assert.equal(mixed.map((r) => [r.tid, r.seq]), [[1003, 3], [1004, 4]]);
+    const stored = (await tradePage(store.db, "M", { limit: 10, offset: 0 })).rows;
+    assert.equal(stored.slice(0, 2), [...mixed].reverse(), "ids and fields as stored");
+  } finally {
+    await close();
+  }
+});
+
 test("pages are index ranges over a dense sequence, with date windows", async () => {
   const { store, close } = await openTestStore();
   try {
