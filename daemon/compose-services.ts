@@ -39,6 +39,9 @@ import { createEnforcement } from "./vaults/enforcement.js";
 import { OPERATOR_PAUSE_ACCOUNT_MODE } from "./vaults/vault-chain.js";
 import type { VaultShare } from "./vaults/vault-share.js";
 import { createVaultWatch } from "./vaults/vault-watch.js";
+import { createDeadlineNotices } from "./vaults/deadline-notices.js";
+import { createAgentExpiry } from "./alerts/agent-expiry.js";
+import { createUserNotices } from "./alerts/user-notices.js";
 import { eventData } from "./vaults/vault-views.js";
 
 export interface ServiceDeps {
@@ -138,18 +141,26 @@ export function composeServices(deps: ServiceDeps) {
   const watch = createVaultWatch({
     db, changeKey: store.changeKey, balances, refresh: vaults.refresh, share, clock, log, marginBps: Math.round(config.breachMargin * 100),
   });
+  // Notices to one user (ProposalSigned, an agent key expiring); the webhooks outbox adds its sink.
+  const notices = createUserNotices({ clock });
   const proposals = createProposalService({
-    db, clock, log, exclusive: store.exclusive,
+    db, work: store, notices, clock, log, exclusive: store.exclusive,
     chainId: chainOps.chainId, factory: chainOps.factory, createVault: chainOps.createVault,
     activeVaultFor: async (account) => (await vaultsRepo.activeVaultFor(db, account))?.address,
     accountValue: async (account) => (await exchange.accountState(account, { priority: "background" })).accountValue,
     firstReading: vaults.refresh,
     assertAccountValued: modes.assertValued,
   });
+  const deadlines = createDeadlineNotices({ db, work: store, share, publish: live.publish, clock });
+  const agentExpiry = createAgentExpiry({ db, work: store, notices, clock });
   const oracle = createOracle({
     poll: vaults.poll,
     probe: () => exchange.mids(),
-    upkeep: proposals.sweep,
+    upkeep: async () => {
+      await proposals.sweep();
+      await deadlines.sweep();
+      await agentExpiry.sweep();
+    },
     clock, log, intervalMs: config.oracleInterval * 1000,
     weightPerMinute: exchange.kind === "sim" ? undefined : BACKGROUND_WEIGHT_PER_MINUTE,
   });
@@ -166,5 +177,5 @@ export function composeServices(deps: ServiceDeps) {
       backlog: async (user, afterId) => live.toHub(await vaults.eventsAfter(user, afterId, 1_000)),
     }),
   ];
-  return { hub: live.hub, eventTail: live.tail, agents, reconciler, trading, enforcement, vaults, watch, proposals, oracle, deadMan, routes };
+  return { hub: live.hub, eventTail: live.tail, agents, reconciler, trading, enforcement, vaults, watch, proposals, notices, oracle, deadMan, routes };
 }

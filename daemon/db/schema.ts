@@ -129,6 +129,16 @@ export interface EventTicketsTable {
   expires_at: number;
 }
 
+/** A notice addressed to one user (alerts/user-notices.ts), stored once under its key. */
+export interface UserNoticesTable {
+  key: string;
+  user: string; // EIP-55
+  type: string;
+  /** JSON of the notice's data, as the API would render it. */
+  data: string;
+  created_at: number;
+}
+
 /** One row per dense sequence allocated by reading its last number (db/sequence-lock.ts). */
 export interface SequenceLocksTable {
   name: string;
@@ -145,12 +155,14 @@ export interface Database extends ChainTables, ClusterTables {
   sim_faucet_days: SimFaucetDaysTable;
   sequence_locks: SequenceLocksTable;
   event_tickets: EventTicketsTable;
+  user_notices: UserNoticesTable;
 }
 
 export type SessionRow = Selectable<SessionsTable>;
 export type NewSession = Insertable<SessionsTable>;
 export type NonceRow = Selectable<AuthNoncesTable>;
 export type AgentRow = Selectable<AgentsTable>;
+export type UserNoticeRow = Selectable<UserNoticesTable>;
 export type OrderRow = Selectable<OrdersTable>;
 export type NewOrder = Insertable<OrdersTable>;
 export type ProposalRow = Selectable<ProposalsTable>;
