@@ -139,6 +139,16 @@ export interface UserNoticesTable {
   created_at: number;
 }
 
+/** An operator alert now firing (alerts/alert-monitor.ts): its start was sent, its clear is not yet. */
+export interface OperatorAlertsTable {
+  key: string;
+  /** The daemon a per-daemon condition is about; null for a shared one. */
+  daemon: string | null;
+  title: string;
+  text: string;
+  since: number;
+}
+
 /** One row per dense sequence allocated by reading its last number (db/sequence-lock.ts). */
 export interface SequenceLocksTable {
   name: string;
@@ -156,6 +166,7 @@ export interface Database extends ChainTables, ClusterTables {
   sequence_locks: SequenceLocksTable;
   event_tickets: EventTicketsTable;
   user_notices: UserNoticesTable;
+  operator_alerts: OperatorAlertsTable;
 }
 
 export type SessionRow = Selectable<SessionsTable>;
@@ -163,6 +174,7 @@ export type NewSession = Insertable<SessionsTable>;
 export type NonceRow = Selectable<AuthNoncesTable>;
 export type AgentRow = Selectable<AgentsTable>;
 export type UserNoticeRow = Selectable<UserNoticesTable>;
+export type OperatorAlertRow = Selectable<OperatorAlertsTable>;
 export type OrderRow = Selectable<OrdersTable>;
 export type NewOrder = Insertable<OrdersTable>;
 export type ProposalRow = Selectable<ProposalsTable>;

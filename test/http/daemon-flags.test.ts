@@ -48,6 +48,8 @@ const SAMPLES: Record<ConfigKey, { value?: string; with?: string[]; env?: string
   deadManSeconds: { value: "300" },
   simScheduleCancelVolume: { value: "0" },
   simFunding: { value: "0.0001" },
+  alertUrls: { value: "slack:https://hooks.slack.example/T1/B2/x,http://127.0.0.1:9999/alerts" },
+  alertGasBelow: { value: "0.05" },
   marketSlippage: { value: "1.5" },
   signInRateLimit: { value: "5" },
   orderRateLimit: { value: "7" },
