@@ -63,6 +63,8 @@ export interface Daemon {
   oracle: Oracle;
   /** Each paused vault's breach policy, enforced (tests trigger runs as a pause would). */
   enforcement: Enforcement;
+  /** The operator's alert monitor, with --alert-url (tests run a check as its timer would). */
+  alerts?: { tick(): Promise<void> };
   routes: RouteSpec[];
   router: Router;
   /** GET /metrics, when --metrics-port is set. */
@@ -105,7 +107,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     base.log.info({ url, publicUrl, dataDir: base.config.dataDir, network: base.config.network, chain: chain.rpcUrl, exchange: venue.exchange.url, metrics: background.metricsUrl }, `tradevaultd listening on ${url}`);
     return {
       url, publicUrl, store, sim: venue.sim, exchange: venue.exchange, chain,
-      oracle: services.oracle, enforcement: services.enforcement, routes: http.routes, router: http.router, metricsUrl: background.metricsUrl,
+      oracle: services.oracle, enforcement: services.enforcement, alerts: background.alerts, routes: http.routes, router: http.router, metricsUrl: background.metricsUrl,
       reconcile: (cloid) => services.reconciler.settle(cloid),
       stop: once(() => shutdown(base.log, [
         () => drainServer(base.log, listening, services),
@@ -284,7 +286,7 @@ async function startBackground(
     isSender: () => cluster?.isSender() ?? true, clock: base.clock, log: base.log,
   });
   undo.push(alerts.stop);
-  return { metricsUrl: metricsServer?.url, stopMetricsServer, stopAlerts: alerts.stop };
+  return { metricsUrl: metricsServer?.url, stopMetricsServer, alerts: alerts.monitor, stopAlerts: alerts.stop };
 }
 
 /** No new connections, streams ended, requests in flight finished (cut after 10 s). */
