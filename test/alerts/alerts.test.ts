@@ -153,15 +153,19 @@ test("the alert sender: a target answering 500 twice gets the alert on the third
   flaky.answers.push(500, 500);
   const sender = createAlertSender({ targets: [`${flaky.url}/a`, `ntfy:${steady.url}/topic`], log: pino({ level: "silent" }), retryDelaysMs: [50, 50, 50] });
   const alert: OperatorAlert = { key: "gas", state: "firing", title: "Operator gas low", text: "fund it", daemon: null, since: clock(), time: clock() };
-  sender.send(alert);
-  await waitUntil(() => steady.hits.length === 1, { what: "the steady target's delivery" });
-  assert.is(steady.hits[0]!.body, "fund it");
-  assert.is(steady.hits[0]!.headers.title, "Operator gas low");
-  await waitUntil(() => flaky.hits.length === 3, { what: "the third attempt" });
-  await sender.stop();
-  assert.is(flaky.hits.length, 3);
-  assert.is(JSON.parse(flaky.hits[2]!.body).alert, "gas");
-  for (const r of [flaky, steady]) await new Promise<void>((done) => r.server.close(() => done()));
+  try {
+    sender.send(alert);
+    await waitUntil(() => steady.hits.length === 1, { what: "the steady target's delivery" });
+    assert.is(steady.hits[0]!.body, "fund it");
+    assert.is(steady.hits[0]!.headers.title, "Operator gas low");
+    await waitUntil(() => flaky.hits.length === 3, { what: "the third attempt" });
+    await sender.stop();
+    assert.is(flaky.hits.length, 3);
+    assert.is(JSON.parse(flaky.hits[2]!.body).alert, "gas");
+  } finally {
+    await sender.stop();
+    for (const r of [flaky, steady]) await new Promise<void>((done) => r.server.close(() => done()));
+  }
 });
 
 test.after(async () => {
