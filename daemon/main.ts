@@ -112,6 +112,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
         async () => services.prices?.stop(),
         () => services.oracle.stop(),
         () => services.enforcement.stop(),
+        () => services.deliveries.stop(),
         // The vaults' leases handed back: the other daemons take them at their next round.
         async () => members.cluster?.stop(),
         async () => services.eventTail?.stop(),
@@ -270,6 +271,8 @@ async function startBackground(base: Base, services: Services, parts: { chain: C
   });
   undo.push(async () => parts.members.cluster?.stop());
   await services.enforcement.start();
+  await services.deliveries.start();
+  undo.push(() => services.deliveries.stop());
   if (startOracle) services.oracle.start(1_000);
   undo.push(() => services.oracle.stop());
   services.prices?.start();
