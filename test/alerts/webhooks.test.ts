@@ -32,6 +32,7 @@ const deliveries = async (who: Party, id: string) => {
 };
 const listed = async (who: Party) => (await d.http.get("/api/webhooks", { token: who.token })).body.data.webhooks as Array<Record<string, any>>;
 const typeOf = (body: string) => JSON.parse(body).event.type as string;
+const firstAt = (path: string, what: string) => waitUntil(() => rx.at(path)[0], { what });
 
 test("afterAttempt: 10 s, 1 min, 10 min, 1 h, 6 h, then failed; a 2xx ends; a 410 is gone; a failing day disables", () => {
   const fail = { status: 500, latencyMs: 3, error: "answered 500" };
@@ -103,22 +104,22 @@ test("a breach reaches a json receiver within 2 s of the Paused event, signed as
   assert.is(rows.length, 1);
   await waitUntil(async () => (await deliveries(c.ivy, json.id)).find((r) => r.eventType === "Paused")?.status === "delivered", { what: "recorded" });
 
-  const [slack] = await waitUntil(() => rx.at("/breach/slack").length && rx.at("/breach/slack"), { what: "the Slack message" });
-  const s = JSON.parse(slack!.body);
+  const slack = await firstAt("/breach/slack", "the Slack message");
+  const s = JSON.parse(slack.body);
   assert.match(s.text, /daily drawdown \d+(\.\d+)?% \(limit 5%\)/);
   assert.is(s.blocks[1].type, "section");
-  const [discord] = await waitUntil(() => rx.at("/breach/discord").length && rx.at("/breach/discord"), { what: "the Discord message" });
-  const dc = JSON.parse(discord!.body);
+  const discord = await firstAt("/breach/discord", "the Discord message");
+  const dc = JSON.parse(discord.body);
   assert.match(dc.content, /paused/);
   assert.match(dc.embeds[0].description, /limit 5%/);
-  const [tg] = await waitUntil(() => rx.at("/breach/telegram/bot9:T/sendMessage").length && rx.at("/breach/telegram/bot9:T/sendMessage"), { what: "the Telegram message" });
-  assert.equal(Object.keys(JSON.parse(tg!.body)).sort(), ["chat_id", "text"]);
-  assert.is(JSON.parse(tg!.body).chat_id, "-42");
-  const [ntfy] = await waitUntil(() => rx.at("/breach/ntfy").length && rx.at("/breach/ntfy"), { what: "the ntfy message" });
-  assert.match(ntfy!.headers["content-type"] as string, /^text\/plain/);
-  assert.match(ntfy!.headers.title as string, /Paused/);
-  assert.match(ntfy!.body, /paused: daily drawdown/);
-  assert.is(slack!.headers["x-tradevault-signature"], undefined, "chat formats are not signed");
+  const tg = await firstAt("/breach/telegram/bot9:T/sendMessage", "the Telegram message");
+  assert.equal(Object.keys(JSON.parse(tg.body)).sort(), ["chat_id", "text"]);
+  assert.is(JSON.parse(tg.body).chat_id, "-42");
+  const ntfy = await firstAt("/breach/ntfy", "the ntfy message");
+  assert.match(ntfy.headers["content-type"] as string, /^text\/plain/);
+  assert.match(ntfy.headers.title as string, /Paused/);
+  assert.match(ntfy.body, /paused: daily drawdown/);
+  assert.is(slack.headers["x-tradevault-signature"], undefined, "chat formats are not signed");
 });
 
 test("a receiver that hangs delays neither another webhook nor the oracle", async () => {
@@ -141,7 +142,7 @@ test("POST /test answers what the endpoint replied; a redirect to a private addr
   assert.is(r.status, 200, JSON.stringify(r.body));
   assert.equal({ ...r.body.data.result, latencyMs: 0 }, { deliveryId: r.body.data.result.deliveryId, ok: true, statusCode: 200, latencyMs: 0, error: null, reply: "ok" });
   const [sent] = rx.at("/t/ok");
-  assert.ok(verifySignature(ok.secret, sent!.headers["x-tradevault-signature"] as string, sent!.body));
+  assert.ok(verifySignature(ok.secret, sent.headers["x-tradevault-signature"] as string, sent.body));
   const moved = await register(ivy, { url: rx.url("/t/moved", { redirect: rx.url("/t/inside") }) });
   const m = await d.http.post(`/api/webhooks/${moved.id}/test`, undefined, { token: ivy.token });
   assert.is(m.body.data.result.statusCode, 302);
@@ -190,7 +191,7 @@ test("500 twice: the third attempt delivers, once; a 410 removes the webhook; a 
   await attempted(dead.id, 3);
   d.clock.advance(DISABLE_AFTER_MS);
   const fresh = { ...ivy, token: (await signIn(d.http, ivy.wallet)).token }; // a day later the session has lapsed
-  const off = await waitUntil(async () => (await listed(fresh)).find((w) => w.id === dead.id && !w.enabled), { what: "the dead webhook disabled" });
+  const off = (await waitUntil(async () => (await listed(fresh)).find((w) => w.id === dead.id && !w.enabled), { what: "the dead webhook disabled" }))!;
   assert.match(off.disabledReason, /24 hours/);
   assert.is((await deliveries(fresh, dead.id))[0]!.status, "failed");
   assert.is((await listed(fresh)).find((w) => w.id === flaky.id)!.enabled, true);
