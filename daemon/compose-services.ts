@@ -43,6 +43,9 @@ import { createDeadlineNotices } from "./vaults/deadline-notices.js";
 import { createAgentExpiry } from "./alerts/agent-expiry.js";
 import { createUserNotices } from "./alerts/user-notices.js";
 import { eventData } from "./vaults/vault-views.js";
+import { webhookRoutes } from "./http/routes/webhook-routes.js";
+import { createDeliveryWorker } from "./webhooks/delivery-worker.js";
+import { createWebhookService } from "./webhooks/webhook-service.js";
 
 export interface ServiceDeps {
   config: Config;
@@ -165,17 +168,23 @@ export function composeServices(deps: ServiceDeps) {
     weightPerMinute: exchange.kind === "sim" ? undefined : BACKGROUND_WEIGHT_PER_MINUTE,
   });
 
+  // Outbox rows are written with their event; any stored event (any daemon's) wakes the sender.
+  const deliveries = createDeliveryWorker({ store, box, clock, log, allowPrivate: config.webhooksAllowPrivate });
+  live.observe(() => deliveries.wake());
+  const webhooks = createWebhookService({ db, work: store, box, worker: deliveries, clock, allowPrivate: config.webhooksAllowPrivate });
+
   const routes: RouteSpec[] = [
     ...authRoutes(auth, { onLogout: (sessionKey) => live.hub.endSession(sessionKey) }),
     ...accountRoutes({ views }),
     ...tradingRoutes({ desk, agents }),
     ...proposalRoutes(proposals),
     ...vaultRoutes({ vaults }),
+    ...webhookRoutes(webhooks),
     ...eventsRoute({
       hub: live.hub,
       auth,
       backlog: async (user, afterId) => live.toHub(await vaults.eventsAfter(user, afterId, 1_000)),
     }),
   ];
-  return { hub: live.hub, eventTail: live.tail, agents, reconciler, trading, enforcement, vaults, watch, proposals, notices, oracle, deadMan, routes };
+  return { hub: live.hub, eventTail: live.tail, deliveries, agents, reconciler, trading, enforcement, vaults, watch, proposals, notices, oracle, deadMan, routes };
 }

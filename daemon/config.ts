@@ -121,6 +121,7 @@ export const FLAGS = {
     "a PostgreSQL database (postgres://user:password@host/db) shared by several daemons, instead of <data-dir>'s SQLite file; needs --rpc-url, --exchange-url and TRADEVAULT_SECRET",
     z.string().regex(/^postgres(ql)?:\/\/./i, "must be a postgres:// or postgresql:// URL"),
   ),
+  webhooksAllowPrivate: toggle("--webhooks-allow-private", "let users' webhooks reach loopback, private and link-local addresses (tests; self-hosters whose receivers are on their LAN)"),
   sessionMaxAgeDays: valued("--session-max-age <days>", "absolute session lifetime", number(1, 365), "30"),
 };
 

@@ -116,6 +116,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
         () => services.oracle.stop(),
         background.stopAlerts,
         () => services.enforcement.stop(),
+        () => services.deliveries.stop(),
         // The vaults' leases handed back: the other daemons take them at their next round.
         async () => members.cluster?.stop(),
         async () => services.eventTail?.stop(),
@@ -276,6 +277,8 @@ async function startBackground(
   });
   undo.push(async () => parts.members.cluster?.stop());
   await services.enforcement.start();
+  await services.deliveries.start();
+  undo.push(() => services.deliveries.stop());
   if (startOracle) services.oracle.start(1_000);
   undo.push(() => services.oracle.stop());
   services.prices?.start();

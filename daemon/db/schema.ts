@@ -4,6 +4,7 @@
 import type { Generated, Insertable, Selectable } from "kysely";
 import type { ChainTables } from "./schema-chain.js";
 import type { ClusterTables } from "./schema-cluster.js";
+import type { WebhookTables } from "./schema-webhooks.js";
 
 export interface UsersTable {
   address: string; // EIP-55
@@ -154,7 +155,7 @@ export interface SequenceLocksTable {
   name: string;
 }
 
-export interface Database extends ChainTables, ClusterTables {
+export interface Database extends ChainTables, ClusterTables, WebhookTables {
   users: UsersTable;
   auth_nonces: AuthNoncesTable;
   sessions: SessionsTable;

@@ -97,6 +97,7 @@ test("postOutbound follows no redirect: a 302 to a private address is a reported
 test("postOutbound caps time and reply: a hanging endpoint is a timeout, a long reply is read only in part; a refused connection is an answer", async () => {
   const hang = await serve(() => {});
   const long = await serve((_r, _b, res) => { res.write("x".repeat(1024 * 1024)); });
+  let hangStopped = false;
   try {
     const t0 = Date.now();
     const hung = await postOutbound(new URL(hang.url), msg, { allowPrivate: true, timeoutMs: 300 });
@@ -107,11 +108,12 @@ test("postOutbound caps time and reply: a hanging endpoint is a timeout, a long 
     assert.ok(big.replyExcerpt!.length <= MAX_REPLY_BYTES);
     const port = new URL(hang.url).port;
     await stop(hang.server);
+    hangStopped = true;
     const refused = await postOutbound(new URL(`http://127.0.0.1:${port}/`), msg, { allowPrivate: true });
     assert.match(refused.error!, /ECONNREFUSED/);
     const tooBig = await postOutbound(new URL(long.url), { headers: {}, body: "y".repeat(65 * 1024) }, { allowPrivate: true });
     assert.match(tooBig.error!, /cap/);
-  } finally { await stop(long.server); }
+  } finally { await stop(long.server); if (!hangStopped) await stop(hang.server); }
 });
 
 test("checkDestination: INVALID_INPUT with a detail for a private URL, passes with allowPrivate", async () => {

@@ -55,6 +55,7 @@ const SAMPLES: Record<ConfigKey, { value?: string; with?: string[]; env?: string
   orderRateLimit: { value: "7" },
   metricsPort: { value: "9464" },
   databaseUrl: { value: "postgres://tradevault@127.0.0.1/tradevault", with: ["--rpc-url", "http://127.0.0.1:8545", "--chain-id", "998", "--exchange-url", "http://127.0.0.1:8500"] },
+  webhooksAllowPrivate: {},
   sessionMaxAgeDays: { value: "2" },
 };
 
