@@ -46,6 +46,7 @@ import { eventData } from "./vaults/vault-views.js";
 import { webhookRoutes } from "./http/routes/webhook-routes.js";
 import { createDeliveryWorker } from "./webhooks/delivery-worker.js";
 import { createWebhookService } from "./webhooks/webhook-service.js";
+import { noticeDeliveries } from "./webhooks/notice-deliveries.js";
 
 export interface ServiceDeps {
   config: Config;
@@ -144,7 +145,7 @@ export function composeServices(deps: ServiceDeps) {
   const watch = createVaultWatch({
     db, changeKey: store.changeKey, balances, refresh: vaults.refresh, share, clock, log, marginBps: Math.round(config.breachMargin * 100),
   });
-  // Notices to one user (ProposalSigned, an agent key expiring); the webhooks outbox adds its sink.
+  // Notices to one user (ProposalSigned, an agent key expiring); the webhooks outbox is its sink (below).
   const notices = createUserNotices({ clock });
   const proposals = createProposalService({
     db, work: store, notices, clock, log, exclusive: store.exclusive,
@@ -171,6 +172,8 @@ export function composeServices(deps: ServiceDeps) {
   // Outbox rows are written with their event; any stored event (any daemon's) wakes the sender.
   const deliveries = createDeliveryWorker({ store, box, clock, log, allowPrivate: config.webhooksAllowPrivate });
   live.observe(() => deliveries.wake());
+  // Notices addressed to one user reach their webhooks through the same outbox, in the notice's transaction.
+  notices.addSink(noticeDeliveries(clock));
   const webhooks = createWebhookService({ db, work: store, box, worker: deliveries, clock, allowPrivate: config.webhooksAllowPrivate });
 
   const routes: RouteSpec[] = [

@@ -21,6 +21,8 @@ export interface NoticeInput<K extends UserNoticeType = UserNoticeType> {
 
 /** A stored notice as the API renders it. */
 export interface UserNotice {
+  /** Dense and increasing: what an outbox row refers to it by. */
+  id: number;
   key: string;
   user: string;
   type: UserNoticeType;
@@ -33,7 +35,7 @@ export interface UserNotice {
 export type NoticeSink = (trx: Executor, notice: UserNotice) => Promise<void>;
 
 export function rowToNotice(row: UserNoticeRow): UserNotice {
-  return { key: row.key, user: row.user, type: row.type as UserNoticeType, time: Math.floor(row.created_at / 1000), data: JSON.parse(row.data) as Record<string, unknown> };
+  return { id: row.id, key: row.key, user: row.user, type: row.type as UserNoticeType, time: Math.floor(row.created_at / 1000), data: JSON.parse(row.data) as Record<string, unknown> };
 }
 
 export function createUserNotices(deps: { clock: () => number; sinks?: NoticeSink[] }) {
@@ -44,8 +46,8 @@ export function createUserNotices(deps: { clock: () => number; sinks?: NoticeSin
      * returns it when new, undefined when its key was already recorded.
      */
     async notifyParty<K extends UserNoticeType>(trx: Executor, input: NoticeInput<K>): Promise<UserNotice | undefined> {
-      const row: UserNoticeRow = { key: input.key, user: input.user, type: input.type, data: JSON.stringify(input.data), created_at: deps.clock() };
-      if (!(await repo.insertNotice(trx, row))) return undefined;
+      const row = await repo.insertNotice(trx, { key: input.key, user: input.user, type: input.type, data: JSON.stringify(input.data), created_at: deps.clock() });
+      if (!row) return undefined;
       const notice = rowToNotice(row);
       for (const sink of sinks) await sink(trx, notice);
       return notice;

@@ -133,6 +133,8 @@ export interface EventTicketsTable {
 /** A notice addressed to one user (alerts/user-notices.ts), stored once under its key. */
 export interface UserNoticesTable {
   key: string;
+  /** Dense and increasing, allocated under the "user_notices.id" sequence lock. */
+  id: number;
   user: string; // EIP-55
   type: string;
   /** JSON of the notice's data, as the API would render it. */

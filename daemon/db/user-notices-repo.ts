@@ -1,14 +1,22 @@
 // Notices addressed to one user, each stored once under its key (alerts/user-notices.ts).
+import { sql } from "kysely";
+import { lockSequence } from "./sequence-lock.js";
 import type { Executor } from "./store.js";
 import type { UserNoticeRow } from "./schema.js";
 
-/** Stores the notice; false when one under the same key is already stored (nothing changes). */
-export async function insertNotice(db: Executor, row: UserNoticeRow): Promise<boolean> {
-  const stored = await db.insertInto("user_notices").values(row)
+/** Stores the notice with the next id (call inside a unit of work); undefined when one under the same key is already stored. */
+export async function insertNotice(db: Executor, row: Omit<UserNoticeRow, "id">): Promise<UserNoticeRow | undefined> {
+  await lockSequence(db, "user_notices.id");
+  const stored = await db.insertInto("user_notices")
+    .values({ ...row, id: sql<number>`(select coalesce(max(id), 0) + 1 from user_notices)` })
     .onConflict((oc) => oc.column("key").doNothing())
-    .returning("key")
+    .returning("id")
     .executeTakeFirst();
-  return stored !== undefined;
+  return stored && { ...row, id: Number(stored.id) };
+}
+
+export function noticeById(db: Executor, id: number): Promise<UserNoticeRow | undefined> {
+  return db.selectFrom("user_notices").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
 /** A user's notices, newest first. */

@@ -15,6 +15,7 @@ import * as repo from "../db/webhooks-repo.js";
 import type { SecretBox } from "../lib/secret-box.js";
 import { signatureHeader } from "./signature.js";
 import { deliveryMessage } from "./webhook-message.js";
+import { noticeMessage } from "./notice-deliveries.js";
 import { afterAttempt } from "./retry-policy.js";
 
 /** How long a claim holds before another daemon may take the row (renewed before each send). */
@@ -86,7 +87,8 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
     if (!(await store.write((trx) => repo.renewClaim(trx, row.id, claimer, clock() + CLAIM_MS)))) return;
     const hook = await repo.findWebhook(store.db, row.webhook_id);
     if (!hook || hook.enabled !== 1) return;
-    const message = await deliveryMessage(store.db, row.id, row.event_id);
+    // A row with no vault carries a user notice (notice-deliveries.ts), not a vault event.
+    const message = row.vault === null ? await noticeMessage(store.db, row.id, row.event_id) : await deliveryMessage(store.db, row.id, row.event_id);
     const result: OutboundResult = message
       ? await send(hook, row.id, message)
       : { latencyMs: 0, error: "the event is no longer stored" };

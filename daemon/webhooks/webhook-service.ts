@@ -9,7 +9,7 @@ import { lockSequence } from "../db/sequence-lock.js";
 import * as vaultsRepo from "../db/vaults-repo.js";
 import * as repo from "../db/webhooks-repo.js";
 import { AppError } from "../errors.js";
-import { VAULT_EVENT_TYPES } from "../events/event-types.js";
+import { USER_NOTICE_TYPES, VAULT_EVENT_TYPES } from "../events/event-types.js";
 import type { SecretBox } from "../lib/secret-box.js";
 import { newSecret } from "./signature.js";
 import type { DeliveryWorker } from "./delivery-worker.js";
@@ -20,7 +20,7 @@ export const MAX_WEBHOOKS_PER_USER = 20;
  * What a webhook hears when it names no events: every event but the two that come every oracle
  * cycle or every trade (BalanceUpdated, Fill), which a chat channel cannot take; ask for them by name.
  */
-export const DEFAULT_EVENTS: readonly string[] = VAULT_EVENT_TYPES.filter((t) => t !== "BalanceUpdated" && t !== "Fill");
+export const DEFAULT_EVENTS: readonly string[] = [...VAULT_EVENT_TYPES.filter((t) => t !== "BalanceUpdated" && t !== "Fill"), ...USER_NOTICE_TYPES];
 
 export interface NewWebhookInput {
   url: string;

@@ -4,6 +4,7 @@
 // the party yet to sign; an agent key expiring, then lapsed, told to the investor once each; an
 // operator alert sent once when it starts and once when it clears, not every check, not again after a
 // restart; an alert target that fails is retried and served once.
+import { createHmac } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { toQuantity } from "ethers";
@@ -48,7 +49,7 @@ const clock = fakeClock(Date.now(), { realTime: true });
 const ops = await receiver();
 /** Far above the operator's balance (the embedded chain gives it about 10^12): the gas alert starts at the first check. */
 const GAS_BELOW = "100000000000000";
-const config = { alertUrls: [`json:${ops.url}/ops`, `slack:${ops.url}/slack`], alertGasBelow: GAS_BELOW };
+const config = { alertUrls: [`json:${ops.url}/ops`, `slack:${ops.url}/slack`], alertGasBelow: GAS_BELOW, webhooksAllowPrivate: true };
 let d: TestDaemon = await startTestDaemon({ dataDir: dir.path, clock, startOracle: false, config });
 let c: VaultCase;
 let sse: SseReader;
@@ -82,8 +83,11 @@ test("DeadlineApproaching: recorded once, 24 h before the deadline, seen on the 
   assert.is(await countEvents("DeadlineApproaching"), 1);
 });
 
-test("ProposalSigned: the trader's signature is told to the investor, once; the second signature tells nobody", async () => {
+test("ProposalSigned: the trader's signature reaches the investor's webhook, signed, once; the second signature tells nobody", async () => {
   const [ivy, tom] = await Promise.all([party(d), party(d)]);
+  const hook = await d.http.post("/api/webhooks", { url: `${ops.url}/ivy`, format: "json", events: ["ProposalSigned"] }, { token: ivy.token });
+  assert.is(hook.status, 200, JSON.stringify(hook.body));
+  const secret: string = hook.body.data.webhook.secret;
   const body = {
     investor: ivy.address, trader: tom.address, initialBalance: "5000", maxDrawdown: 10, dailyDrawdown: 5,
     dealDeadline: Math.floor(clock() / 1000) + 30 * 86_400, profitShare: { trader: 20, investor: 80 },
@@ -97,9 +101,24 @@ test("ProposalSigned: the trader's signature is told to the investor, once; the 
   assert.is(told.length, 1);
   assert.is(told[0]!.type, "ProposalSigned");
   assert.is(told[0]!.key, `ProposalSigned:${p.id}:${tom.address}`);
-  const data = JSON.parse(told[0]!.data);
-  assert.equal({ proposal: data.proposal, signedBy: data.signedBy, role: data.role, initialBalance: data.initialBalance }, { proposal: p.id, signedBy: tom.address, role: "trader", initialBalance: "5000" });
   assert.equal(await notices(tom.address), []);
+  // Delivered to the investor's webhook through the outbox, signed like a vault event's delivery.
+  const hit = (await waitUntil(() => ops.hits.find((h) => h.path === "/ivy"), { what: "the ProposalSigned delivery" }))!;
+  const delivered = JSON.parse(hit.body);
+  assert.is(delivered.event.type, "ProposalSigned");
+  assert.equal(
+    { proposal: delivered.event.data.proposal, signedBy: delivered.event.data.signedBy, role: delivered.event.data.role, initialBalance: delivered.event.data.initialBalance },
+    { proposal: p.id, signedBy: tom.address, role: "trader", initialBalance: "5000" },
+  );
+  assert.match(delivered.text, `signed proposal #${p.id}`);
+  const [t, v1] = String(hit.headers["x-tradevault-signature"]).split(",").map((x) => x.split("=")[1]);
+  assert.is(v1, createHmac("sha256", Buffer.from(secret, "utf8")).update(`${t}.${hit.body}`, "utf8").digest("hex"));
+  // The investor signs too: the vault deploys, and nobody is asked for anything more.
+  const done = await d.http.post(`/api/proposals/${p.id}/accept`, { signature: await signTyped(ivy.wallet, p.typedData) }, { token: ivy.token });
+  assert.is(done.status, 200, JSON.stringify(done.body));
+  assert.equal(await notices(tom.address), []);
+  assert.is((await notices(ivy.address)).length, 1);
+  assert.is(ops.hits.filter((h) => h.path === "/ivy").length, 1);
 });
 
 test("an agent key expiring within 7 days, then lapsed: one notice each to the investor, and the operator's alert", async () => {

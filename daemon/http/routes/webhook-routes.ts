@@ -1,7 +1,7 @@
 // Webhooks (issue 24): POST/GET /api/webhooks, DELETE /api/webhooks/:id, POST .../test, GET .../deliveries.
 import { z } from "zod";
 import { ALERT_FORMATS } from "../../alerts/formats.js";
-import { VAULT_EVENT_TYPES } from "../../events/event-types.js";
+import { USER_NOTICE_TYPES, VAULT_EVENT_TYPES } from "../../events/event-types.js";
 import type { WebhookService } from "../../webhooks/webhook-service.js";
 import { defineRoute } from "../route.js";
 import { address, integerParam } from "../schemas.js";
@@ -18,8 +18,8 @@ export function webhookRoutes(webhooks: WebhookService) {
       body: z.object({
         url: z.string().max(2048),
         format: z.enum(ALERT_FORMATS).default("json"),
-        events: z.array(z.enum(VAULT_EVENT_TYPES)).min(1).optional()
-          .describe("event types to send; default: all but BalanceUpdated and Fill"),
+        events: z.array(z.enum([...VAULT_EVENT_TYPES, ...USER_NOTICE_TYPES])).min(1).optional()
+          .describe("event types to send, vault events and notices to you (ProposalSigned, AgentExpiring, AgentLapsed); default: all but BalanceUpdated and Fill"),
         vaults: z.array(address).min(1).max(100).optional().describe("only these vaults; default: every vault you are a party to"),
       }).strict(),
       response: R.webhookCreated,
