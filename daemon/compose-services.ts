@@ -162,8 +162,9 @@ export function composeServices(deps: ServiceDeps) {
     probe: () => exchange.mids(),
     upkeep: async () => {
       await proposals.sweep();
-      await deadlines.sweep();
-      await agentExpiry.sweep();
+      // Notices are not the oracle's health: one that cannot be written now is tried next cycle.
+      await deadlines.sweep().catch((err) => log.warn({ err: (err as Error).message }, "recording DeadlineApproaching failed; the next cycle tries again"));
+      await agentExpiry.sweep().catch((err) => log.warn({ err: (err as Error).message }, "recording agent key notices failed; the next cycle tries again"));
     },
     clock, log, intervalMs: config.oracleInterval * 1000,
     weightPerMinute: exchange.kind === "sim" ? undefined : BACKGROUND_WEIGHT_PER_MINUTE,
