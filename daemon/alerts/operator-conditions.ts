@@ -30,13 +30,24 @@ export interface ConditionParts {
 
 const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
-/** A finding when `probe` fails: the part is unreachable from this daemon. */
+/** A probe that has not answered in this long counts as unreachable (within the monitor's bound on a check). */
+export const PROBE_TIMEOUT_MS = 10_000;
+
+function bounded<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+/** A finding when `probe` fails or hangs: the part is unreachable from this daemon. */
 function reachable(name: string, what: string, daemon: string, probe: () => Promise<unknown>): Condition {
   return {
     name, scope: "daemon",
     check: async () => {
       try {
-        await probe();
+        await bounded(probe(), PROBE_TIMEOUT_MS);
         return [];
       } catch (err) {
         return [{ key: `${name}:${daemon}`, title: `${what} unreachable`, text: `daemon ${daemon} cannot reach the ${what.toLowerCase()}: ${message(err)}` }];

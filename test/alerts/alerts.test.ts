@@ -2,7 +2,8 @@
 // embedded chain, the sim) with real HTTP receivers on 127.0.0.1: DeadlineApproaching recorded once
 // (across a restart on the same data directory) and on the event stream; ProposalSigned addressed to
 // the party yet to sign; an agent key expiring, then lapsed, told to the investor once each; an
-// operator alert sent once when it starts and once when it clears, not every check, not again after a
+// operator alert sent once when it starts and once when it clears (the gas, shared; the exchange
+// unreachable, naming its daemon), not every check, not again after a
 // restart; an alert target that fails is retried and served once.
 import { createHmac } from "node:crypto";
 import { createServer, type Server } from "node:http";
@@ -16,6 +17,8 @@ import { fakeClock, party, signTyped, startTestDaemon, type TestDaemon } from ".
 import { openSse, type SseReader } from "../helpers/sse.js";
 import { tempDir, waitUntil, within } from "../helpers/util.js";
 import { vaultCase, type VaultCase } from "../helpers/vaults.js";
+import { simFaults } from "../helpers/sim-faults.js";
+import { daemonId } from "../../daemon/shared-store.js";
 
 interface Receiver {
   url: string;
@@ -164,6 +167,25 @@ test("operator gas below the threshold: one alert when it starts, none while it 
   await d.daemon.alerts!.tick();
   assert.is(sent(ops, "gas", "cleared"), 1);
   assert.is(sent(ops, "gas", "firing"), 1);
+});
+
+test("the exchange unreachable from this daemon: one alert naming the daemon, one when it answers again", async () => {
+  const faults = simFaults(d.daemon.exchange.url);
+  const key = `exchange:${daemonId(dir.path)}`;
+  await faults.add({ kind: "http500", endpoint: "info", count: 100_000 });
+  try {
+    await d.daemon.alerts!.tick();
+    await d.daemon.alerts!.tick();
+    await waitUntil(() => sent(ops, key, "firing") === 1, { what: "the exchange alert" });
+    assert.is(opsAlerts(ops).find((a) => a.alert === key)!.daemon, daemonId(dir.path));
+  } finally {
+    await faults.clear();
+  }
+  await d.daemon.alerts!.tick();
+  await waitUntil(() => sent(ops, key, "cleared") === 1, { what: "the exchange alert's clear" });
+  await d.daemon.alerts!.tick();
+  assert.is(sent(ops, key, "firing"), 1);
+  assert.is(sent(ops, key, "cleared"), 1);
 });
 
 test("the alert sender: a target answering 500 twice gets the alert on the third attempt, once; another target is not held up", async () => {
