@@ -1,9 +1,9 @@
 // Issue 24's notices and the operator's alerts, on one real daemon (a SQLite file or PostgreSQL, the
 // embedded chain, the sim) with real HTTP receivers on 127.0.0.1: DeadlineApproaching recorded once
 // (across a restart on the same data directory) and on the event stream; ProposalSigned addressed to
-// the party yet to sign; an agent key expiring, then lapsed, told to the investor once each; an
-// operator alert sent once when it starts and once when it clears (the gas, shared; the exchange
-// unreachable, naming its daemon), not every check, not again after a
+// the party yet to sign and delivered, signed, to their webhook; an agent key expiring, then lapsed,
+// told to the investor once each; an operator alert sent once when it starts and once when it clears
+// (the gas, shared; the exchange unreachable, naming its daemon), not every check, not again after a
 // restart; an alert target that fails is retried and served once.
 import { createHmac } from "node:crypto";
 import { createServer, type Server } from "node:http";
