@@ -224,6 +224,9 @@ function checkCombinations(c: z.output<typeof configSchema>): void {
       `--dead-man-seconds (${c.deadManSeconds} s) must be more than --oracle-interval (${c.oracleInterval} s): each cycle renews it, so a shorter switch would cancel a live daemon's orders`,
     );
   }
+  if (c.alertGasBelow !== undefined && c.alertUrls.length === 0) {
+    throw new ConfigError("--alert-gas-below needs --alert-url: the alert has to go somewhere");
+  }
   if (c.staleAfter < c.oracleInterval) {
     throw new ConfigError(`--stale-after (${c.staleAfter} s) must be at least --oracle-interval (${c.oracleInterval} s), or every vault trade would be stale`);
   }

@@ -285,7 +285,7 @@ async function startBackground(
   undo.push(async () => services.prices?.stop());
   const cluster = parts.members.cluster;
   const alerts = startOperatorAlerts({
-    config, store: parts.store, chain: parts.chain, exchange: parts.exchange, oracle: services.oracle, daemon: daemonId(config.dataDir),
+    config, store: parts.store, chain: parts.chain, exchange: parts.exchange, oracle: services.oracle, daemon: () => daemonId(config.dataDir),
     isSender: () => cluster?.isSender() ?? true, clock: base.clock, log: base.log,
   });
   undo.push(alerts.stop);

@@ -18,7 +18,8 @@ export interface OperatorAlertParts {
   chain: Chain;
   exchange: ExchangeAdapter;
   oracle: Oracle;
-  daemon: string;
+  /** This daemon's id (made on first use in the data directory): asked only when alerts are on. */
+  daemon: () => string;
   isSender(): boolean;
   clock: () => number;
   log: Logger;
@@ -28,9 +29,10 @@ export interface OperatorAlertParts {
 
 export function startOperatorAlerts(p: OperatorAlertParts): { monitor?: ReturnType<typeof createAlertMonitor>; stop(): Promise<void> } {
   if (p.config.alertUrls.length === 0) return { stop: async () => undefined };
+  const daemon = p.daemon();
   const sender = createAlertSender({ targets: p.config.alertUrls, log: p.log, retryDelaysMs: p.retryDelaysMs });
   const conditions = operatorConditions({
-    db: p.store.db, daemon: p.daemon, oracle: p.oracle, oracleIntervalS: p.config.oracleInterval,
+    db: p.store.db, daemon, oracle: p.oracle, oracleIntervalS: p.config.oracleInterval,
     probeExchange: () => p.exchange.mids(),
     probeChain: () => p.chain.provider.getBlockNumber(),
     snapshotError: p.chain.embedded ? () => p.chain.embedded!.maintenanceError() : undefined,
@@ -39,7 +41,7 @@ export function startOperatorAlerts(p: OperatorAlertParts): { monitor?: ReturnTy
     clock: p.clock,
   });
   const monitor = createAlertMonitor({
-    db: p.store.db, work: p.store, daemon: p.daemon, isSender: p.isSender, conditions, send: sender.send, clock: p.clock, log: p.log,
+    db: p.store.db, work: p.store, daemon, isSender: p.isSender, conditions, send: sender.send, clock: p.clock, log: p.log,
     intervalMs: Math.min(p.config.oracleInterval, 60) * 1000,
   });
   monitor.start(1_000);

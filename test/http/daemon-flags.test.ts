@@ -49,7 +49,7 @@ const SAMPLES: Record<ConfigKey, { value?: string; with?: string[]; env?: string
   simScheduleCancelVolume: { value: "0" },
   simFunding: { value: "0.0001" },
   alertUrls: { value: "slack:https://hooks.slack.example/T1/B2/x,http://127.0.0.1:9999/alerts" },
-  alertGasBelow: { value: "0.05" },
+  alertGasBelow: { value: "0.05", with: ["--alert-url", "http://127.0.0.1:9999/alerts"] },
   marketSlippage: { value: "1.5" },
   signInRateLimit: { value: "5" },
   orderRateLimit: { value: "7" },
