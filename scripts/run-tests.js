@@ -28,6 +28,7 @@ const POSTGRES_SUITES = [
   "test/vaults/",
   "test/chain/tx-relay",
   "test/alerts/alerts",
+  "test/alerts/alert-monitor",
   // Needs a PostgreSQL to move into; its tests are skipped on the SQLite pass.
   "test/ops/migrate-store",
 ];
