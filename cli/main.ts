@@ -9,6 +9,7 @@ import { tradingCommands } from "./commands/trading.js";
 import { proposalsCommand } from "./commands/proposals.js";
 import { vaultsCommand } from "./commands/vaults.js";
 import { eventsCommand } from "./commands/events.js";
+import { webhooksCommand } from "./commands/webhooks.js";
 import { demoCommand } from "./commands/demo.js";
 import { DEFAULT_URL } from "./context.js";
 import { CliError, EXIT } from "./errors.js";
@@ -39,6 +40,7 @@ export function buildProgram(io: Io): Command {
   program.addCommand(proposalsCommand(io));
   program.addCommand(vaultsCommand(io));
   program.addCommand(eventsCommand(io));
+  program.addCommand(webhooksCommand(io));
   program.addCommand(demoCommand(io));
   const output = program.configureOutput();
   const override = (cmd: Command) => {

@@ -39,7 +39,14 @@ import { createEnforcement } from "./vaults/enforcement.js";
 import { OPERATOR_PAUSE_ACCOUNT_MODE } from "./vaults/vault-chain.js";
 import type { VaultShare } from "./vaults/vault-share.js";
 import { createVaultWatch } from "./vaults/vault-watch.js";
+import { createDeadlineNotices } from "./vaults/deadline-notices.js";
+import { createAgentExpiry } from "./alerts/agent-expiry.js";
+import { createUserNotices } from "./alerts/user-notices.js";
 import { eventData } from "./vaults/vault-views.js";
+import { webhookRoutes } from "./http/routes/webhook-routes.js";
+import { createDeliveryWorker } from "./webhooks/delivery-worker.js";
+import { createWebhookService } from "./webhooks/webhook-service.js";
+import { noticeDeliveries } from "./webhooks/notice-deliveries.js";
 
 export interface ServiceDeps {
   config: Config;
@@ -138,21 +145,37 @@ export function composeServices(deps: ServiceDeps) {
   const watch = createVaultWatch({
     db, changeKey: store.changeKey, balances, refresh: vaults.refresh, share, clock, log, marginBps: Math.round(config.breachMargin * 100),
   });
+  // Notices to one user (ProposalSigned, an agent key expiring); the webhooks outbox is its sink (below).
+  const notices = createUserNotices({ clock });
   const proposals = createProposalService({
-    db, clock, log, exclusive: store.exclusive,
+    db, work: store, notices, clock, log, exclusive: store.exclusive,
     chainId: chainOps.chainId, factory: chainOps.factory, createVault: chainOps.createVault,
     activeVaultFor: async (account) => (await vaultsRepo.activeVaultFor(db, account))?.address,
     accountValue: async (account) => (await exchange.accountState(account, { priority: "background" })).accountValue,
     firstReading: vaults.refresh,
     assertAccountValued: modes.assertValued,
   });
+  const deadlines = createDeadlineNotices({ db, work: store, share, publish: live.publish, clock });
+  const agentExpiry = createAgentExpiry({ db, work: store, notices, clock });
   const oracle = createOracle({
     poll: vaults.poll,
     probe: () => exchange.mids(),
-    upkeep: proposals.sweep,
+    upkeep: async () => {
+      await proposals.sweep();
+      // Notices are not the oracle's health: one that cannot be written now is tried next cycle.
+      await deadlines.sweep().catch((err) => log.warn({ err: (err as Error).message }, "recording DeadlineApproaching failed; the next cycle tries again"));
+      await agentExpiry.sweep().catch((err) => log.warn({ err: (err as Error).message }, "recording agent key notices failed; the next cycle tries again"));
+    },
     clock, log, intervalMs: config.oracleInterval * 1000,
     capacity: exchange.kind === "sim" ? undefined : oracleCapacity(config.oracleInterval * 1000, BACKGROUND_WEIGHT_PER_MINUTE),
   });
+
+  // Outbox rows are written with their event; any stored event (any daemon's) wakes the sender.
+  const deliveries = createDeliveryWorker({ store, box, clock, log, allowPrivate: config.webhooksAllowPrivate });
+  live.observe(() => deliveries.wake());
+  // Notices addressed to one user reach their webhooks through the same outbox, in the notice's transaction.
+  notices.addSink(noticeDeliveries(clock));
+  const webhooks = createWebhookService({ db, work: store, box, worker: deliveries, clock, allowPrivate: config.webhooksAllowPrivate });
 
   const routes: RouteSpec[] = [
     ...authRoutes(auth, { onLogout: (sessionKey) => live.hub.endSession(sessionKey) }),
@@ -160,11 +183,12 @@ export function composeServices(deps: ServiceDeps) {
     ...tradingRoutes({ desk, agents }),
     ...proposalRoutes(proposals),
     ...vaultRoutes({ vaults }),
+    ...webhookRoutes(webhooks),
     ...eventsRoute({
       hub: live.hub,
       auth,
       backlog: async (user, afterId) => live.toHub(await vaults.eventsAfter(user, afterId, 1_000)),
     }),
   ];
-  return { hub: live.hub, eventTail: live.tail, agents, reconciler, trading, enforcement, vaults, watch, proposals, oracle, deadMan, routes };
+  return { hub: live.hub, eventTail: live.tail, deliveries, agents, reconciler, trading, enforcement, vaults, watch, proposals, notices, oracle, deadMan, routes };
 }

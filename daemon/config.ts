@@ -4,6 +4,7 @@
 import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { z } from "zod";
+import { ALERT_FORMATS, parseAlertTarget } from "./alerts/formats.js";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 const EXCHANGES = ["sim", "hyperliquid-testnet", "hyperliquid"] as const;
@@ -51,6 +52,14 @@ const number = (min: number, max: number, opts: { int?: boolean } = {}) => {
 };
 const port = () => number(0, 65535, { int: true });
 const httpUrl = () => z.url({ protocol: /^https?$/, error: "must be an http(s) URL" });
+/** `<format>:<url>` or a bare http(s) URL (json): alerts/formats.ts parses it again at start. */
+const alertTarget = () => z.string().superRefine((v, ctx) => {
+  try {
+    parseAlertTarget(v, "--alert-url");
+  } catch (err) {
+    ctx.addIssue({ code: "custom", message: `${(err as Error).message.replace(/^--alert-url: /, "")} (give <format>:<url>, format one of ${ALERT_FORMATS.join(", ")}; a bare URL is json)` });
+  }
+});
 const evmAddress = () => z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
 
 export const FLAGS = {
@@ -97,6 +106,12 @@ export const FLAGS = {
   priceStream: { flag: "--no-price-stream", description: "do not revalue vaults between oracle polls from the exchange's price stream (allMids)", toggle: true as const, field: yesNo.default(true) },
   breachMargin: valued("--breach-margin <points>", "percentage points below a drawdown limit at which a vault is read and written at once between polls", number(0, 50), "0.5"),
   deadManSeconds: optional("--dead-man-seconds <seconds>", "keep the exchange's scheduled cancel this far ahead on every vault account, renewed each oracle cycle (off by default; more than --oracle-interval)", number(10, 86_400, { int: true })),
+  alertUrls: list("--alert-url <target>", `where the operator's alerts go, <format>:<url> (format: ${ALERT_FORMATS.join(", ")}; a bare URL is json; repeatable)`, alertTarget()),
+  alertGasBelow: optional(
+    "--alert-gas-below <amount>",
+    "alert when the operator's balance on the chain falls below this, in the chain's native unit (e.g. 0.05); off by default",
+    z.string().regex(/^\d+(\.\d{1,18})?$/, "must be an amount in the chain's native unit, e.g. 0.05 (at most 18 decimals)"),
+  ),
   marketSlippage: valued("--market-slippage <percent>", "price bound of market orders around the mid", number(0.01, 50), "5"),
   signInRateLimit: valued("--sign-in-rate-limit <n>", "sign-in requests per minute per IP", number(1, Number.MAX_SAFE_INTEGER, { int: true }), "30"),
   orderRateLimit: valued("--order-rate-limit <n>", "order requests per second per session", number(1, Number.MAX_SAFE_INTEGER, { int: true }), "20"),
@@ -106,6 +121,7 @@ export const FLAGS = {
     "a PostgreSQL database (postgres://user:password@host/db) shared by several daemons, instead of <data-dir>'s SQLite file; needs --rpc-url, --exchange-url and TRADEVAULT_SECRET",
     z.string().regex(/^postgres(ql)?:\/\/./i, "must be a postgres:// or postgresql:// URL"),
   ),
+  webhooksAllowPrivate: toggle("--webhooks-allow-private", "let users' webhooks reach loopback, private and link-local addresses (tests; self-hosters whose receivers are on their LAN)"),
   sessionMaxAgeDays: valued("--session-max-age <days>", "absolute session lifetime", number(1, 365), "30"),
 };
 
@@ -207,6 +223,9 @@ function checkCombinations(c: z.output<typeof configSchema>): void {
     throw new ConfigError(
       `--dead-man-seconds (${c.deadManSeconds} s) must be more than --oracle-interval (${c.oracleInterval} s): each cycle renews it, so a shorter switch would cancel a live daemon's orders`,
     );
+  }
+  if (c.alertGasBelow !== undefined && c.alertUrls.length === 0) {
+    throw new ConfigError("--alert-gas-below needs --alert-url: the alert has to go somewhere");
   }
   if (c.staleAfter < c.oracleInterval) {
     throw new ConfigError(`--stale-after (${c.staleAfter} s) must be at least --oracle-interval (${c.oracleInterval} s), or every vault trade would be stale`);

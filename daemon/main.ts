@@ -35,7 +35,8 @@ import type { Enforcement } from "./vaults/enforcement.js";
 import type { VaultChainOps } from "./vaults/vault-chain.js";
 import { applyChainEvents } from "./vaults/vault-events.js";
 import { openVenue, type Venue } from "./venue.js";
-import { joinCluster, membership, sharedSending, type Membership } from "./shared-store.js";
+import { daemonId, joinCluster, membership, sharedSending, type Membership } from "./shared-store.js";
+import { startOperatorAlerts } from "./alerts/operator-alerts.js";
 
 export { createSim } from "./venue.js";
 export { packageVersion };
@@ -62,6 +63,8 @@ export interface Daemon {
   oracle: Oracle;
   /** Each paused vault's breach policy, enforced (tests trigger runs as a pause would). */
   enforcement: Enforcement;
+  /** The operator's alert monitor, with --alert-url (tests run a check as its timer would). */
+  alerts?: { tick(): Promise<void> };
   routes: RouteSpec[];
   router: Router;
   /** GET /metrics, when --metrics-port is set. */
@@ -101,12 +104,12 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     // connection is read before the event loop turns, so no early request goes unanswered.
     const services = buildServices(base, { store, box, chain, ops, venue, members, address: listening.address, authSettings: opts.authSettings });
     const http = serveApi(base, { store, chain, venue, services, members, listening });
-    const background = await startBackground(base, services, { chain, members }, opts.startOracle !== false, undo);
+    const background = await startBackground(base, services, { store, chain, exchange: venue.exchange, members }, opts.startOracle !== false, undo);
     const { url, publicUrl } = listening.address;
     base.log.info({ url, publicUrl, dataDir: base.config.dataDir, network: base.config.network, chain: chain.rpcUrl, exchange: venue.exchange.url, metrics: background.metricsUrl }, `tradevaultd listening on ${url}`);
     return {
       url, publicUrl, store, sim: venue.sim, exchange: venue.exchange, chain,
-      oracle: services.oracle, enforcement: services.enforcement, routes: http.routes, router: http.router, metricsUrl: background.metricsUrl,
+      oracle: services.oracle, enforcement: services.enforcement, alerts: background.alerts, routes: http.routes, router: http.router, metricsUrl: background.metricsUrl,
       reconcile: (cloid) => services.reconciler.settle(cloid),
       refreshVault: (address) => services.vaults.refresh(address),
       stop: once(() => shutdown(base.log, [
@@ -114,7 +117,9 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
         background.stopMetricsServer,
         async () => services.prices?.stop(),
         () => services.oracle.stop(),
+        background.stopAlerts,
         () => services.enforcement.stop(),
+        () => services.deliveries.stop(),
         // The vaults' leases handed back: the other daemons take them at their next round.
         async () => members.cluster?.stop(),
         async () => services.eventTail?.stop(),
@@ -256,7 +261,9 @@ function serveApi(
  * The metrics endpoint, the reconciler's sweep, enforcement (a pause the daemon did not get to act on
  * before it stopped, a crash or a kill, is acted on now), the oracle loop and the price stream.
  */
-async function startBackground(base: Base, services: Services, parts: { chain: Chain; members: Membership }, startOracle: boolean, undo: Undo) {
+async function startBackground(
+  base: Base, services: Services, parts: { store: Store; chain: Chain; exchange: ExchangeAdapter; members: Membership }, startOracle: boolean, undo: Undo,
+) {
   const { config, metrics } = base;
   const metricsServer = metrics ? await startMetricsServer(metrics, config.host, config.metricsPort!) : undefined;
   const stopMetricsServer = async () => metricsServer?.stop();
@@ -273,11 +280,19 @@ async function startBackground(base: Base, services: Services, parts: { chain: C
   });
   undo.push(async () => parts.members.cluster?.stop());
   await services.enforcement.start();
+  await services.deliveries.start();
+  undo.push(() => services.deliveries.stop());
   if (startOracle) services.oracle.start(1_000);
   undo.push(() => services.oracle.stop());
   services.prices?.start();
   undo.push(async () => services.prices?.stop());
-  return { metricsUrl: metricsServer?.url, stopMetricsServer };
+  const cluster = parts.members.cluster;
+  const alerts = startOperatorAlerts({
+    config, store: parts.store, chain: parts.chain, exchange: parts.exchange, oracle: services.oracle, daemon: () => daemonId(config.dataDir),
+    isSender: () => cluster?.isSender() ?? true, clock: base.clock, log: base.log,
+  });
+  undo.push(alerts.stop);
+  return { metricsUrl: metricsServer?.url, stopMetricsServer, alerts: alerts.monitor, stopAlerts: alerts.stop };
 }
 
 /** No new connections, streams ended, requests in flight finished (cut after 10 s). */

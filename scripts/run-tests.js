@@ -27,6 +27,8 @@ const POSTGRES_SUITES = [
   "test/trading/",
   "test/vaults/",
   "test/chain/tx-relay",
+  "test/alerts/alerts",
+  "test/alerts/alert-monitor",
   // Needs a PostgreSQL to move into; its tests are skipped on the SQLite pass.
   "test/ops/migrate-store",
 ];

@@ -55,6 +55,8 @@ export interface EmbeddedChain {
   /** Anvil's pid now (it changes with each compaction or restart). */
   pid(): number;
   snapshotAgeSeconds(): number | null;
+  /** Why the last snapshot or compaction failed, until one succeeds; null while they succeed (the operator's alerts read it). */
+  maintenanceError(): string | null;
   /** Starts the snapshot and compaction timer. */
   startMaintenance(): void;
   snapshot(): Promise<void>;
@@ -134,6 +136,7 @@ export async function startEmbeddedChain(o: EmbeddedChainOptions): Promise<Embed
   let lastSnapshotAtClose = true;
   let busy: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
+  let maintenanceError: string | null = null;
 
   /** One maintenance step at a time (snapshot, compaction, restart). */
   const serial = (step: () => Promise<void>): Promise<void> => (busy = busy.then(step, step));
@@ -218,6 +221,7 @@ export async function startEmbeddedChain(o: EmbeddedChainOptions): Promise<Embed
     if (h - compactedAt >= o.compactEveryBlocks) return compactNow();
     const age = lastSnapshot ? o.nowS() - lastSnapshot.created_at : Infinity;
     if (h > (lastSnapshot?.height ?? -1) && age >= o.snapshotIntervalS) await snapshotNow();
+    maintenanceError = null;
   }
 
   watch(node);
@@ -228,11 +232,15 @@ export async function startEmbeddedChain(o: EmbeddedChainOptions): Promise<Embed
     node: () => ({ ipcPath: node.ipcPath, isolated: node.isolated, tcpPort: node.tcpPort }),
     restored: booted.restored,
     pid: () => node.pid,
+    maintenanceError: () => maintenanceError,
     snapshotAgeSeconds: () => (lastSnapshot ? Math.max(0, o.nowS() - lastSnapshot.created_at) : null),
     startMaintenance() {
       const every = Math.min(o.snapshotIntervalS * 1000, 5_000);
       timer = setInterval(() => {
-        void serial(tick).catch((e: unknown) => o.log.warn({ err: e }, "embedded chain maintenance failed; trying again later"));
+        void serial(tick).catch((e: unknown) => {
+          maintenanceError = e instanceof Error ? e.message : String(e);
+          o.log.warn({ err: e }, "embedded chain maintenance failed; trying again later");
+        });
       }, every);
       timer.unref();
     },

@@ -23,3 +23,16 @@ export async function markUnapproved(db: Executor, address: string) {
 export function newestAgent(db: Executor): Promise<AgentRow | undefined> {
   return db.selectFrom("agents").selectAll().orderBy("created_at", "desc").limit(1).executeTakeFirst();
 }
+
+/** Per exchange account of an open vault: the vault, and its newest agent that was ever approved (valid_until set). */
+export async function vaultAgents(db: Executor): Promise<Array<{ vault: string; investor: string; account: string; agent: string; valid_until: number }>> {
+  const rows = await db.selectFrom("vaults as v")
+    .innerJoin("agents as a", "a.account", "v.exchange_account")
+    .select(["v.address as vault", "v.investor", "a.account", "a.address as agent", "a.valid_until", "a.created_at"])
+    .where("v.closed", "=", 0).where("a.valid_until", "is not", null)
+    .orderBy("a.created_at", "desc")
+    .execute();
+  const newest = new Map<string, (typeof rows)[number]>();
+  for (const r of rows) if (!newest.has(r.account)) newest.set(r.account, r);
+  return [...newest.values()].map((r) => ({ vault: r.vault, investor: r.investor, account: r.account, agent: r.agent, valid_until: r.valid_until! }));
+}

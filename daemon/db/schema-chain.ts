@@ -88,6 +88,8 @@ export interface VaultsTable {
   account_mode: string | null;
   /** Milliseconds; when account_mode was last read. */
   account_mode_checked_at: number | null;
+  /** 1 once DeadlineApproaching was recorded (vaults/deadline-notices.ts). */
+  deadline_notice: Generated<number>;
   updated_at: number;
 }
 

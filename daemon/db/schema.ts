@@ -4,6 +4,7 @@
 import type { Generated, Insertable, Selectable } from "kysely";
 import type { ChainTables } from "./schema-chain.js";
 import type { ClusterTables } from "./schema-cluster.js";
+import type { WebhookTables } from "./schema-webhooks.js";
 
 export interface UsersTable {
   address: string; // EIP-55
@@ -129,12 +130,34 @@ export interface EventTicketsTable {
   expires_at: number;
 }
 
+/** A notice addressed to one user (alerts/user-notices.ts), stored once under its key. */
+export interface UserNoticesTable {
+  key: string;
+  /** Dense and increasing, allocated under the "user_notices.id" sequence lock. */
+  id: number;
+  user: string; // EIP-55
+  type: string;
+  /** JSON of the notice's data, as the API would render it. */
+  data: string;
+  created_at: number;
+}
+
+/** An operator alert now firing (alerts/alert-monitor.ts): its start was sent, its clear is not yet. */
+export interface OperatorAlertsTable {
+  key: string;
+  /** The daemon a per-daemon condition is about; null for a shared one. */
+  daemon: string | null;
+  title: string;
+  text: string;
+  since: number;
+}
+
 /** One row per dense sequence allocated by reading its last number (db/sequence-lock.ts). */
 export interface SequenceLocksTable {
   name: string;
 }
 
-export interface Database extends ChainTables, ClusterTables {
+export interface Database extends ChainTables, ClusterTables, WebhookTables {
   users: UsersTable;
   auth_nonces: AuthNoncesTable;
   sessions: SessionsTable;
@@ -145,12 +168,16 @@ export interface Database extends ChainTables, ClusterTables {
   sim_faucet_days: SimFaucetDaysTable;
   sequence_locks: SequenceLocksTable;
   event_tickets: EventTicketsTable;
+  user_notices: UserNoticesTable;
+  operator_alerts: OperatorAlertsTable;
 }
 
 export type SessionRow = Selectable<SessionsTable>;
 export type NewSession = Insertable<SessionsTable>;
 export type NonceRow = Selectable<AuthNoncesTable>;
 export type AgentRow = Selectable<AgentsTable>;
+export type UserNoticeRow = Selectable<UserNoticesTable>;
+export type OperatorAlertRow = Selectable<OperatorAlertsTable>;
 export type OrderRow = Selectable<OrdersTable>;
 export type NewOrder = Insertable<OrdersTable>;
 export type ProposalRow = Selectable<ProposalsTable>;

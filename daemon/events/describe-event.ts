@@ -169,6 +169,13 @@ const ENTRIES: { [K in VaultEventType]: Entry<K> } = {
     tell: (d) => [`Enforcement failing since ${utcTime(d.since)}: ${d.error}`,
       [fig("breach policy", d.policy), fig("since", utcTime(d.since)), fig("attempts", String(d.attempts)), fig("error", d.error)]],
   },
+  DeadlineApproaching: {
+    title: "Deadline approaching",
+    tell: (d, vault) => [
+      `${vaultName(vault)} reaches its deal deadline in ${count(d.hoursLeft, "hour")} (${utcTime(d.deadline)}): the daemon closes it then and settles the shares`,
+      [fig("deadline", utcTime(d.deadline)), fig("hours left", String(d.hoursLeft))],
+    ],
+  },
 };
 
 /** The event types this module describes (a test holds them equal to VAULT_EVENT_TYPES). */

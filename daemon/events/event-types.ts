@@ -5,6 +5,14 @@
 export const VAULT_EVENT_TYPES = [
   "VaultCreated", "BalanceUpdated", "Paused", "Unpaused", "Closed", "Funded", "Withdrawn",
   "Fill", "BalanceMismatch", "OrdersCanceled", "Flattened", "AccountModeChanged", "EnforcementFailing",
+  "DeadlineApproaching",
 ] as const;
 
 export type VaultEventType = (typeof VAULT_EVENT_TYPES)[number];
+
+// Notices addressed to one user, not to a vault's parties: a proposal has no vault yet, and an agent
+// key's expiry concerns the investor alone. Stored in user_notices (alerts/user-notices.ts), with
+// their data schemas in http/routes/event-responses.ts (`userNoticeData`) and their words in the describer.
+export const USER_NOTICE_TYPES = ["ProposalSigned", "AgentExpiring", "AgentLapsed"] as const;
+
+export type UserNoticeType = (typeof USER_NOTICE_TYPES)[number];

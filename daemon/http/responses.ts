@@ -12,3 +12,4 @@ export * from "./routes/vault-responses.js";
 export * from "./routes/event-responses.js";
 export * from "./routes/meta-responses.js";
 export * from "./routes/sim-responses.js";
+export * from "./routes/webhook-responses.js";

@@ -5,9 +5,10 @@
 import { getAddress, verifyTypedData } from "ethers";
 import type { Logger } from "pino";
 import { buildVaultTermsTypedData, hashVaultTerms, randomSalt, senselessTerms, termsProblems, VAULT_TERMS_TYPES, type VaultTerms } from "../chain/terms.js";
-import type { Executor } from "../db/store.js";
+import type { Executor, UnitOfWork } from "../db/store.js";
 import * as repo from "../db/proposals-repo.js";
 import type { ProposalRow } from "../db/schema.js";
+import type { UserNotices } from "../alerts/user-notices.js";
 import { AppError, isAppError } from "../errors.js";
 import { compareDecimal } from "../lib/decimal.js";
 import { isRetryable } from "../lib/retry.js";
@@ -22,6 +23,9 @@ export type ProposalTerms = Omit<VaultTerms, "exchangeAccount" | "validUntil" | 
 /** What proposals need from below, passed in at composition. */
 export interface ProposalDeps {
   db: Executor;
+  work: UnitOfWork;
+  /** Where a signature is told to the party who has not signed yet (ProposalSigned). */
+  notices: UserNotices;
   chainId(): number;
   factory(): string;
   /** The active (not closed) vault trading this exchange account, if any. */
@@ -111,6 +115,22 @@ export function createProposalService(deps: ProposalDeps) {
       await repo.updateProposal(db, row.id, { relay_error: message, ...(forGood ? { status: "FAILED" as const } : {}) }, clock(), "PENDING");
     }
     return (await repo.findProposal(db, row.id))!;
+  }
+
+  /**
+   * ProposalSigned to the party who has not signed yet, in the signature's transaction. Once both
+   * have signed there is nothing to ask of anyone: the vault's deployment (VaultCreated) tells both.
+   */
+  async function tellOtherParty(trx: Executor, p: ProposalRow, signer: string): Promise<void> {
+    const signerIsInvestor = signer === p.investor;
+    if (signerIsInvestor ? p.trader_signature !== null : p.investor_signature !== null) return;
+    await deps.notices.notifyParty(trx, {
+      user: signerIsInvestor ? p.trader : p.investor, type: "ProposalSigned", key: `ProposalSigned:${p.id}:${signer}`,
+      data: {
+        proposal: p.id, signedBy: signer, role: signerIsInvestor ? "investor" : "trader", investor: p.investor, trader: p.trader,
+        initialBalance: baseUnitsToUsdc(p.initial_balance), dealDeadline: p.deal_deadline, validUntil: p.valid_until,
+      },
+    });
   }
 
   function relay(row: ProposalRow): Promise<ProposalRow> {
@@ -206,11 +226,15 @@ export function createProposalService(deps: ProposalDeps) {
         throw invalid("signature", "cannot be parsed");
       }
       if (signer !== user) throw invalid("signature", "is not your signature over these terms (sign the proposal's typedData)");
-      const field = user === row.investor ? "investor_signature" : "trader_signature";
-      if (!(await repo.updateProposal(db, id, { [field]: signature }, clock(), "PENDING"))) {
-        throw new AppError("CONFLICT", "the proposal changed meanwhile; fetch it again");
-      }
-      const updated = (await repo.findProposal(db, id))!;
+      const updated = await deps.work.write(async (trx) => {
+        const field = user === row.investor ? "investor_signature" : "trader_signature";
+        if (!(await repo.updateProposal(trx, id, { [field]: signature }, clock(), "PENDING"))) {
+          throw new AppError("CONFLICT", "the proposal changed meanwhile; fetch it again");
+        }
+        const signed = (await repo.findProposal(trx, id))!;
+        await tellOtherParty(trx, signed, user);
+        return signed;
+      });
       return updated.investor_signature && updated.trader_signature ? relay(updated) : updated;
     },
 

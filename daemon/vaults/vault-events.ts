@@ -3,6 +3,7 @@
 // (tx hash, log index), so applying a block twice changes nothing and reports nothing.
 import type { Executor } from "../db/store.js";
 import * as repo from "../db/vaults-repo.js";
+import { enqueueDeliveries } from "../db/webhooks-repo.js";
 import type { VaultEventRow, VaultRow } from "../db/schema-chain.js";
 import type { ChainEventInput } from "../chain/event-rows.js";
 
@@ -86,6 +87,9 @@ export async function applyChainEvents(trx: Executor, events: ChainEventInput[],
     // committed meanwhile (PostgreSQL) is not undone by a change computed from the row read before.
     const current = (await repo.findVault(trx, v.address))!;
     await repo.updateVault(trx, v.address, { ...effect(current, e), updated_at: now });
+    // In the event's own transaction, and only for a new row: a crash loses no delivery, and the
+    // receipt and the indexer recording the same event enqueue it once.
+    await enqueueDeliveries(trx, v, row, now);
     inserted.push(row);
   }
   return inserted;
@@ -96,6 +100,9 @@ export async function appendDaemonEvent(trx: Executor, e: DaemonEventInput, now:
   const v = await repo.findVault(trx, e.vault);
   if (!v) return undefined;
   const row = await repo.insertEvent(trx, v, { ...e, txHash: null, logIndex: null, blockNumber: null });
-  if (row) await repo.updateVault(trx, v.address, { updated_at: now });
+  if (row) {
+    await repo.updateVault(trx, v.address, { updated_at: now });
+    await enqueueDeliveries(trx, v, row, now);
+  }
   return row;
 }

@@ -36,11 +36,11 @@ const crashFlags = (dataDir: string, port: number) => [
   "--log-level", process.env.TEST_LOG ?? "info",
 ];
 
-/** Starts the daemon on `dataDir` and a fresh free port; resolves once its HTTP API answers. */
-export async function startDaemonProcess(dataDir: string): Promise<DaemonProcess> {
+/** Starts the daemon on `dataDir` and a fresh free port (and `extraFlags`); resolves once its HTTP API answers. */
+export async function startDaemonProcess(dataDir: string, extraFlags: string[] = []): Promise<DaemonProcess> {
   const port = await freePort();
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("TRADEVAULT_")));
-  const child: ChildProcess = spawn(process.execPath, [BIN, ...crashFlags(dataDir, port)], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(process.execPath, [BIN, ...crashFlags(dataDir, port), ...extraFlags], { env, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));

@@ -5,7 +5,9 @@ import * as assert from "uvu/assert";
 import { VAULT_EVENT_TYPES, type VaultEventType } from "../../daemon/events/event-types.js";
 import { describeEvent, DESCRIBED_TYPES, fromStream, narrator, type DescribableEvent, type EventContext } from "../../daemon/events/describe-event.js";
 import { usdcText, grouped, plainDecimal } from "../../daemon/lib/figures.js";
-import { vaultEvent, type VaultEvent } from "../../daemon/http/responses.js";
+import { userNoticeData, vaultEvent, type VaultEvent } from "../../daemon/http/responses.js";
+import { describeNotice, type DescribableNotice } from "../../daemon/events/describe-notice.js";
+import { USER_NOTICE_TYPES } from "../../daemon/events/event-types.js";
 
 const VAULT = "0x1234567890AbcdEF1234567890aBcdef12345678";
 const IVY = "0x14791697260E4c9A71f18484C9f997B308e59325";
@@ -39,6 +41,7 @@ const SAMPLES: { [K in VaultEventType]: Sample<K> } = {
   },
   AccountModeChanged: { from: "default", to: "unifiedAccount", valued: false },
   EnforcementFailing: { policy: "flatten", since: DEADLINE - 3600, attempts: 4, error: "the agent is not approved" },
+  DeadlineApproaching: { deadline: DEADLINE, hoursLeft: 23 },
 };
 
 const LIMITS: EventContext = { vault: { maxDrawdown: 10, dailyDrawdown: 5, investor: IVY, trader: TOM } };
@@ -59,6 +62,7 @@ const EXPECTED: Record<VaultEventType, string> = {
   Flattened: "Flattened: 2 positions closed (BTC 0.1 at 53,001; ETH -1 at 3,000.25), 1 order canceled; left open below the exchange's minimum order: SOL 0.01 (1.40 USDC)",
   AccountModeChanged: "Account mode changed from default to unifiedAccount, which the oracle cannot value: the vault is paused",
   EnforcementFailing: "Enforcement failing since 2026-12-31 23:00 UTC: the agent is not approved",
+  DeadlineApproaching: "Vault 0x1234…5678 reaches its deal deadline in 23 hours (2027-01-01 00:00 UTC): the daemon closes it then and settles the shares",
 };
 
 test("every event type in the one list has a description, and nothing else does", () => {
@@ -77,6 +81,21 @@ test("each type's sentence, title and figures, from the event exactly as the API
     assert.ok(d.figures.length > 0, `${type} has figures`);
     for (const f of d.figures) assert.ok(f.label && f.value !== undefined && !/undefined|NaN|\[object/.test(f.value), `${type}: ${JSON.stringify(f)}`);
   }
+});
+
+test("each user notice's sentence says what to do, from data its schema accepts", () => {
+  const notices: DescribableNotice[] = [
+    { type: "ProposalSigned", user: TOM, data: { proposal: 7, signedBy: IVY, role: "investor", investor: IVY, trader: TOM, initialBalance: "10000", dealDeadline: DEADLINE, validUntil: DEADLINE - 86_400 } },
+    { type: "AgentExpiring", user: IVY, data: { agent: OPERATOR, account: IVY, vault: VAULT, validUntil: DEADLINE, daysLeft: 6 } },
+    { type: "AgentLapsed", user: IVY, data: { agent: OPERATOR, account: IVY, vault: null, validUntil: DEADLINE } },
+  ];
+  assert.equal(notices.map((n) => n.type), [...USER_NOTICE_TYPES]);
+  for (const n of notices) userNoticeData[n.type].parse(n.data);
+  assert.equal(notices.map((n) => describeNotice(n).sentence), [
+    "The investor 0x1479…9325 signed proposal #7 (10,000.00 USDC until 2027-01-01 00:00 UTC): sign it before 2026-12-31 00:00 UTC to deploy the vault (tradevault proposals accept 7)",
+    "The agent key trading vault 0x1234…5678 expires in 6 days (2027-01-01 00:00 UTC): approve its successor (tradevault agent approve)",
+    "The agent key trading account 0x1479…9325 expired at 2027-01-01 00:00 UTC: no order can be placed until a new one is approved (tradevault agent approve)",
+  ]);
 });
 
 test("a pause says which limit in words, with the drawdown of the reading that paused it", () => {

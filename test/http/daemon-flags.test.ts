@@ -48,11 +48,14 @@ const SAMPLES: Record<ConfigKey, { value?: string; with?: string[]; env?: string
   deadManSeconds: { value: "300" },
   simScheduleCancelVolume: { value: "0" },
   simFunding: { value: "0.0001" },
+  alertUrls: { value: "slack:https://hooks.slack.example/T1/B2/x,http://127.0.0.1:9999/alerts" },
+  alertGasBelow: { value: "0.05", with: ["--alert-url", "http://127.0.0.1:9999/alerts"] },
   marketSlippage: { value: "1.5" },
   signInRateLimit: { value: "5" },
   orderRateLimit: { value: "7" },
   metricsPort: { value: "9464" },
   databaseUrl: { value: "postgres://tradevault@127.0.0.1/tradevault", with: ["--rpc-url", "http://127.0.0.1:8545", "--chain-id", "998", "--exchange-url", "http://127.0.0.1:8500"] },
+  webhooksAllowPrivate: {},
   sessionMaxAgeDays: { value: "2" },
 };
 

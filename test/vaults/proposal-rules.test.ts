@@ -7,6 +7,7 @@ import { join } from "node:path";
 import pino from "pino";
 import { openStore, type Store } from "../../daemon/db/database.js";
 import { AppError } from "../../daemon/errors.js";
+import { createUserNotices } from "../../daemon/alerts/user-notices.js";
 import { createProposalService } from "../../daemon/vaults/proposal-service.js";
 import { createVault, party, signTyped, startTestDaemon, type Party, type TestDaemon } from "../helpers/daemon.js";
 import { tempDir } from "../helpers/util.js";
@@ -120,7 +121,7 @@ async function relayWith(error: AppError): Promise<{ status: string; relayError:
   const dir = tempDir();
   const store = await openStore(join(dir.path, "p.db"));
   const svc = createProposalService({
-    db: store.db, clock: Date.now, log: pino({ level: "silent" }), exclusive: store.exclusive,
+    db: store.db, work: store, notices: createUserNotices({ clock: Date.now }), clock: Date.now, log: pino({ level: "silent" }), exclusive: store.exclusive,
     chainId: () => 31337, factory: () => "0x5FbDB2315678afecb367f032d93F642f64180aa3",
     activeVaultFor: async () => undefined, accountValue: async () => "1000000", firstReading: async () => undefined,
     assertAccountValued: async () => undefined,

@@ -22,12 +22,16 @@ import * as postgresBaseline from "./2026-11-26-009-postgres-baseline.js";
 import * as sequenceLocks from "./2026-11-27-010-sequence-locks.js";
 import * as cluster from "./2026-11-27-011-cluster.js";
 import * as eventTickets from "./2026-11-27-012-event-tickets.js";
+import * as webhooks from "./2026-11-27-013-webhooks.js";
+import * as notices from "./2026-11-27-014-notices.js";
 
 /** Migrations that run on both stores, after each one's history or baseline. */
 const both: Record<string, Migration> = {
   "2026-11-27-010-sequence-locks": sequenceLocks,
   "2026-11-27-011-cluster": cluster,
   "2026-11-27-012-event-tickets": eventTickets,
+  "2026-11-27-013-webhooks": webhooks,
+  "2026-11-27-014-notices": notices,
 };
 
 export const sqliteMigrations: Record<string, Migration> = {

@@ -2,7 +2,7 @@
 // events/event-types.ts, and `vaultEventData` must have exactly one schema per name), the VaultEvent
 // record of GET /api/vaults/:address/events, and the message of the GET /api/events stream.
 import { z } from "zod";
-import { VAULT_EVENT_TYPES, type VaultEventType } from "../../events/event-types.js";
+import { VAULT_EVENT_TYPES, type UserNoticeType, type VaultEventType } from "../../events/event-types.js";
 import { breachPolicy, dustPosition, unixSeconds, usdcText } from "../response-parts.js";
 
 /** POST /api/events/ticket: single use, for GET /api/events?ticket=... */
@@ -53,7 +53,27 @@ export const vaultEventData = {
   }).meta({ description: "a paused vault has not held its breach policy for more than two oracle cycles; the daemon keeps trying" }),
   AccountModeChanged: z.object({ from: z.string().nullable(), to: z.string(), valued: z.boolean() })
     .meta({ description: "the exchange account's abstraction mode changed (valued: the oracle can value the new mode)" }),
+  DeadlineApproaching: z.object({
+    deadline: unixSeconds.meta({ description: "the deal's deadline" }),
+    hoursLeft: z.number().int().meta({ description: "whole hours from the event to the deadline (24 or fewer)" }),
+  }).meta({ description: "recorded once per vault, 24 hours before its deal deadline" }),
 } satisfies Record<VaultEventType, z.ZodType>;
+
+/** Each notice type's `data` (notices addressed to one user; alerts/user-notices.ts). */
+export const userNoticeData = {
+  ProposalSigned: z.object({
+    proposal: z.number().int(), signedBy: z.string(), role: z.enum(["investor", "trader"]).meta({ description: "the signer's side" }),
+    investor: z.string(), trader: z.string(), initialBalance: usdcText, dealDeadline: unixSeconds, validUntil: unixSeconds,
+  }).meta({ description: "the other party signed the proposal: it waits for your signature" }),
+  AgentExpiring: z.object({
+    agent: z.string(), account: z.string(), vault: z.string().nullable(), validUntil: unixSeconds,
+    daysLeft: z.number().int(),
+  }).meta({ description: "the agent key trading the account expires within 7 days: approve its successor (tradevault agent approve)" }),
+  AgentLapsed: z.object({ agent: z.string(), account: z.string(), vault: z.string().nullable(), validUntil: unixSeconds })
+    .meta({ description: "the agent key trading the account has expired: no order can be placed until a new one is approved" }),
+} satisfies Record<UserNoticeType, z.ZodType>;
+
+export type UserNoticeDataOf<K extends UserNoticeType> = z.infer<(typeof userNoticeData)[K]>;
 
 /** One event type's `data`. */
 export type VaultEventDataOf<K extends VaultEventType> = z.infer<(typeof vaultEventData)[K]>;

@@ -81,6 +81,17 @@ export async function everyOperation(base: string, token: string, vault: string,
   const funded = data(await call("post", "/api/vaults/{address}/fund", { ...a, params, body: { amount: "500", deadline: prepared.deadline, signature: "0x" } }));
   const fundTx: string = use(funded.txHash);
 
+  const hook = data(await call("post", "/api/webhooks", { ...a, body: { url: "https://hooks.example/x", format: "slack", events: ["Paused"], vaults: [vault] } }));
+  const hookSecret: string = use(hook.webhook.secret);
+  const hooks = data(await call("get", "/api/webhooks", a));
+  const hookEnabled: boolean | undefined = use(hooks.webhooks[0]?.enabled);
+  const hookId = { params: { id: hook.webhook.id } };
+  const tried = data(await call("post", "/api/webhooks/{id}/test", { ...a, ...hookId }));
+  const triedStatus: number | null = use(tried.result.statusCode);
+  const sent = data(await call("get", "/api/webhooks/{id}/deliveries", { ...a, ...hookId, query: { limit: 5 } }));
+  const sentStatus: "pending" | "delivered" | "failed" | undefined = use(sent.deliveries[0]?.status);
+  const unhooked: Record<string, never> = use(data(await call("delete", "/api/webhooks/{id}", { ...a, ...hookId })));
+
   const credited = data(await call("post", "/api/sim/faucet", { ...a, body: { amount: "100" } }));
   const usdc: string = use(credited.usdc);
   const leftToday: string = use(credited.leftToday);
@@ -98,5 +109,5 @@ export async function everyOperation(base: string, token: string, vault: string,
 
   return [sessionToken, accountValue, agentNonce, approvedFlag, placed, restingPrice, fillFee, canceledStatus, liquidation, closedAt,
     warning, more, termsSalt, vaultAddress, rejectedBy, share, drawdown, peak, pnl, profit, paused, amount, permitValue, fundTx,
-    expiresAt, loggedOut, usdc, leftToday, filled, signedInAs, filledAt];
+    expiresAt, loggedOut, usdc, leftToday, filled, signedInAs, filledAt, hookSecret, hookEnabled, triedStatus, sentStatus, unhooked];
 }
