@@ -1,5 +1,6 @@
 // Every benchmark, by name, with its full size (what `npm run bench` runs) and a tiny one (what the
 // smoke test runs to check it starts and finishes).
+import { ALERTS_FULL, alerts } from "./alerts.js";
 import { AUDIT_WRITE_FULL, auditWrite } from "./audit-write.js";
 import { BREACH_FULL, breach } from "./breach.js";
 import { HTTP_READ_FULL, httpRead } from "./http-read.js";
@@ -53,6 +54,11 @@ export const BENCHMARKS: Benchmark[] = [
     name: "audit-write",
     full: () => auditWrite(AUDIT_WRITE_FULL),
     tiny: () => auditWrite({ batches: [{ batch: 1, count: 5 }, { batch: 100, count: 200 }], postgres: 0, runs: 1 }),
+  },
+  {
+    name: "alerts",
+    full: () => alerts(ALERTS_FULL),
+    tiny: () => alerts({ vaults: 2, hooksPerVault: 2, hanging: 1, rounds: 1, cycles: 1 }),
   },
   {
     name: "breach",
