@@ -27,6 +27,7 @@ const POSTGRES_SUITES = [
   "test/trading/",
   "test/vaults/",
   "test/chain/tx-relay",
+  "test/alerts/",
   // Needs a PostgreSQL to move into; its tests are skipped on the SQLite pass.
   "test/ops/migrate-store",
 ];
