@@ -27,7 +27,8 @@ const POSTGRES_SUITES = [
   "test/trading/",
   "test/vaults/",
   "test/chain/tx-relay",
-  "test/alerts/",
+  "test/alerts/webhooks",
+  "test/alerts/outbox-claims",
   // Needs a PostgreSQL to move into; its tests are skipped on the SQLite pass.
   "test/ops/migrate-store",
 ];

@@ -50,6 +50,15 @@ export async function enqueueDeliveries(db: Executor, vault: VaultRow, event: Va
   return rows.length;
 }
 
+/** Whether any delivery is due and unclaimed (a read: the poll claims, a write, only when there is one). */
+export async function anyDue(db: Executor, now: number, busy: string[]): Promise<boolean> {
+  let q = db.selectFrom("webhook_deliveries").select("id")
+    .where("status", "=", "pending").where("next_attempt_at", "<=", now)
+    .where((eb) => eb.or([eb("claim_until", "is", null), eb("claim_until", "<", now)]));
+  if (busy.length > 0) q = q.where("webhook_id", "not in", busy);
+  return (await q.limit(1).executeTakeFirst()) !== undefined;
+}
+
 /**
  * Takes up to `limit` due deliveries for `claimer` until `until`, oldest due first, skipping those
  * another claimer holds and those of `busy` webhooks. One statement: the outer conditions are checked

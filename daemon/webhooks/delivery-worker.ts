@@ -59,8 +59,10 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
 
   async function claimRound(): Promise<void> {
     const now = clock();
-    const rows = await store.write((trx) =>
-      repo.claimDue(trx, { claimer, now, until: now + CLAIM_MS, limit: CLAIM_BATCH, busy: [...queues.keys()] }));
+    const busy = [...queues.keys()];
+    if (!(await repo.anyDue(store.db, now, busy))) return;
+    // Relaxed: a claim lost to a power cut only lets the row be claimed again (SQLite drops claims at start anyway).
+    const rows = await store.relaxed((trx) => repo.claimDue(trx, { claimer, now, until: now + CLAIM_MS, limit: CLAIM_BATCH, busy }));
     for (const row of rows) queue(row);
   }
 
@@ -83,7 +85,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
   }
 
   async function sendOne(row: DeliveryRow): Promise<void> {
-    if (!(await store.write((trx) => repo.renewClaim(trx, row.id, claimer, clock() + CLAIM_MS)))) return;
+    if (!(await store.relaxed((trx) => repo.renewClaim(trx, row.id, claimer, clock() + CLAIM_MS)))) return;
     const hook = await repo.findWebhook(store.db, row.webhook_id);
     if (!hook || hook.enabled !== 1) return;
     const message = await deliveryMessage(store.db, row.id, row.event_id);
