@@ -73,7 +73,7 @@ export async function claimDue(
     .where((eb: any) => eb.or([eb("claim_until", "is", null), eb("claim_until", "<", now)]));
   let inner = free(db.selectFrom("webhook_deliveries").select("id"));
   if (busy.length > 0) inner = inner.where("webhook_id", "not in", busy);
-  inner = inner.orderBy("next_attempt_at").limit(limit);
+  inner = inner.orderBy("next_attempt_at").orderBy("event_id").limit(limit);
   if (db.getExecutor().adapter instanceof PostgresAdapter) inner = inner.forUpdate().skipLocked();
   return free(db.updateTable("webhook_deliveries").set({ claimed_by: claimer, claim_until: until }).where("id", "in", inner))
     .returningAll()

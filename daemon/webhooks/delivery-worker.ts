@@ -63,6 +63,8 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
     if (!(await repo.anyDue(store.db, now, busy))) return;
     // Relaxed: a claim lost to a power cut only lets the row be claimed again (SQLite drops claims at start anyway).
     const rows = await store.relaxed((trx) => repo.claimDue(trx, { claimer, now, until: now + CLAIM_MS, limit: CLAIM_BATCH, busy }));
+    // RETURNING keeps no order: each webhook's queue goes out in the order its rows fell due, events in order.
+    rows.sort((a, b) => a.next_attempt_at - b.next_attempt_at || a.event_id - b.event_id);
     for (const row of rows) queue(row);
   }
 
