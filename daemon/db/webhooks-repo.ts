@@ -129,6 +129,17 @@ export async function disableWebhook(db: Executor, id: string, reason: string): 
     .where("webhook_id", "=", id).where("status", "=", "pending").execute();
 }
 
+/** Forgets finished deliveries (delivered or failed) created before `before`: the outbox does not grow forever. */
+export async function pruneDeliveries(db: Executor, before: number): Promise<number> {
+  const r = await db.deleteFrom("webhook_deliveries").where("status", "in", ["delivered", "failed"]).where("created_at", "<", before).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
+/** Deliveries by status (the metrics scrape). */
+export function countDeliveriesByStatus(db: Executor): Promise<Array<{ key: string; n: number }>> {
+  return db.selectFrom("webhook_deliveries").select((eb) => ["status as key", eb.fn.countAll<number>().as("n")]).groupBy("status").execute();
+}
+
 /** The webhook's latest deliveries, newest event first. */
 export function deliveriesOf(db: Executor, webhookId: string, limit: number): Promise<DeliveryRow[]> {
   return db.selectFrom("webhook_deliveries").selectAll().where("webhook_id", "=", webhookId)

@@ -20,6 +20,9 @@ import { afterAttempt } from "./retry-policy.js";
 /** How long a claim holds before another daemon may take the row (renewed before each send). */
 const CLAIM_MS = 2 * 60_000;
 const CLAIM_BATCH = 100;
+/** Finished deliveries are kept this long (GET .../deliveries shows them), then pruned, once an hour. */
+const KEEP_FINISHED_MS = 30 * 86_400_000;
+const PRUNE_EVERY_MS = 3_600_000;
 
 export interface DeliveryWorkerDeps {
   store: Store;
@@ -39,6 +42,8 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
   const queues = new Map<string, DeliveryRow[]>();
   const drains = new Set<Promise<void>>();
   let timer: NodeJS.Timeout | undefined;
+  let pruner: NodeJS.Timeout | undefined;
+  let pruning: Promise<unknown> | undefined;
   let claiming: Promise<void> | undefined;
   let again = false;
   let stopped = true;
@@ -119,6 +124,11 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
     if (result.error) log.info({ webhook: hook.id, delivery: row.id, error: result.error }, "webhook delivery failed");
   }
 
+  function prune(): void {
+    pruning = store.relaxed((trx) => repo.pruneDeliveries(trx, clock() - KEEP_FINISHED_MS))
+      .catch((err) => log.warn({ err }, "pruning finished webhook deliveries failed; the next hour tries again"));
+  }
+
   return {
     wake,
     /** Starts polling; alone on SQLite, first lets go of claims a killed process left. */
@@ -127,13 +137,18 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
       stopped = false;
       timer = setInterval(wake, deps.pollMs ?? 1_000);
       timer.unref();
+      pruner = setInterval(prune, PRUNE_EVERY_MS);
+      pruner.unref();
+      prune();
       wake();
     },
     /** Stops claiming; sends in flight finish (each is capped in time). */
     async stop(): Promise<void> {
       stopped = true;
       if (timer) clearInterval(timer);
+      if (pruner) clearInterval(pruner);
       await claiming;
+      await pruning;
       await Promise.all([...drains]);
     },
     /** Sends one message to a webhook now, signed like a delivery; records nothing. */

@@ -64,4 +64,18 @@ test("a claim holds until it expires, is renewed only by its holder, and busy we
   assert.equal(after.map((r) => r.id).sort(), ["exp.1", "exp.2", "later.0"], "a delivered row is never claimed again");
 });
 
+test("finished deliveries are pruned after their time, pending ones never; counts by status", async () => {
+  await pending("prune", 3, 100);
+  await repo.recordAttempt(t.store.db, "prune.0", { status: "delivered", nextAttemptAt: 100, lastStatus: 200, latencyMs: 1, error: null, deliveredAt: 100 });
+  await repo.recordAttempt(t.store.db, "prune.1", { status: "failed", nextAttemptAt: 100, lastStatus: 500, latencyMs: 1, error: "answered 500", deliveredAt: null });
+  const before = new Map((await repo.countDeliveriesByStatus(t.store.db)).map((r) => [r.key, Number(r.n)]));
+  assert.is(await t.store.write((trx) => repo.pruneDeliveries(trx, 100)), 0, "nothing created before 100");
+  assert.is(await t.store.write((trx) => repo.pruneDeliveries(trx, 101)), 2);
+  const left = await t.store.db.selectFrom("webhook_deliveries").select("id").where("id", "like", "prune.%").execute();
+  assert.equal(left.map((r) => r.id), ["prune.2"]);
+  const after = new Map((await repo.countDeliveriesByStatus(t.store.db)).map((r) => [r.key, Number(r.n)]));
+  assert.is(after.get("delivered") ?? 0, before.get("delivered")! - 1);
+  assert.is(after.get("failed") ?? 0, before.get("failed")! - 1);
+});
+
 test.run();
