@@ -29,6 +29,8 @@ const POSTGRES_SUITES = [
   "test/chain/tx-relay",
   "test/alerts/alerts",
   "test/alerts/alert-monitor",
+  "test/alerts/webhooks",
+  "test/alerts/outbox-claims",
   // Needs a PostgreSQL to move into; its tests are skipped on the SQLite pass.
   "test/ops/migrate-store",
 ];

@@ -16,6 +16,7 @@ import type { RenderedMessage } from "./formats.js";
 export const OUTBOUND_TIMEOUT_MS = 10_000;
 export const MAX_REQUEST_BYTES = 64 * 1024;
 export const MAX_REPLY_BYTES = 4 * 1024;
+const REGISTRATION_LOOKUP_MS = 5_000;
 const EXCERPT_CHARS = 500;
 
 export interface ResolvedAddress {
@@ -72,11 +73,16 @@ class RefusedAddress extends Error {}
  * refused address or to nothing. Checked again at each send, on the address connected to.
  */
 export async function checkDestination(url: URL, opts: OutboundOptions, field = "url"): Promise<void> {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), opts.timeoutMs ?? REGISTRATION_LOOKUP_MS);
   try {
-    await destination(url, opts);
+    // A resolver that never answers must not hold the registration request open.
+    await Promise.race([destination(url, opts), aborted(abort.signal)]);
   } catch (e) {
     const message = e instanceof RefusedAddress ? e.message : `${hostOf(url)} cannot be resolved`;
     throw new AppError("INVALID_INPUT", `${field}: ${message}`, { details: [{ field, message }] });
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -50,6 +50,15 @@ export async function enqueueDeliveries(db: Executor, vault: VaultRow, event: Va
   return rows.length;
 }
 
+/** Whether any delivery is due and unclaimed (a read: the poll claims, a write, only when there is one). */
+export async function anyDue(db: Executor, now: number, busy: string[]): Promise<boolean> {
+  let q = db.selectFrom("webhook_deliveries").select("id")
+    .where("status", "=", "pending").where("next_attempt_at", "<=", now)
+    .where((eb) => eb.or([eb("claim_until", "is", null), eb("claim_until", "<", now)]));
+  if (busy.length > 0) q = q.where("webhook_id", "not in", busy);
+  return (await q.limit(1).executeTakeFirst()) !== undefined;
+}
+
 /**
  * Takes up to `limit` due deliveries for `claimer` until `until`, oldest due first, skipping those
  * another claimer holds and those of `busy` webhooks. One statement: the outer conditions are checked
@@ -64,7 +73,7 @@ export async function claimDue(
     .where((eb: any) => eb.or([eb("claim_until", "is", null), eb("claim_until", "<", now)]));
   let inner = free(db.selectFrom("webhook_deliveries").select("id"));
   if (busy.length > 0) inner = inner.where("webhook_id", "not in", busy);
-  inner = inner.orderBy("next_attempt_at").limit(limit);
+  inner = inner.orderBy("next_attempt_at").orderBy("event_id").limit(limit);
   if (db.getExecutor().adapter instanceof PostgresAdapter) inner = inner.forUpdate().skipLocked();
   return free(db.updateTable("webhook_deliveries").set({ claimed_by: claimer, claim_until: until }).where("id", "in", inner))
     .returningAll()
@@ -118,6 +127,17 @@ export async function disableWebhook(db: Executor, id: string, reason: string): 
   await db.updateTable("webhooks").set({ enabled: 0, disabled_reason: reason }).where("id", "=", id).execute();
   await db.updateTable("webhook_deliveries").set({ status: "failed", error: reason, claimed_by: null, claim_until: null })
     .where("webhook_id", "=", id).where("status", "=", "pending").execute();
+}
+
+/** Forgets finished deliveries (delivered or failed) created before `before`: the outbox does not grow forever. */
+export async function pruneDeliveries(db: Executor, before: number): Promise<number> {
+  const r = await db.deleteFrom("webhook_deliveries").where("status", "in", ["delivered", "failed"]).where("created_at", "<", before).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
+/** Deliveries by status (the metrics scrape). */
+export function countDeliveriesByStatus(db: Executor): Promise<Array<{ key: string; n: number }>> {
+  return db.selectFrom("webhook_deliveries").select((eb) => ["status as key", eb.fn.countAll<number>().as("n")]).groupBy("status").execute();
 }
 
 /** The webhook's latest deliveries, newest event first. */

@@ -8,6 +8,7 @@ import { countJournalByStatus } from "../db/chain-repo.js";
 import type { Executor } from "../db/store.js";
 import { countOrdersByStatus } from "../db/orders-repo.js";
 import { countVaultsByState, oldestOpenVaultReading } from "../db/vaults-repo.js";
+import { countDeliveriesByStatus } from "../db/webhooks-repo.js";
 import type { OrderStatus } from "../db/schema.js";
 import type { TxStatus } from "../db/schema-chain.js";
 import type { Cluster } from "../cluster/cluster.js";
@@ -70,6 +71,12 @@ function tableGauges(reg: Registry, s: ScrapeSources): void {
     async collect() {
       const oldest = await oldestOpenVaultReading(s.db);
       this.set(oldest === null ? 0 : Math.max(0, s.clock() / 1000 - oldest));
+    },
+  });
+  new Gauge({
+    name: "tradevault_webhook_deliveries", help: "Users' webhook deliveries kept (finished ones for 30 days), by status", labelNames: ["status"], registers: [reg],
+    async collect() {
+      for (const [status, n] of fill(["pending", "delivered", "failed"], await countDeliveriesByStatus(s.db))) this.set({ status }, n);
     },
   });
   new Gauge({

@@ -21,6 +21,9 @@ import { afterAttempt } from "./retry-policy.js";
 /** How long a claim holds before another daemon may take the row (renewed before each send). */
 const CLAIM_MS = 2 * 60_000;
 const CLAIM_BATCH = 100;
+/** Finished deliveries are kept this long (GET .../deliveries shows them), then pruned, once an hour. */
+const KEEP_FINISHED_MS = 30 * 86_400_000;
+const PRUNE_EVERY_MS = 3_600_000;
 
 export interface DeliveryWorkerDeps {
   store: Store;
@@ -40,6 +43,8 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
   const queues = new Map<string, DeliveryRow[]>();
   const drains = new Set<Promise<void>>();
   let timer: NodeJS.Timeout | undefined;
+  let pruner: NodeJS.Timeout | undefined;
+  let pruning: Promise<unknown> | undefined;
   let claiming: Promise<void> | undefined;
   let again = false;
   let stopped = true;
@@ -60,8 +65,12 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
 
   async function claimRound(): Promise<void> {
     const now = clock();
-    const rows = await store.write((trx) =>
-      repo.claimDue(trx, { claimer, now, until: now + CLAIM_MS, limit: CLAIM_BATCH, busy: [...queues.keys()] }));
+    const busy = [...queues.keys()];
+    if (!(await repo.anyDue(store.db, now, busy))) return;
+    // Relaxed: a claim lost to a power cut only lets the row be claimed again (SQLite drops claims at start anyway).
+    const rows = await store.relaxed((trx) => repo.claimDue(trx, { claimer, now, until: now + CLAIM_MS, limit: CLAIM_BATCH, busy }));
+    // RETURNING keeps no order: each webhook's queue goes out in the order its rows fell due, events in order.
+    rows.sort((a, b) => a.next_attempt_at - b.next_attempt_at || a.event_id - b.event_id);
     for (const row of rows) queue(row);
   }
 
@@ -84,7 +93,7 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
   }
 
   async function sendOne(row: DeliveryRow): Promise<void> {
-    if (!(await store.write((trx) => repo.renewClaim(trx, row.id, claimer, clock() + CLAIM_MS)))) return;
+    if (!(await store.relaxed((trx) => repo.renewClaim(trx, row.id, claimer, clock() + CLAIM_MS)))) return;
     const hook = await repo.findWebhook(store.db, row.webhook_id);
     if (!hook || hook.enabled !== 1) return;
     // A row with no vault carries a user notice (notice-deliveries.ts), not a vault event.
@@ -117,6 +126,11 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
     if (result.error) log.info({ webhook: hook.id, delivery: row.id, error: result.error }, "webhook delivery failed");
   }
 
+  function prune(): void {
+    pruning = store.relaxed((trx) => repo.pruneDeliveries(trx, clock() - KEEP_FINISHED_MS))
+      .catch((err) => log.warn({ err }, "pruning finished webhook deliveries failed; the next hour tries again"));
+  }
+
   return {
     wake,
     /** Starts polling; alone on SQLite, first lets go of claims a killed process left. */
@@ -125,13 +139,18 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
       stopped = false;
       timer = setInterval(wake, deps.pollMs ?? 1_000);
       timer.unref();
+      pruner = setInterval(prune, PRUNE_EVERY_MS);
+      pruner.unref();
+      prune();
       wake();
     },
     /** Stops claiming; sends in flight finish (each is capped in time). */
     async stop(): Promise<void> {
       stopped = true;
       if (timer) clearInterval(timer);
+      if (pruner) clearInterval(pruner);
       await claiming;
+      await pruning;
       await Promise.all([...drains]);
     },
     /** Sends one message to a webhook now, signed like a delivery; records nothing. */

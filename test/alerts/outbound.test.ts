@@ -122,6 +122,9 @@ test("checkDestination: INVALID_INPUT with a detail for a private URL, passes wi
   assert.is((e as AppError).code, "INVALID_INPUT");
   assert.equal(((e as AppError).details as Array<{ field: string }>)[0]!.field, "body.url");
   await checkDestination(new URL("http://10.0.0.5/hook"), { allowPrivate: true });
+  const hung = await checkDestination(new URL("http://slow.example/"), { allowPrivate: false, timeoutMs: 200, resolve: () => new Promise(() => {}) })
+    .then(() => undefined, (x) => x);
+  assert.is((hung as AppError).code, "INVALID_INPUT", "a resolver that never answers is a refusal, not a hang");
 });
 
 const message = { title: "Vault 0x12…ab paused", text: "Vault 0x12…ab paused: daily drawdown 5.3% (limit 5%)", json: { id: 7 } };

@@ -5,7 +5,8 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { afterAttempt, DISABLE_AFTER_MS, RETRY_DELAYS_MS } from "../../daemon/webhooks/retry-policy.js";
 import { createVault, party, signIn, startTestDaemon, type Party, type TestDaemon } from "../helpers/daemon.js";
-import { waitUntil } from "../helpers/util.js";
+import { runCli, seedWallet } from "../helpers/cli.js";
+import { tempDir, waitUntil } from "../helpers/util.js";
 import { breach, startVaultDaemon, vaultCase } from "../helpers/vaults.js";
 import { startReceiver, verifySignature, type Receiver } from "./_receiver.js";
 
@@ -149,6 +150,35 @@ test("POST /test answers what the endpoint replied; a redirect to a private addr
   assert.is(m.body.data.result.ok, false);
   assert.match(m.body.data.result.error, /redirect.*not followed/);
   assert.equal(rx.at("/t/inside"), []);
+});
+
+test("the CLI: webhooks add, list, test, deliveries, remove; bad input is a usage error or the API's", async () => {
+  const home = tempDir("tv-hooks-");
+  try {
+    const cli = (...args: string[]) => runCli(args, { TRADEVAULT_HOME: home.path, TRADEVAULT_URL: d.url, TRADEVAULT_PASSWORD: "pw" });
+    await seedWallet(home.path, "me", "pw");
+    assert.is((await cli("login")).code, 0);
+    const added = await cli("webhooks", "add", rx.url("/cli"), "--format", "discord", "--events", "Paused,Closed", "--json");
+    assert.is(added.code, 0, added.stderr);
+    const { id, secret } = added.json.data.webhook;
+    assert.ok(secret.startsWith("whsec_"));
+    assert.match((await cli("webhooks", "add", rx.url("/cli"))).stdout, /shown only now/);
+    assert.match((await cli("webhooks", "list")).stdout, new RegExp(`${id}\\s+discord\\s+yes\\s+2`));
+    const tried = await cli("webhooks", "test", id);
+    assert.is(tried.code, 0, tried.stderr);
+    assert.match(tried.stdout, /delivered:\s+yes/);
+    assert.is(JSON.parse(rx.at("/cli")[0]!.body).embeds[0].title, "Webhook test");
+    assert.match((await cli("webhooks", "deliveries", id)).stdout, /No deliveries yet/);
+    assert.is((await cli("webhooks", "add", rx.url("/cli"), "--format", "email")).code, 2);
+    assert.is((await cli("webhooks", "remove", "nope")).code, 2);
+    const refused = await cli("webhooks", "add", "ftp://x.example/");
+    assert.is(refused.code, 1);
+    assert.match(refused.stderr, /http or https/);
+    assert.is((await cli("webhooks", "remove", id)).code, 0);
+    assert.is((await cli("webhooks", "remove", id)).code, 1, "gone: the API's 404");
+  } finally {
+    home.remove();
+  }
 });
 
 test("a private URL is refused with 400 without --webhooks-allow-private", async () => {

@@ -7,6 +7,7 @@ import { byId, h, replace } from "./dom.js";
 import { openLive, type Live, type LiveEvent } from "./events.js";
 import { short } from "./format.js";
 import { accountView } from "./views/account.js";
+import { alertsView } from "./views/alerts.js";
 import { proposalsView } from "./views/proposals.js";
 import { simView } from "./views/sim.js";
 import { vaultDetailView, vaultListView } from "./views/vaults.js";
@@ -39,6 +40,7 @@ async function route(): Promise<void> {
     if (name === "proposals") await proposalsView(app, view);
     else if (name === "vaults") await vaultListView(app, view);
     else if (name === "vault" && arg) leave = await vaultDetailView(app, view, arg);
+    else if (name === "alerts") await alertsView(app, view);
     else if (name === "sim") simView(app, view);
     else await accountView(app, view);
   } catch (e) {
