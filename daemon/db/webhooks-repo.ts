@@ -30,7 +30,15 @@ export async function deleteWebhook(db: Executor, id: string): Promise<boolean> 
   return Number(r.numDeletedRows) > 0;
 }
 
-const matches = (filter: string | null, value: string) => filter === null || (JSON.parse(filter) as string[]).includes(value);
+/**
+ * Event types a webhook that names none does not hear: they come every oracle cycle and every trade,
+ * more than a chat channel can take (asked for by name, they are sent).
+ */
+export const QUIET_BY_DEFAULT: readonly string[] = ["BalanceUpdated", "Fill"];
+
+const listed = (filter: string, value: string) => (JSON.parse(filter) as string[]).includes(value);
+const takesEvent = (filter: string | null, type: string) => (filter === null ? !QUIET_BY_DEFAULT.includes(type) : listed(filter, type));
+const takesVault = (filter: string | null, vault: string) => filter === null || listed(filter, vault);
 
 /**
  * Writes one pending delivery per enabled webhook of the vault's parties whose filters take the event.
@@ -42,7 +50,7 @@ export async function enqueueDeliveries(db: Executor, vault: VaultRow, event: Va
     .where("owner", "in", [...new Set([vault.investor, vault.trader])])
     .where("enabled", "=", 1)
     .execute();
-  const rows = hooks.filter((h) => matches(h.events, event.type) && matches(h.vaults, vault.address)).map((h) => ({
+  const rows = hooks.filter((h) => takesEvent(h.events, event.type) && takesVault(h.vaults, vault.address)).map((h) => ({
     id: `${h.id}.${event.id}`, webhook_id: h.id, event_id: event.id, vault: vault.address, event_type: event.type,
     attempts: 0, next_attempt_at: now, status: "pending" as const, created_at: now,
   }));

@@ -20,7 +20,7 @@ export const MAX_WEBHOOKS_PER_USER = 20;
  * What a webhook hears when it names no events: every event but the two that come every oracle
  * cycle or every trade (BalanceUpdated, Fill), which a chat channel cannot take; ask for them by name.
  */
-export const DEFAULT_EVENTS: readonly string[] = [...VAULT_EVENT_TYPES.filter((t) => t !== "BalanceUpdated" && t !== "Fill"), ...USER_NOTICE_TYPES];
+export const DEFAULT_EVENTS: readonly string[] = [...VAULT_EVENT_TYPES.filter((t) => !repo.QUIET_BY_DEFAULT.includes(t)), ...USER_NOTICE_TYPES];
 
 export interface NewWebhookInput {
   url: string;

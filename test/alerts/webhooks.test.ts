@@ -103,6 +103,8 @@ test("a breach reaches a json receiver within 2 s of the Paused event, signed as
   assert.is(paused.headers.cookie, undefined);
   const rows = (await deliveries(c.ivy, json.id)).filter((r) => r.eventType === "Paused");
   assert.is(rows.length, 1);
+  // Its readings' outbox rows were written with them, before the Paused event: none, for a webhook that names no events.
+  assert.not.ok((await deliveries(c.ivy, json.id)).some((r) => r.eventType === "BalanceUpdated"), "a webhook that names no events is not sent every reading");
   await waitUntil(async () => (await deliveries(c.ivy, json.id)).find((r) => r.eventType === "Paused")?.status === "delivered", { what: "recorded" });
 
   const slack = await firstAt("/breach/slack", "the Slack message");
