@@ -38,7 +38,7 @@ export function webhooksCommand(io: Io): Command {
         url, format: o.format, ...(o.events ? { events: csv(o.events) } : {}), ...(vaults ? { vaults } : {}),
       });
       printResult(io, ctx.json, r, () =>
-        `${showWebhook(r.webhook)}\nsecret         ${r.webhook.secret}\nKeep the secret: it is shown only now (json deliveries are signed with it).`);
+        `${showWebhook(r.webhook)}\nsecret:        ${r.webhook.secret}\nKeep the secret: it is shown only now (json deliveries are signed with it).`);
     });
 
   cmd.command("list")
