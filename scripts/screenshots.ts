@@ -31,7 +31,7 @@ async function submit(page: Page, form: string, values: Record<string, string>, 
   await page.waitForSelector(`#notice:has-text('${done}')`, { timeout: 30_000 });
 }
 
-const d = await startTestDaemon({ clock: fakeClock(Date.now(), { realTime: true }), config: { oracleInterval: 1 } });
+const d = await startTestDaemon({ clock: fakeClock(Date.now(), { realTime: true }), config: { oracleInterval: 1, webhooksAllowPrivate: true } });
 const browser = await launchChromium();
 try {
   const ivy = await openUser(browser, d.url);
@@ -88,6 +88,12 @@ try {
   await ivy.page.waitForFunction(() => document.querySelector("#vault-balance")?.textContent?.startsWith("10,1"), undefined, { timeout: 30_000 });
   await frames(ivy.page);
   await shot(ivy.page, "vault");
+
+  // Alerts: a Slack webhook for every event but the readings, and the vault's deliveries so far.
+  await go(ivy, "#alerts", "#webhook-form");
+  await submit(ivy.page, "#webhook-form", { url: "http://127.0.0.1:9/services/T000/B000/XXXX", format: "slack", events: "Paused,Flattened,Closed,DeadlineApproaching" }, "#add-webhook", "signing secret");
+  await ivy.page.waitForSelector("#webhooks table");
+  await shot(ivy.page, "alerts");
 
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, storageState: await ivy.context.storageState() });
   await ivy.wallet.install(phone);

@@ -38,12 +38,12 @@ function addCard(app: App): HTMLElement {
     });
   });
   return h("section", { class: "card" }, h("h2", {}, "Add a webhook"),
-    h("p", { class: "hint" }, `Sent for each event of your vaults: ${VAULT_EVENT_TYPES.join(", ")}.`), form);
+    h("p", { class: "hint" }, `Sent when an event of your vaults is recorded (${VAULT_EVENT_TYPES.join(", ")}), and when the other party of a proposal signs or your vault's agent key is about to expire. Without events named, every one but BalanceUpdated and Fill.`), form);
 }
 
 function listCard(app: App, hooks: Webhook[], details: HTMLElement): HTMLElement {
   const rows = hooks.map((w) => [
-    w.id, w.format, w.url, w.events.join(", "),
+    w.id, w.format, h("span", { class: "wrap" }, w.url), h("span", { class: "wrap" }, w.events.join(", ")),
     w.vaults?.length ? `${w.vaults.length} vault(s)` : "all",
     w.enabled ? (w.failingSince ? `failing since ${when(w.failingSince)}` : "on") : `off: ${w.disabledReason ?? ""}`,
     actions(app, w, details),
@@ -72,5 +72,5 @@ function actions(app: App, w: Webhook, details: HTMLElement): HTMLElement {
     await del(`/api/webhooks/${w.id}`);
     app.refresh();
   }));
-  return h("span", { class: "actions" }, test, show, remove);
+  return h("span", { class: "row-actions" }, test, show, remove);
 }
