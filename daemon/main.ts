@@ -36,7 +36,7 @@ import type { VaultChainOps } from "./vaults/vault-chain.js";
 import { applyChainEvents } from "./vaults/vault-events.js";
 import { openVenue, type Venue } from "./venue.js";
 import { daemonId, joinCluster, membership, sharedSending, type Membership } from "./shared-store.js";
-import { startOperatorAlerts } from "./alerts/operator-alerts.js";
+import { startOperatorAlerts } from "./monitor/operator-alerts.js";
 
 export { createSim } from "./venue.js";
 export { packageVersion };

@@ -28,7 +28,7 @@ const POSTGRES_SUITES = [
   "test/vaults/",
   "test/chain/tx-relay",
   "test/alerts/alerts",
-  "test/alerts/alert-monitor",
+  "test/monitor/alert-monitor",
   "test/alerts/webhooks",
   "test/alerts/outbox-claims",
   // Needs a PostgreSQL to move into; its tests are skipped on the SQLite pass.

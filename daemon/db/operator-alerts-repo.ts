@@ -1,4 +1,4 @@
-// The operator's alerts now firing (alerts/alert-monitor.ts). Claiming a start is an insert and
+// The operator's alerts now firing (monitor/alert-monitor.ts). Claiming a start is an insert and
 // claiming a clear a delete, each one statement: of two daemons that see the same change, one wins.
 import type { Executor } from "./store.js";
 import type { OperatorAlertRow } from "./schema.js";

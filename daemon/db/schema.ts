@@ -130,7 +130,7 @@ export interface EventTicketsTable {
   expires_at: number;
 }
 
-/** A notice addressed to one user (alerts/user-notices.ts), stored once under its key. */
+/** A notice addressed to one user (notices/user-notices.ts), stored once under its key. */
 export interface UserNoticesTable {
   key: string;
   /** Dense and increasing, allocated under the "user_notices.id" sequence lock. */
@@ -142,7 +142,7 @@ export interface UserNoticesTable {
   created_at: number;
 }
 
-/** An operator alert now firing (alerts/alert-monitor.ts): its start was sent, its clear is not yet. */
+/** An operator alert now firing (monitor/alert-monitor.ts): its start was sent, its clear is not yet. */
 export interface OperatorAlertsTable {
   key: string;
   /** The daemon a per-daemon condition is about; null for a shared one. */

@@ -1,4 +1,4 @@
-// Notices addressed to one user, each stored once under its key (alerts/user-notices.ts).
+// Notices addressed to one user, each stored once under its key (notices/user-notices.ts).
 import { sql } from "kysely";
 import { lockSequence } from "./sequence-lock.js";
 import type { Executor } from "./store.js";

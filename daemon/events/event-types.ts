@@ -11,7 +11,7 @@ export const VAULT_EVENT_TYPES = [
 export type VaultEventType = (typeof VAULT_EVENT_TYPES)[number];
 
 // Notices addressed to one user, not to a vault's parties: a proposal has no vault yet, and an agent
-// key's expiry concerns the investor alone. Stored in user_notices (alerts/user-notices.ts), with
+// key's expiry concerns the investor alone. Stored in user_notices (notices/user-notices.ts), with
 // their data schemas in http/routes/event-responses.ts (`userNoticeData`) and their words in the describer.
 export const USER_NOTICE_TYPES = ["ProposalSigned", "AgentExpiring", "AgentLapsed"] as const;
 

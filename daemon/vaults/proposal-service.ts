@@ -8,7 +8,7 @@ import { buildVaultTermsTypedData, hashVaultTerms, randomSalt, senselessTerms, t
 import type { Executor, UnitOfWork } from "../db/store.js";
 import * as repo from "../db/proposals-repo.js";
 import type { ProposalRow } from "../db/schema.js";
-import type { UserNotices } from "../alerts/user-notices.js";
+import type { UserNotices } from "../notices/user-notices.js";
 import { AppError, isAppError } from "../errors.js";
 import { compareDecimal } from "../lib/decimal.js";
 import { isRetryable } from "../lib/retry.js";

@@ -1,11 +1,11 @@
-// User notices (alerts/user-notices.ts: ProposalSigned, AgentExpiring, AgentLapsed) through the
+// User notices (notices/user-notices.ts: ProposalSigned, AgentExpiring, AgentLapsed) through the
 // webhooks outbox. A notice is addressed to one user, so it goes to that user's enabled webhooks
 // whose event filter takes its type, whatever their vault filter (a proposal has no vault yet). Its
 // outbox row has no vault and carries the notice's id where a vault event's row carries the event's;
 // the delivery id `<webhook>.n<notice id>` cannot meet a vault event's `<webhook>.<event id>`.
 import type { AlertMessage } from "../alerts/formats.js";
-import type { NoticeSink } from "../alerts/user-notices.js";
-import { rowToNotice } from "../alerts/user-notices.js";
+import type { NoticeSink } from "../notices/user-notices.js";
+import { rowToNotice } from "../notices/user-notices.js";
 import { noticeById } from "../db/user-notices-repo.js";
 import type { Executor } from "../db/store.js";
 import { describeNotice, type DescribableNotice } from "../events/describe-notice.js";

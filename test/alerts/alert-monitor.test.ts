@@ -6,8 +6,8 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import pino from "pino";
 import { openStore, type OpenedStore } from "../../daemon/db/database.js";
-import { createAlertMonitor, type Condition, type Finding } from "../../daemon/alerts/alert-monitor.js";
-import type { OperatorAlert } from "../../daemon/alerts/alert-sender.js";
+import { createAlertMonitor, type Condition, type Finding } from "../../daemon/monitor/alert-monitor.js";
+import type { OperatorAlert } from "../../daemon/monitor/alert-sender.js";
 import { openTestStore, storeKind, type TestStore } from "../helpers/stores.js";
 
 const log = pino({ level: "silent" });

@@ -12,7 +12,7 @@ import { toQuantity } from "ethers";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import pino from "pino";
-import { createAlertSender, type OperatorAlert } from "../../daemon/alerts/alert-sender.js";
+import { createAlertSender, type OperatorAlert } from "../../daemon/monitor/alert-sender.js";
 import { fakeClock, party, signTyped, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { openSse, type SseReader } from "../helpers/sse.js";
 import { tempDir, waitUntil, within } from "../helpers/util.js";

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import pino from "pino";
 import { openStore, type Store } from "../../daemon/db/database.js";
 import { AppError } from "../../daemon/errors.js";
-import { createUserNotices } from "../../daemon/alerts/user-notices.js";
+import { createUserNotices } from "../../daemon/notices/user-notices.js";
 import { createProposalService } from "../../daemon/vaults/proposal-service.js";
 import { createVault, party, signTyped, startTestDaemon, type Party, type TestDaemon } from "../helpers/daemon.js";
 import { tempDir } from "../helpers/util.js";

@@ -39,7 +39,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     // pending | delivered | failed
     .addColumn("status", "text", (c) => c.notNull())
     .addColumn("last_status", "integer")
-    .addColumn("latency_ms", "integer")
+    .addColumn("latency_ms", "bigint")
     .addColumn("error", "text")
     .addColumn("created_at", "bigint", (c) => c.notNull())
     .addColumn("delivered_at", "bigint")

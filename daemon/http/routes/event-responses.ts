@@ -59,7 +59,7 @@ export const vaultEventData = {
   }).meta({ description: "recorded once per vault, 24 hours before its deal deadline" }),
 } satisfies Record<VaultEventType, z.ZodType>;
 
-/** Each notice type's `data` (notices addressed to one user; alerts/user-notices.ts). */
+/** Each notice type's `data` (notices addressed to one user; notices/user-notices.ts). */
 export const userNoticeData = {
   ProposalSigned: z.object({
     proposal: z.number().int(), signedBy: z.string(), role: z.enum(["investor", "trader"]).meta({ description: "the signer's side" }),

@@ -3,8 +3,8 @@
 // target gets its own background attempts, a failure is logged and tried again after a backoff, and
 // after the last attempt the alert is given up for that target (it stays on /healthz and in the log).
 import type { Logger } from "pino";
-import { parseAlertTarget, redactUrl, renderMessage, type AlertTarget } from "./formats.js";
-import { postOutbound, type OutboundOptions, type OutboundResult } from "./outbound.js";
+import { parseAlertTarget, redactUrl, renderMessage, type AlertTarget } from "../alerts/formats.js";
+import { postOutbound, type OutboundOptions, type OutboundResult } from "../alerts/outbound.js";
 
 /** Waits before each retry (the first attempt is at once). */
 export const ALERT_RETRY_DELAYS_MS = [5_000, 30_000, 120_000];

@@ -6,7 +6,7 @@ import { formatEther } from "ethers";
 import type { Executor } from "../db/store.js";
 import { allEnforcement } from "../db/enforcement-repo.js";
 import { shortAddress, utcTime } from "../lib/figures.js";
-import { agentKeysDue } from "./agent-expiry.js";
+import { agentKeysDue } from "../notices/agent-expiry.js";
 import type { Condition, Finding } from "./alert-monitor.js";
 import { ORACLE_DOWN_AFTER_INTERVALS } from "../health.js";
 
