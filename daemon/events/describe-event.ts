@@ -9,6 +9,7 @@
 // include it as they include event-types.ts (docs/design.md section 10).
 import type { VaultEvent } from "../http/responses.js";
 import type { VaultEventType } from "./event-types.js";
+import { BREACH_POLICY_TABLE, type BreachPolicy } from "../vaults/breach-policies.js";
 import { count, grouped, percentText, plainDecimal, shortAddress, usdcText, utcTime } from "../lib/figures.js";
 
 export interface Figure {
@@ -29,7 +30,7 @@ export type DescribableEvent = { [K in VaultEventType]: { vault: string; type: K
 
 /** What the caller knows of the vault (its detail's limits and parties) and its reading at the event. */
 export interface EventContext {
-  vault?: { maxDrawdown: number; dailyDrawdown: number; investor?: string; trader?: string };
+  vault?: { maxDrawdown: number; dailyDrawdown: number; investor?: string; trader?: string; breachPolicy?: BreachPolicy };
   reading?: { drawdown: number; dailyDrawdown: number };
 }
 
@@ -80,7 +81,10 @@ function tellPaused(data: DataOf<"Paused">, vault: string, ctx: EventContext): T
   if (ctx.vault && max) figures.push(fig("max drawdown limit", percentText(ctx.vault.maxDrawdown)));
   if (ctx.vault && daily) figures.push(fig("daily drawdown limit", percentText(ctx.vault.dailyDrawdown)));
   const why = max && daily ? `both limits, ${breach("max", ctx)} and ${breach("daily", ctx)}` : max ? breach("max", ctx) : daily ? breach("daily", ctx) : "";
-  return [`${vaultName(vault)} paused${why ? `: ${why}` : ""}`, figures];
+  // What happens now, and what is left to do: the policy both parties signed.
+  const policy = BREACH_POLICY_TABLE.find((p) => p.name === ctx.vault?.breachPolicy);
+  if (policy) figures.push(fig("on a breach", policy.name));
+  return [`${vaultName(vault)} paused${why ? `: ${why}` : ""}${policy ? `. Policy ${policy.name}: ${policy.summary}` : ""}`, figures];
 }
 
 function tellBalance(d: DataOf<"BalanceUpdated">, _vault: string, ctx: EventContext): Told {
@@ -213,7 +217,7 @@ export function narrator() {
     const key = event.vault.toLowerCase();
     if (event.type === "VaultCreated") {
       const d = event.data;
-      limits.set(key, { maxDrawdown: d.maxDrawdown, dailyDrawdown: d.dailyDrawdown, investor: d.investor, trader: d.trader });
+      limits.set(key, { maxDrawdown: d.maxDrawdown, dailyDrawdown: d.dailyDrawdown, investor: d.investor, trader: d.trader, breachPolicy: d.breachPolicy });
     }
     if (event.type === "BalanceUpdated") readings.set(key, { drawdown: event.data.drawdown, dailyDrawdown: event.data.dailyDrawdown });
     return describeEvent(event, { vault: vault ?? limits.get(key), reading: readings.get(key) });

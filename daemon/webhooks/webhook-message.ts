@@ -9,13 +9,17 @@ import * as repo from "../db/webhooks-repo.js";
 import type { AlertMessage } from "../alerts/formats.js";
 import { describeEvent, type DescribableEvent, type EventContext } from "../events/describe-event.js";
 import { shortAddress } from "../lib/figures.js";
+import { breachPolicyName } from "../vaults/breach-policies.js";
 import { bpsToPercent } from "../vaults/units.js";
 import { eventData, rowToEvent } from "../vaults/vault-views.js";
 
 /** Context for the describer: the vault's limits and parties, and the reading at the event. */
 async function contextOf(db: Executor, vault: VaultRow, event: VaultEventRow): Promise<EventContext> {
   const ctx: EventContext = {
-    vault: { maxDrawdown: bpsToPercent(vault.max_drawdown_bps), dailyDrawdown: bpsToPercent(vault.daily_drawdown_bps), investor: vault.investor, trader: vault.trader },
+    vault: {
+      maxDrawdown: bpsToPercent(vault.max_drawdown_bps), dailyDrawdown: bpsToPercent(vault.daily_drawdown_bps),
+      investor: vault.investor, trader: vault.trader, breachPolicy: breachPolicyName(vault.breach_policy),
+    },
   };
   if (event.type !== "Paused") return ctx;
   const reading = await repo.readingBefore(db, vault.num, event.id);

@@ -105,6 +105,9 @@ test("a pause says which limit in words, with the drawdown of the reading that p
   assert.is(paused(1).sentence, "Vault 0x1234…5678 paused: drawdown 11.5% (max 10%)");
   assert.is(paused(3).sentence, "Vault 0x1234…5678 paused: both limits, drawdown 11.5% (max 10%) and daily drawdown 5.3% (limit 5%)");
   assert.is(paused(3).figures[0]!.value, "both limits");
+  const underPolicy = describeEvent(event("Paused", { reason: 2, maxDrawdown: false, dailyDrawdown: true }), { ...withReading, vault: { ...LIMITS.vault!, breachPolicy: "reduce-only" } });
+  assert.match(underPolicy.sentence, /\(limit 5%\)\. Policy reduce-only: orders that are not reduce-only canceled; reduce-only orders stay/);
+  assert.equal(underPolicy.figures.at(-1), { label: "on a breach", value: "reduce-only" });
   assert.is(paused(4).sentence, "Vault 0x1234…5678 paused by the operator: its exchange account left the standard margin modes, so its balance cannot be valued");
   // Without what the caller knows, the figures are left out rather than guessed.
   assert.is(describeEvent(event("Paused", { reason: 3, maxDrawdown: true, dailyDrawdown: true })).sentence,
@@ -118,7 +121,9 @@ test("the narrator carries the reading and the created limits along a list or a 
   tell(event("VaultCreated"));
   const reading = tell(event("BalanceUpdated", { ...SAMPLES.BalanceUpdated, balance: "9470", drawdown: 5.3, dailyDrawdown: 5.3 }));
   assert.is(reading.sentence, "Balance 9,470.00 USDC, drawdown 5.3% (max 10%), daily 5.3% (limit 5%)");
-  assert.is(tell(event("Paused")).sentence, "Vault 0x1234…5678 paused: daily drawdown 5.3% (limit 5%)");
+  assert.is(tell(event("Paused")).sentence,
+    "Vault 0x1234…5678 paused: daily drawdown 5.3% (limit 5%). Policy flatten: every resting order canceled and every position closed at once; then paused",
+    "the policy the vault was created with says what happens now");
   // Another vault's pause learns nothing from this vault's reading.
   assert.is(tell({ ...event("Paused"), vault: IVY } as DescribableEvent).sentence, "Vault 0x1479…9325 paused: the daily drawdown limit reached");
   // A stream message is the same event, flattened.
