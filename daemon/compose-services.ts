@@ -35,6 +35,7 @@ import type { VaultChainOps } from "./vaults/vault-chain.js";
 import { createVaultGate } from "./vaults/vault-gate.js";
 import { createVaultService } from "./vaults/vault-service.js";
 import { createVaultPerformance } from "./vaults/vault-performance.js";
+import { createVaultExports } from "./vaults/vault-exports.js";
 import { createAccountModes } from "./vaults/account-modes.js";
 import { createDeadMan } from "./vaults/dead-man.js";
 import { createEnforcement } from "./vaults/enforcement.js";
@@ -184,7 +185,7 @@ export function composeServices(deps: ServiceDeps) {
     ...accountRoutes({ views }),
     ...tradingRoutes({ desk, agents }),
     ...proposalRoutes(proposals),
-    ...vaultRoutes({ vaults }),
+    ...vaultRoutes({ vaults, exports: createVaultExports({ db }) }),
     ...performanceRoutes({ performance: createVaultPerformance({ db, exchange }) }),
     ...webhookRoutes(webhooks),
     ...eventsRoute({
