@@ -128,6 +128,15 @@ t("errors before the first byte keep the JSON envelope", async (ctx) => {
   assert.equal([format.status, JSON.parse(format.text).error.details[0].field], [400, "query.format"]);
 });
 
+t("the OpenAPI document lists text/csv beside the JSON of both routes, and the format parameter", async (ctx) => {
+  const doc = (await ctx.d.http.get("/api/openapi.json")).body;
+  for (const route of ["trades", "events"]) {
+    const op = doc.paths[`/api/vaults/{address}/${route}`].get;
+    assert.equal(Object.keys(op.responses["200"].content).sort(), ["application/json", "text/csv"], route);
+    assert.ok(op.parameters.some((p: { name: string }) => p.name === "format"), route);
+  }
+});
+
 t("100,000 trades stream in constant memory", async (ctx) => {
   const N = 100_000;
   const big = await vaultOf(ctx.d, ctx.ivy.address, Array.from({ length: N }, (_, i) => fill(i, T0 + i * 1000)), 1);
