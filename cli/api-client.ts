@@ -1,9 +1,14 @@
 // Talks to tradevaultd over HTTP. The CLI never opens the daemon's database.
+import { Readable, type Writable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as WebReadable } from "node:stream/web";
 import { CliError, EXIT } from "./errors.js";
 
 export interface ApiClient {
   url: string;
   request<T = unknown>(method: "GET" | "POST" | "DELETE", path: string, body?: unknown, headers?: Record<string, string>): Promise<T>;
+  /** GET `path` as CSV, written to `out` as it arrives; an answer that is not CSV is the daemon's error. */
+  download(path: string, out: Writable, opts?: { end?: boolean }): Promise<void>;
 }
 
 interface Envelope {
@@ -36,6 +41,24 @@ export async function reach(url: string): Promise<void> {
   }
 }
 
+/** The envelope's data, or the CliError its error (or a body that is no envelope) stands for. */
+async function answer<T>(res: Response, where: string): Promise<T> {
+  let payload: Envelope;
+  try {
+    payload = (await res.json()) as Envelope;
+  } catch {
+    throw new CliError("BAD_RESPONSE", `${where} answered ${res.status} with a body that is not JSON`, EXIT.FAILURE);
+  }
+  if (res.ok && payload.ok) return payload.data as T;
+  const code = payload.error?.code ?? `HTTP_${res.status}`;
+  const message = payload.error?.message ?? `HTTP ${res.status}`;
+  if (res.status === 401) {
+    throw new CliError(code, message, EXIT.NOT_SIGNED_IN, "sign in with: tradevault login --wallet <name>");
+  }
+  const retry = res.headers.get("Retry-After");
+  throw new CliError(code, message, EXIT.FAILURE, retry ? `retry in ${retry} s` : undefined, payload.error?.details);
+}
+
 export function createApiClient(url: string, token?: string): ApiClient {
   const base = url.replace(/\/+$/, "");
   return {
@@ -56,20 +79,22 @@ export function createApiClient(url: string, token?: string): ApiClient {
       } catch (err) {
         throw unreachable(base, err);
       }
-      let payload: Envelope;
+      return answer<T>(res, `${base}${path}`);
+    },
+
+    async download(path: string, out: Writable, opts: { end?: boolean } = {}): Promise<void> {
+      let res: Response;
       try {
-        payload = (await res.json()) as Envelope;
-      } catch {
-        throw new CliError("BAD_RESPONSE", `${base}${path} answered ${res.status} with a body that is not JSON`, EXIT.FAILURE);
+        // No timeout: an export of a long history takes as long as it takes; the daemon streams it.
+        res = await fetch(`${base}${path}`, { headers: { Accept: "text/csv", ...(token ? { Authorization: `Bearer ${token}` } : {}) } });
+      } catch (err) {
+        throw unreachable(base, err);
       }
-      if (res.ok && payload.ok) return payload.data as T;
-      const code = payload.error?.code ?? `HTTP_${res.status}`;
-      const message = payload.error?.message ?? `HTTP ${res.status}`;
-      if (res.status === 401) {
-        throw new CliError(code, message, EXIT.NOT_SIGNED_IN, "sign in with: tradevault login --wallet <name>");
+      if (!res.ok || !res.body || !(res.headers.get("content-type") ?? "").startsWith("text/csv")) {
+        await answer(res, `${base}${path}`);
+        throw new CliError("BAD_RESPONSE", `${base}${path} answered ${res.status} without CSV`, EXIT.FAILURE);
       }
-      const retry = res.headers.get("Retry-After");
-      throw new CliError(code, message, EXIT.FAILURE, retry ? `retry in ${retry} s` : undefined, payload.error?.details);
+      await pipeline(Readable.fromWeb(res.body as unknown as WebReadable), out, { end: opts.end ?? true });
     },
   };
 }

@@ -62,7 +62,7 @@ export function contextFor(cmd: Command, io: Io): CliContext {
     api: () => createApiClient(url),
     authedApi() {
       const saved = sessions.get(url);
-      return saved ? createApiClient(url, saved.token) : { url, request: notSignedIn };
+      return saved ? createApiClient(url, saved.token) : { url, request: notSignedIn, download: notSignedIn };
     },
     async sessionToken() {
       return sessions.get(url)?.token ?? notSignedIn();

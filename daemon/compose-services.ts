@@ -21,6 +21,7 @@ import { eventsRoute } from "./http/routes/events-route.js";
 import { proposalRoutes } from "./http/routes/proposal-routes.js";
 import { tradingRoutes } from "./http/routes/trading-routes.js";
 import { vaultRoutes } from "./http/routes/vault-routes.js";
+import { performanceRoutes } from "./http/routes/performance-routes.js";
 import type { SecretBox } from "./lib/secret-box.js";
 import { createOracle } from "./oracle/oracle.js";
 import { createAccountViews } from "./trading/account-views.js";
@@ -33,6 +34,8 @@ import { createVaultBalances, oracleCapacity } from "./vaults/vault-balances.js"
 import type { VaultChainOps } from "./vaults/vault-chain.js";
 import { createVaultGate } from "./vaults/vault-gate.js";
 import { createVaultService } from "./vaults/vault-service.js";
+import { createVaultPerformance } from "./vaults/vault-performance.js";
+import { createVaultExports } from "./vaults/vault-exports.js";
 import { createAccountModes } from "./vaults/account-modes.js";
 import { createDeadMan } from "./vaults/dead-man.js";
 import { createEnforcement } from "./vaults/enforcement.js";
@@ -182,7 +185,8 @@ export function composeServices(deps: ServiceDeps) {
     ...accountRoutes({ views }),
     ...tradingRoutes({ desk, agents }),
     ...proposalRoutes(proposals),
-    ...vaultRoutes({ vaults }),
+    ...vaultRoutes({ vaults, exports: createVaultExports({ db }) }),
+    ...performanceRoutes({ performance: createVaultPerformance({ db, exchange }) }),
     ...webhookRoutes(webhooks),
     ...eventsRoute({
       hub: live.hub,

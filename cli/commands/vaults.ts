@@ -1,7 +1,8 @@
-// tradevault vaults list | show | trades | events | close | unpause | fund | withdraw.
+// tradevault vaults list | show | trades | events | export | close | unpause | fund | withdraw.
 import { Command } from "commander";
 import type {
-  FundPrepare, FundResult, VaultClose, VaultDetail, VaultDetailResponse, VaultEvents, VaultList, VaultTrades, VaultUnpause, Withdrawal,
+  FundPrepare, FundResult, VaultClose, VaultDetail, VaultDetailResponse, VaultEvents, VaultList, VaultPerformanceResponse, VaultTrades,
+  VaultUnpause, Withdrawal,
 } from "../../daemon/http/responses.js";
 // Plain modules with no imports of their own but each other: the one describer of an event.
 import { narrator } from "../../daemon/events/describe-event.js";
@@ -11,6 +12,7 @@ import { keyValues, printResult, table, type Io } from "../output.js";
 import { withProgress } from "../progress.js";
 import { BREACH_POLICY_TEXT } from "../terms.js";
 import { unlockWallet } from "./session.js";
+import { exportCommand, performanceText } from "./vault-figures.js";
 
 const iso = (s: number | null) => (s ? new Date(s * 1000).toISOString() : "-");
 /** The vault argument, checked before anything goes over the network. */
@@ -51,11 +53,14 @@ function readCommands(cmd: Command, io: Io): void {
   cmd.command("show <address>").action(async (address: string, _o, c: Command) => {
     const where = path(address);
     const ctx = contextFor(c, io);
-    const r = await ctx.authedApi().request<VaultDetailResponse>("GET", where);
+    const api = ctx.authedApi();
+    const [r, { performance }] = await Promise.all([
+      api.request<VaultDetailResponse>("GET", where), api.request<VaultPerformanceResponse>("GET", `${where}/performance`),
+    ]);
     const positions = () => r.vault.positionsAvailable
       ? table(["SYMBOL", "SIZE", "ENTRY", "MARK", "UNREALIZED PNL"], r.vault.positions.map((p) => [p.symbol, p.size, p.entryPrice, p.markPrice, p.unrealizedPnl]))
       : "(the exchange could not be read just now: positions unknown)";
-    printResult(io, ctx.json, r, () => `${showVault(r.vault)}\n\nPositions:\n${positions()}`);
+    printResult(io, ctx.json, { ...r, performance }, () => `${showVault(r.vault)}\n\nPerformance:\n${performanceText(performance)}\n\nPositions:\n${positions()}`);
   });
 
   cmd.command("trades <address>").description("the vault's trades, newest first")
@@ -136,6 +141,7 @@ function actionCommands(cmd: Command, io: Io): void {
 export function vaultsCommand(io: Io): Command {
   const cmd = new Command("vaults").description("vaults where you are the investor or the trader");
   readCommands(cmd, io);
+  exportCommand(cmd, io);
   actionCommands(cmd, io);
   return cmd;
 }

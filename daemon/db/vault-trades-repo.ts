@@ -139,14 +139,10 @@ export interface TradePage {
 }
 
 /**
- * Newest first. Without dates the sequence range is [1, last]; with dates it is found with two
- * index probes on (vault, time_ms, seq). Either way the page is a range of seq: no scan, no COUNT.
+ * The sequence range [lo, hi] of the vault's trades within the dates (Unix ms): [1, last] without
+ * dates, else found with two index probes on (vault, time_ms, seq). Empty when lo > hi.
  */
-export async function tradePage(
-  db: Executor,
-  vault: string,
-  opts: { limit: number; offset: number; startMs?: number; endMs?: number },
-): Promise<TradePage> {
+export async function tradeSeqRange(db: Executor, vault: string, opts: { startMs?: number; endMs?: number }): Promise<{ lo: number; hi: number }> {
   let lo = 1;
   let hi = (await lastSeq(db, vault)).seq;
   if (opts.startMs !== undefined) {
@@ -159,11 +155,25 @@ export async function tradePage(
       .orderBy("time_ms", "desc").orderBy("seq", "desc").limit(1).executeTakeFirst();
     hi = Math.min(hi, last?.seq ?? 0);
   }
+  return { lo, hi };
+}
+
+/** The trades with seq in [bottom, top], newest first: one index range. */
+export function tradesBetween(db: Executor, vault: string, bottom: number, top: number): Promise<VaultTradeRow[]> {
+  return db.selectFrom("vault_trades").selectAll().where("vault", "=", vault).where("seq", ">=", bottom).where("seq", "<=", top)
+    .orderBy("seq", "desc").execute();
+}
+
+/** Newest first; the page is a range of seq (tradeSeqRange): no scan, no COUNT. */
+export async function tradePage(
+  db: Executor,
+  vault: string,
+  opts: { limit: number; offset: number; startMs?: number; endMs?: number },
+): Promise<TradePage> {
+  const { lo, hi } = await tradeSeqRange(db, vault, opts);
   const total = Math.max(0, hi - lo + 1);
   const top = hi - opts.offset;
   const bottom = Math.max(lo, top - opts.limit + 1);
   if (total === 0 || top < lo) return { rows: [], total };
-  const rows = await db.selectFrom("vault_trades").selectAll().where("vault", "=", vault).where("seq", ">=", bottom).where("seq", "<=", top)
-    .orderBy("seq", "desc").execute();
-  return { rows, total };
+  return { rows: await tradesBetween(db, vault, bottom, top), total };
 }

@@ -137,8 +137,14 @@ export async function eventsAfter(db: Executor, vaults: string[], afterId: numbe
     .execute();
 }
 
-/** One page of a vault's events, newest first, as a range of its dense sequence. */
-export async function vaultEventsPage(db: Executor, vault: string, limit: number, offset: number): Promise<{ rows: VaultEventRow[]; total: number }> {
+/**
+ * One page of a vault's events, newest first: without times (Unix seconds) a range of its dense
+ * sequence; with them, the events in the times (counted: the vault's events are scanned once).
+ */
+export async function vaultEventsPage(
+  db: Executor, vault: string, limit: number, offset: number, times: { startS?: number; endS?: number } = {},
+): Promise<{ rows: VaultEventRow[]; total: number }> {
+  if (times.startS !== undefined || times.endS !== undefined) return eventsInTimes(db, vault, limit, offset, times);
   const v = await db.selectFrom("vaults").select(["num", "event_count"]).where("address", "=", vault).executeTakeFirst();
   const total = v?.event_count ?? 0;
   const hi = total - offset;
@@ -148,6 +154,45 @@ export async function vaultEventsPage(db: Executor, vault: string, limit: number
     .orderBy("e.seq", "desc")
     .execute();
   return { rows, total };
+}
+
+async function eventsInTimes(
+  db: Executor, vault: string, limit: number, offset: number, times: { startS?: number; endS?: number },
+): Promise<{ rows: VaultEventRow[]; total: number }> {
+  const v = await db.selectFrom("vaults").select("num").where("address", "=", vault).executeTakeFirst();
+  if (!v) return { rows: [], total: 0 };
+  let count = db.selectFrom("vault_events").select((eb) => eb.fn.countAll<number>().as("n")).where("vault_num", "=", v.num);
+  let q = events(db).where("e.vault_num", "=", v.num);
+  if (times.startS !== undefined) {
+    count = count.where("time", ">=", times.startS);
+    q = q.where("e.time", ">=", times.startS);
+  }
+  if (times.endS !== undefined) {
+    count = count.where("time", "<=", times.endS);
+    q = q.where("e.time", "<=", times.endS);
+  }
+  const total = Number((await count.executeTakeFirst())?.n ?? 0);
+  return { rows: await q.orderBy("e.seq", "desc").limit(limit).offset(offset).execute(), total };
+}
+
+/**
+ * Up to `limit` of the vault's events with seq < beforeSeq, newest first, within the times (Unix
+ * seconds) when given: an export's next page (keyset, so events stored meanwhile shift nothing).
+ */
+export async function vaultEventsBefore(
+  db: Executor, vault: string, opts: { beforeSeq: number; limit: number; startS?: number; endS?: number },
+): Promise<VaultEventRow[]> {
+  const v = await db.selectFrom("vaults").select("num").where("address", "=", vault).executeTakeFirst();
+  if (!v) return [];
+  let q = events(db).where("e.vault_num", "=", v.num).where("e.seq", "<", opts.beforeSeq);
+  if (opts.startS !== undefined) q = q.where("e.time", ">=", opts.startS);
+  if (opts.endS !== undefined) q = q.where("e.time", "<=", opts.endS);
+  return q.orderBy("e.seq", "desc").limit(opts.limit).execute();
+}
+
+/** The vault's number of events (its last seq). */
+export async function eventCount(db: Executor, vault: string): Promise<number> {
+  return (await db.selectFrom("vaults").select("event_count").where("address", "=", vault).executeTakeFirst())?.event_count ?? 0;
 }
 
 /** How many vaults per (paused, closed) pair. */

@@ -7,7 +7,7 @@ import { exchangeReason, rejectionError, translateExchangeError } from "./transl
 import { nodeHttpTransport } from "./http-transport.js";
 import { typedDataSigner } from "./typed-data-signer.js";
 import {
-  SIGNATURE_CHAIN_ID,
+  type FundingPayment, SIGNATURE_CHAIN_ID,
   type AccountState, type ActionOptions, type ApprovedAgent, type Cloid, type ExchangeAdapter, type ExchangeKind, type FillState, type Market,
   type OpenOrderState, type OrderLookup, type ReadOptions, type SignedUserAction, type Signer,
 } from "./types.js";
@@ -42,6 +42,9 @@ function toOpenOrder(o: RawOrder): OpenOrderState {
     origSize: dec(o.origSz), cloid: (o.cloid ?? null) as Cloid | null, reduceOnly: Boolean(o.reduceOnly), timestamp: o.timestamp,
   };
 }
+
+/** How many funding payments the venue answers in one userFunding call at most. */
+const FUNDING_PAGE = 500;
 
 export function createHyperliquidAdapter(opts: HyperliquidAdapterOptions): ExchangeAdapter {
   const clock = opts.clock ?? Date.now;
@@ -142,6 +145,17 @@ export function createHyperliquidAdapter(opts: HyperliquidAdapterOptions): Excha
         info.userNonFundingLedgerUpdates({ user: user as `0x${string}`, startTime }), o,
       );
       return updates.map((u) => ({ time: u.time, hash: u.hash, type: u.delta.type, usdcDelta: usdcDelta(u.delta, user) }));
+    },
+
+    async fundingPayments(user, startTime, o) {
+      const out: FundingPayment[] = [];
+      // The venue answers at most FUNDING_PAGE payments a call: ask again after the last one seen.
+      for (let from = startTime; ;) {
+        const page = await call("userFunding", 20, () => info.userFunding({ user: user as `0x${string}`, startTime: from }), o);
+        for (const p of page) out.push({ time: p.time, symbol: p.delta.coin, usdc: dec(p.delta.usdc) });
+        if (page.length < FUNDING_PAGE) return out;
+        from = page.at(-1)!.time + 1;
+      }
     },
 
     async placeOrder(agent, order, o: ActionOptions = {}) {

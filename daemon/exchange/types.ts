@@ -98,6 +98,14 @@ export interface LedgerUpdate {
   usdcDelta: string;
 }
 
+/** One funding payment of a perp position (Hyperliquid `userFunding`). */
+export interface FundingPayment {
+  time: number;
+  symbol: string;
+  /** USDC the account received (+) or paid (-). */
+  usdc: string;
+}
+
 export interface SignedUserAction {
   action: Record<string, unknown>;
   nonce: number;
@@ -129,6 +137,8 @@ export interface ExchangeAdapter {
   orderStatus(user: string, ref: number | Cloid): Promise<OrderLookup>;
   approvedAgents(user: string): Promise<ApprovedAgent[]>;
   ledgerUpdates(user: string, startTime: number, opts?: ReadOptions): Promise<LedgerUpdate[]>;
+  /** Every funding payment of the account from `startTime` (Unix ms) on, oldest first. */
+  fundingPayments(user: string, startTime: number, opts?: ReadOptions): Promise<FundingPayment[]>;
   placeOrder(agent: Signer, order: OrderRequest, opts?: ActionOptions): Promise<PlaceOutcome>;
   cancelOrder(agent: Signer, ref: { asset: number; oid: number }, opts?: ActionOptions): Promise<void>;
   relayUserAction(signed: SignedUserAction): Promise<void>;

@@ -33,6 +33,8 @@ export interface ResponseDoc {
   mediaType: "application/json" | "text/event-stream";
   /** The whole body; absent for an event stream. */
   schema?: z.ZodType;
+  /** A success that may also answer text/csv (when asked explicitly): what the CSV holds. */
+  csv?: string;
   codes?: ErrorCode[];
 }
 
@@ -47,7 +49,7 @@ export function operationResponses(route: RouteSpec): ResponseDoc[] {
   const raw = route.raw ? route.rawResponse : undefined;
   const success: ResponseDoc = route.raw
     ? { status: 200, description: route.rawResponse.description, mediaType: route.rawResponse.mediaType, schema: route.rawResponse.schema }
-    : { status: 200, description: "Success", mediaType: "application/json", schema: envelope(route.response) };
+    : { status: 200, description: "Success", mediaType: "application/json", schema: envelope(route.response), ...(route.csv ? { csv: route.csv.description } : {}) };
   const own = new Set(route.errors ?? []);
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of operationCodes(route)) byStatus.set(ERROR_STATUS[code], [...(byStatus.get(ERROR_STATUS[code]) ?? []), code]);
@@ -63,7 +65,8 @@ function operation(route: RouteSpec): Json {
   const responses: Json = {};
   for (const r of operationResponses(route)) {
     const schema = r.schema ? toSchema(r.schema, "output") : r.mediaType === "text/event-stream" ? { type: "string" } : { type: "object" };
-    responses[String(r.status)] = { description: r.description, content: { [r.mediaType]: { schema } } };
+    const csv = r.csv ? { "text/csv": { schema: { type: "string", description: r.csv } } } : {};
+    responses[String(r.status)] = { description: r.description, content: { [r.mediaType]: { schema }, ...csv } };
   }
   return {
     operationId: `${route.method}${route.path.replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string = "") => c.toUpperCase())}`,

@@ -9,6 +9,7 @@ export * from "./routes/account-responses.js";
 export * from "./routes/trading-responses.js";
 export * from "./routes/proposal-responses.js";
 export * from "./routes/vault-responses.js";
+export * from "./routes/performance-responses.js";
 export * from "./routes/event-responses.js";
 export * from "./routes/meta-responses.js";
 export * from "./routes/sim-responses.js";

@@ -10,6 +10,7 @@ import { Prerendered, type Answer, type Checked } from "./answer.js";
 import { JsonNumber, numberTakenForObject } from "./json-number.js";
 import type { RateLimiter } from "./middleware/rate-limit.js";
 import { SIGN_IN_FIRST } from "./middleware/session.js";
+import { sendCsv, wantsCsv, type CsvRows } from "./csv.js";
 
 export type Method = "get" | "post" | "delete";
 
@@ -37,6 +38,17 @@ interface RouteCommon<B, Q, P> {
   errors?: ErrorCode[];
   /** Which rate limit applies: per client IP on sign-in, per session on order-changing routes. */
   limit?: "signIn" | "orders";
+  /**
+   * The same resource as CSV, when the client asks for it explicitly (csv.ts wantsCsv): rows streamed
+   * instead of the envelope. `open` checks access before anything is sent.
+   */
+  csv?: CsvExport<Q, P>;
+}
+
+export interface CsvExport<Q, P> {
+  /** What the CSV holds (the OpenAPI document's text/csv answer). */
+  description: string;
+  open(input: HandlerInput<undefined, Q, P>): Promise<CsvRows>;
 }
 
 /** A route answering the JSON envelope `{ok: true, data}`: `data` is what its handler returns. */
@@ -175,6 +187,7 @@ function serveRoute(route: RouteSpec, limiters: Limiters) {
       user: user as AuthUser,
       ctx,
     };
+    if (route.csv && wantsCsv(ctx, input.query)) return sendCsv(ctx, await route.csv.open({ ...input, body: undefined }));
     const data = await route.handler(input);
     if (route.raw) return;
     if (data instanceof Prerendered) {

@@ -242,9 +242,9 @@ export function createVaultService(deps: VaultServiceDeps) {
       return { trades: r.rows.map(rowToTrade), total: r.total };
     },
 
-    async events(user: string, address: string, page: { limit: number; offset: number }) {
+    async events(user: string, address: string, page: { limit: number; offset: number; startS?: number; endS?: number }) {
       const v = (await vaultFor(db, user, address)).vault;
-      const r = await vaultsRepo.vaultEventsPage(db, v.address, page.limit, page.offset);
+      const r = await vaultsRepo.vaultEventsPage(db, v.address, page.limit, page.offset, page);
       return { events: r.rows.map(rowToEvent), total: r.total };
     },
 

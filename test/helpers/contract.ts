@@ -89,6 +89,7 @@ export function checkAnswer(
   const documented = operationResponses(op.route);
   const doc = documented.find((r) => r.status === status);
   if (!doc) return `${where} answered ${status}, which it does not document (documented: ${documented.map((r) => r.status).join(", ")})`;
+  if (doc.csv && type.startsWith("text/csv")) return undefined; // streamed rows: the export tests read them
   if (doc.mediaType === "application/json" && !json) return `${where} answered ${status} with ${type || "no content type"}, not JSON`;
   if (!doc.schema) return undefined;
   const problems = mismatches(doc.schema, body);

@@ -2,12 +2,14 @@
 // withdraw, fund/prepare, fund.
 import { z } from "zod";
 import { baseUnitsToUsdc } from "../../vaults/units.js";
+import type { VaultExports } from "../../vaults/vault-exports.js";
 import type { VaultService } from "../../vaults/vault-service.js";
 import type { VaultSummary } from "../../vaults/vault-views.js";
 import { Prerendered } from "../answer.js";
 import { defineRoute } from "../route.js";
 import { address, integerField, pagination, signature, usdcAmount as usdc } from "../schemas.js";
 import { renderCloseResult, renderDetail, renderTrade, storedEvents } from "./vault-render.js";
+import { eventsCsv, tradesCsv } from "./vault-csv.js";
 import * as R from "./vault-responses.js";
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -32,7 +34,13 @@ const dateBound = (end: boolean) =>
   });
 
 const vaultParams = z.object({ address });
-export function vaultRoutes(deps: { vaults: VaultService }) {
+/** A page of rows in the dates, as JSON (SPEC) or, asked for explicitly, CSV (vault-csv.ts). */
+const datedPage = pagination.extend({
+  startDate: dateBound(false).optional(), endDate: dateBound(true).optional(),
+  format: z.enum(["json", "csv"]).optional().describe("csv: the rows as CSV (as Accept: text/csv); json: the envelope whatever Accept says"),
+}).strict();
+
+export function vaultRoutes(deps: { vaults: VaultService; exports: VaultExports }) {
   const { vaults } = deps;
   // The service hands back the same list until the database changes; serialize it once.
   const rendered = new WeakMap<readonly VaultSummary[], Prerendered<{ vaults: readonly VaultSummary[] }>>();
@@ -62,9 +70,10 @@ export function vaultRoutes(deps: { vaults: VaultService }) {
     }),
     defineRoute({
       method: "get", path: "/api/vaults/:address/trades", tag: "vaults", auth: true, params: vaultParams,
-      query: pagination.extend({ startDate: dateBound(false).optional(), endDate: dateBound(true).optional() }).strict(),
-      summary: "The vault's trades, newest first (limit 1-1000, default 100; dates as ISO 8601 or Unix seconds)",
+      query: datedPage,
+      summary: "The vault's trades, newest first (limit 1-1000, default 100; dates as ISO 8601 or Unix seconds); CSV when asked",
       response: R.vaultTrades,
+      csv: tradesCsv(deps.exports),
       errors: [...common],
       handler: async ({ params, query, user }) => {
         const page = await vaults.trades(user.address, params.address, {
@@ -74,12 +83,17 @@ export function vaultRoutes(deps: { vaults: VaultService }) {
       },
     }),
     defineRoute({
-      method: "get", path: "/api/vaults/:address/events", tag: "vaults", auth: true, params: vaultParams, query: pagination,
-      summary: "The vault's critical events (VaultEvent records), newest first",
+      method: "get", path: "/api/vaults/:address/events", tag: "vaults", auth: true, params: vaultParams, query: datedPage,
+      summary: "The vault's critical events (VaultEvent records), newest first (dates as for trades); CSV when asked",
       response: R.vaultEvents,
+      csv: eventsCsv(deps.exports),
       errors: [...common],
       handler: async ({ params, query, user }) => {
-        const page = await vaults.events(user.address, params.address, query);
+        const page = await vaults.events(user.address, params.address, {
+          limit: query.limit, offset: query.offset,
+          startS: query.startDate === undefined ? undefined : Math.ceil(query.startDate / 1000),
+          endS: query.endDate === undefined ? undefined : Math.floor(query.endDate / 1000),
+        });
         return { events: storedEvents(page.events), total: page.total, hasMore: query.offset + page.events.length < page.total };
       },
     }),

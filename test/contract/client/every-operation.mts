@@ -66,6 +66,9 @@ export async function everyOperation(base: string, token: string, vault: string,
   const peak: string = use(detail.vault.peakBalance);
   const trades = data(await call("get", "/api/vaults/{address}/trades", { ...a, params, query: { limit: 10, startDate: "2026-01-01" } }));
   const pnl: number | undefined = use(trades.trades[0]?.pnl);
+  const perf = data(await call("get", "/api/vaults/{address}/performance", { ...a, params }));
+  const annual: number | null = use(perf.performance.annualizedReturnPct);
+  const fees: string = use(perf.performance.feesPaid);
   const events = data(await call("get", "/api/vaults/{address}/events", { ...a, params, query: { offset: 0 } }));
   const first = events.events[0];
   if (first?.type === "BalanceUpdated") { const balance: string = use(first.data.balance); void balance; }
@@ -108,6 +111,6 @@ export async function everyOperation(base: string, token: string, vault: string,
   const loggedOut: Record<string, never> = use(data(out));
 
   return [sessionToken, accountValue, agentNonce, approvedFlag, placed, restingPrice, fillFee, canceledStatus, liquidation, closedAt,
-    warning, more, termsSalt, vaultAddress, rejectedBy, share, drawdown, peak, pnl, profit, paused, amount, permitValue, fundTx,
+    warning, more, termsSalt, vaultAddress, rejectedBy, share, drawdown, peak, pnl, annual, fees, profit, paused, amount, permitValue, fundTx,
     expiresAt, loggedOut, usdc, leftToday, filled, signedInAs, filledAt, hookSecret, hookEnabled, triedStatus, sentStatus, unhooked];
 }

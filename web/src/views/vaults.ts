@@ -10,6 +10,7 @@ import { pct, short, usdc, when } from "../format.js";
 import { withdrawable } from "../settlement.js";
 import { ensureChain, signTypedData, type TypedData } from "../wallet.js";
 import { vaultChart, type BalancePoint } from "./vault-chart.js";
+import { showPerformance } from "./vault-performance.js";
 
 export async function vaultListView(_app: App, view: HTMLElement): Promise<void> {
   const { vaults } = await get<VaultList>("/api/vaults");
@@ -57,10 +58,14 @@ export async function vaultDetailView(app: App, view: HTMLElement, address: stri
     offered = state;
   };
   render(vault);
+  const performance = h("section", { class: "card", id: "vault-performance" }, h("h2", {}, "Performance"));
+  const refreshPerformance = () => showPerformance(performance, address).catch(() => undefined); // the rest of the page stands without it
+  void refreshPerformance();
   replace(view,
     h("p", {}, h("a", { href: "#vaults" }, "← all vaults")),
     status,
     h("section", { class: "card" }, h("h2", {}, "Balance, peak and limits"), chart.element),
+    performance,
     h("section", { class: "card" }, h("h2", {}, "Trades"), trades),
     h("section", { class: "card" }, h("h2", {}, "Events"), log));
 
@@ -77,6 +82,7 @@ export async function vaultDetailView(app: App, view: HTMLElement, address: stri
       if (fresh) {
         render(fresh);
         replace(trades, tradesTable(fresh));
+        void refreshPerformance();
       }
     }, 300);
   });

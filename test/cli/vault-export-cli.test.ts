@@ -1,0 +1,91 @@
+// `tradevault vaults export` writes a vault's trades or events as CSV to a file (or standard output),
+// refuses a request that names neither, leaves no file behind when the daemon refuses; `vaults show`
+// prints the performance figures.
+import { suite } from "uvu";
+import * as assert from "uvu/assert";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { getAddress } from "ethers";
+import { appendFills } from "../../daemon/db/vault-trades-repo.js";
+import { findVault, insertEvent, insertVault } from "../../daemon/db/vaults-repo.js";
+import { runCli, seedWallet } from "../helpers/cli.js";
+import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { randomAddress, randomHash, vaultRow } from "../helpers/rows.js";
+import { tempDir } from "../helpers/util.js";
+
+const t = suite<{ d: TestDaemon; home: ReturnType<typeof tempDir>; vault: string; other: string }>("vault export cli");
+const T0 = Date.UTC(2026, 10, 1);
+const PASSWORD = "correct horse";
+const run = (ctx: { d: TestDaemon; home: { path: string } }, ...args: string[]) =>
+  runCli(args, { TRADEVAULT_HOME: ctx.home.path, TRADEVAULT_URL: ctx.d.url, TRADEVAULT_PASSWORD: PASSWORD });
+
+async function vaultWith(d: TestDaemon, investor: string): Promise<string> {
+  // initial 10000; one reading of 10500 a day later: return 5%.
+  const row = { ...vaultRow(getAddress(randomAddress())), investor, created_at: T0 / 1000, current_balance: "10500000000", last_observed_at: T0 / 1000 + 86_400 };
+  await d.daemon.store.write(async (trx) => {
+    await insertVault(trx, row);
+    const v = (await findVault(trx, row.address))!;
+    await insertEvent(trx, v, { type: "VaultCreated", txHash: randomHash(), logIndex: 0, blockNumber: 1, time: T0 / 1000, data: {} });
+    await insertEvent(trx, v, {
+      type: "BalanceUpdated", txHash: randomHash(), logIndex: 0, blockNumber: 2, time: T0 / 1000 + 86_400,
+      data: { balance: "10500000000", peakBalance: "10500000000", dayStartBalance: "10500000000", observedAt: T0 / 1000 + 86_400, drawdownBps: 0, dailyDrawdownBps: 0 },
+    });
+    await appendFills(trx, row.address, row.exchange_account, Array.from({ length: 3 }, (_, i) => ({
+      tid: 5_000 + i, oid: 1, symbol: "BTC", side: "buy" as const, size: "0.01", price: "60000", pnl: "0", fee: "0.27", timeMs: T0 + i * 60_000,
+    })));
+  });
+  return row.address;
+}
+
+t.before(async (ctx) => {
+  ctx.d = await startTestDaemon({ startOracle: false });
+  ctx.home = tempDir("tv-export-");
+  const me = await seedWallet(ctx.home.path, "ivy", PASSWORD);
+  assert.is((await run(ctx, "login")).code, 0);
+  ctx.vault = await vaultWith(ctx.d, me);
+  ctx.other = await vaultWith(ctx.d, getAddress(randomAddress()));
+});
+t.after(async (ctx) => {
+  await ctx.d.close();
+  ctx.home.remove();
+});
+
+t("--trades --out writes the CSV file; --events goes to standard output", async (ctx) => {
+  const file = join(ctx.home.path, "trades.csv");
+  const r = await run(ctx, "vaults", "export", ctx.vault, "--trades", "--out", file);
+  assert.is(r.code, 0, r.stderr);
+  const rows = readFileSync(file, "utf8").split("\r\n").filter(Boolean);
+  assert.is(rows[0], "id,timestamp,symbol,side,size,price,pnl,fee");
+  assert.equal(rows.slice(1).map((l) => l.split(",").slice(1).join(",")), [
+    "2026-11-01T00:02:00.000Z,BTC,buy,0.01,60000,0,0.27", "2026-11-01T00:01:00.000Z,BTC,buy,0.01,60000,0,0.27", "2026-11-01T00:00:00.000Z,BTC,buy,0.01,60000,0,0.27",
+  ]);
+  const from = await run(ctx, "vaults", "export", ctx.vault, "--trades", "--from", "2026-11-01T00:01:00Z", "--to", "2026-11-01T00:01:30Z");
+  assert.is(from.stdout.split("\r\n").filter(Boolean).length, 2, "header and the one trade in the dates");
+  const events = await run(ctx, "vaults", "export", ctx.vault, "--events");
+  assert.is(events.code, 0, events.stderr);
+  assert.equal(events.stdout.split("\r\n").filter(Boolean).map((l) => l.split(",")[2]), ["type", "BalanceUpdated", "VaultCreated"]);
+});
+
+t("neither or both of --trades and --events is a usage error; a refused export leaves no file", async (ctx) => {
+  assert.is((await run(ctx, "vaults", "export", ctx.vault)).code, 2);
+  assert.is((await run(ctx, "vaults", "export", ctx.vault, "--trades", "--events")).code, 2);
+  const file = join(ctx.home.path, "not-mine.csv");
+  const r = await run(ctx, "vaults", "export", ctx.other, "--trades", "--out", file);
+  assert.is(r.code, 1);
+  assert.match(r.stderr, /no vault/);
+  assert.not.ok(existsSync(file) || existsSync(`${file}.partial`));
+});
+
+t("vaults show prints the performance figures", async (ctx) => {
+  const r = await run(ctx, "vaults", "show", ctx.vault);
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stdout, /return:\s+5%/);
+  assert.match(r.stdout, /annualized \(simple\):\s+1825%/); // 5% x 365 / 1 day
+  assert.match(r.stdout, /fees paid:\s+0\.81 USDC/);
+  assert.match(r.stdout, /if closed now:\s+profit 500, trader 100, investor 400 USDC/);
+  assert.match(r.stdout, /2026-11-02\s+10500\s+500/);
+  const json = await run(ctx, "vaults", "show", ctx.vault, "--json");
+  assert.equal([(json.json as any).data.vault.address, (json.json as any).data.performance.returnPct], [ctx.vault, 5]);
+});
+
+t.run();
