@@ -9,7 +9,7 @@ import { typedDataSigner } from "./typed-data-signer.js";
 import {
   SIGNATURE_CHAIN_ID,
   type AccountState, type ActionOptions, type ApprovedAgent, type Cloid, type ExchangeAdapter, type ExchangeKind, type FillState, type Market,
-  type OpenOrderState, type OrderLookup, type ReadOptions, type SignedUserAction, type Signer,
+  type OpenOrderState, type OrderLookup, type OrderRequest, type ReadOptions, type TriggerState, type SignedUserAction, type Signer,
 } from "./types.js";
 import { HYPERLIQUID_WEIGHT, weightLimiter, type WeightLimiter } from "./weight-limiter.js";
 
@@ -31,16 +31,36 @@ export interface HyperliquidAdapterOptions {
 const side = (s: string) => (s === "B" ? "buy" : "sell") as "buy" | "sell";
 const dec = (s: string | number) => canonicalDecimal(String(s));
 
+/** frontendOpenOrders' element (orderStatus' `order`); openOrders' lacks the trigger fields. */
 interface RawOrder {
   coin: string; side: string; limitPx: string; sz: string; oid: number; timestamp: number; origSz: string;
   cloid?: string | null; reduceOnly?: boolean;
+  isTrigger?: boolean; triggerPx?: string; triggerCondition?: string; orderType?: string;
+}
+
+/** The trigger of a frontend order: its kind and execution from orderType ("Stop Market", "Take Profit Limit", ...). */
+function triggerOf(o: RawOrder): TriggerState | null {
+  const type = o.orderType ?? "";
+  const kind = type.startsWith("Stop") ? "sl" : type.startsWith("Take Profit") ? "tp" : undefined;
+  if (!kind || o.triggerPx === undefined) return null;
+  // The venue words a fired trigger's condition "Triggered"; a waiting one "Price above|below <px>".
+  const triggered = o.isTrigger === false || o.triggerCondition === "Triggered";
+  return { price: dec(o.triggerPx), kind, market: type.endsWith("Market"), triggered };
 }
 
 function toOpenOrder(o: RawOrder): OpenOrderState {
   return {
     oid: o.oid, symbol: o.coin, side: side(o.side), limitPrice: dec(o.limitPx), size: dec(o.sz),
     origSize: dec(o.origSz), cloid: (o.cloid ?? null) as Cloid | null, reduceOnly: Boolean(o.reduceOnly), timestamp: o.timestamp,
+    trigger: triggerOf(o),
   };
+}
+
+/** The order wire's type: a limit order's time in force, or a trigger's condition. */
+function orderTypeWire(order: OrderRequest) {
+  if (!order.trigger) return { limit: { tif: order.tif } };
+  const { market, price, kind } = order.trigger;
+  return { trigger: { isMarket: market, triggerPx: price, tpsl: kind } };
 }
 
 export function createHyperliquidAdapter(opts: HyperliquidAdapterOptions): ExchangeAdapter {
@@ -110,7 +130,8 @@ export function createHyperliquidAdapter(opts: HyperliquidAdapterOptions): Excha
     },
 
     async openOrders(user, o) {
-      const orders = await call("openOrders", 20, () => info.openOrders({ user: user as `0x${string}` }), o);
+      // frontendOpenOrders (same weight) carries the trigger fields openOrders lacks.
+      const orders = await call("frontendOpenOrders", 20, () => info.frontendOpenOrders({ user: user as `0x${string}` }), o);
       return (orders as RawOrder[]).map(toOpenOrder);
     },
 
@@ -148,7 +169,7 @@ export function createHyperliquidAdapter(opts: HyperliquidAdapterOptions): Excha
       const response = await call("order", 1, () =>
         clientFor(agent).order(
           {
-            orders: [{ a: order.asset, b: order.isBuy, p: order.price, s: order.size, r: order.reduceOnly, t: { limit: { tif: order.tif } }, c: order.cloid }],
+            orders: [{ a: order.asset, b: order.isBuy, p: order.price, s: order.size, r: order.reduceOnly, t: orderTypeWire(order), c: order.cloid }],
             grouping: "na",
           },
           { vaultAddress: o.subAccount as `0x${string}` | undefined, expiresAfter: o.expiresAfter, signal: o.signal },

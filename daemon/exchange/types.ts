@@ -39,6 +39,19 @@ export interface AccountState {
   time: number;
 }
 
+/** A trigger (TP/SL) order's condition as the venue shows it. */
+export interface TriggerState {
+  /** The mark price that fires it. */
+  price: string;
+  kind: TriggerKind;
+  /** True: executes as a market order bounded by the order's price; false: a limit order at it. */
+  market: boolean;
+  /** It has fired (a fired limit trigger may still rest on the book). */
+  triggered: boolean;
+}
+
+export type TriggerKind = "sl" | "tp";
+
 export interface OpenOrderState {
   oid: number;
   symbol: string;
@@ -50,6 +63,8 @@ export interface OpenOrderState {
   cloid: Cloid | null;
   reduceOnly: boolean;
   timestamp: number;
+  /** Set for a trigger (TP/SL) order, null for a plain limit order. */
+  trigger: TriggerState | null;
 }
 
 export interface FillState {
@@ -76,8 +91,15 @@ export interface OrderRequest {
   price: string;
   size: string;
   reduceOnly: boolean;
+  /** Ignored for a trigger order (the venue fires a market trigger as IOC, a limit trigger as GTC). */
   tif: Tif;
   cloid: Cloid;
+  /**
+   * Makes it a trigger order (Hyperliquid's `{"trigger": {"isMarket", "triggerPx", "tpsl"}}`): it
+   * waits off the book until the mark crosses `price`, then executes at `price` of the request
+   * (for a market trigger, the worst price it accepts). The answer is "resting" with its oid.
+   */
+  trigger?: { price: string; kind: TriggerKind; market: boolean };
 }
 
 export type PlaceOutcome =
