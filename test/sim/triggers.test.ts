@@ -8,6 +8,7 @@ import { fundedWallet, randomCloid, startSim, statusesOf, type SimHarness } from
 import { Probe } from "./ws-probe.js";
 import { join } from "node:path";
 import { tempDir } from "../helpers/util.js";
+import Database from "better-sqlite3";
 
 let h: SimHarness;
 test.before(async () => {
@@ -259,6 +260,39 @@ test("orderUpdates reports a trigger as open, then triggered, then filled", asyn
     assert.equal(seq, ["triggered", "filled"]);
   } finally {
     p.close();
+  }
+});
+
+test("an untriggered order holds no margin; one that fires without the margin for it is marginCanceled", async () => {
+  const w = await fundedWallet(h.sim, 1000); // 20x: 20 000 of notional
+  const [stop] = await place(w, [trigger(true, "sl", "60500", "61000", "0.3", { r: false })]); // a stop entry: 18 300
+  assert.ok(stop.resting, JSON.stringify(stop));
+  const [bid] = await place(w, [limit(true, "59000", "0.3", "Gtc")]); // 17 700: only fits beside a trigger that holds nothing
+  assert.ok(bid.resting, JSON.stringify(bid));
+  h.sim.setPrice("BTC", "60600");
+  assert.is(await status(w, stop.resting.oid), "marginCanceled");
+  assert.is(await szi(w), "0");
+});
+
+test("a sim file from before trigger orders opens, and its orders read as plain orders", async () => {
+  const dir = tempDir("tradevault-sim-old-");
+  const dbPath = join(dir.path, "old.db");
+  const old = new Database(dbPath);
+  old.exec(`CREATE TABLE orders (
+    oid INTEGER PRIMARY KEY, user TEXT NOT NULL, coin TEXT NOT NULL, is_buy INTEGER NOT NULL,
+    limit_px TEXT NOT NULL, sz TEXT NOT NULL, orig_sz TEXT NOT NULL, tif TEXT NOT NULL,
+    reduce_only INTEGER NOT NULL, cloid TEXT, status TEXT NOT NULL,
+    created_at INTEGER NOT NULL, status_at INTEGER NOT NULL)`);
+  const owner = "0x" + "1".repeat(40);
+  old.prepare("INSERT INTO orders VALUES (40000000000, ?, 'BTC', 1, '50000', '0.01', '0.01', 'Gtc', 0, NULL, 'open', 1, 1)").run(owner);
+  old.close();
+  const sim = await startSim({ dbPath });
+  try {
+    const [fe] = await sim.info.frontendOpenOrders({ user: owner as `0x${string}` });
+    assert.equal([fe!.oid, fe!.isTrigger, fe!.orderType, fe!.triggerCondition, fe!.tif], [40000000000, false, "Limit", "N/A", "Gtc"]);
+  } finally {
+    await sim.close(true);
+    dir.remove();
   }
 });
 
