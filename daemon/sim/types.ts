@@ -64,7 +64,7 @@ export interface TriggerSpec {
   tpsl: "tp" | "sl";
   isMarket: boolean;
   state: "waiting" | "untriggered" | "triggered";
-  /** grouping positionTpsl: sized to the whole position when it fires, gone with the position. */
+  /** grouping positionTpsl: gone with the position; size 0 covers the whole position when it fires. */
   positionTpsl: boolean;
   /** The normalTpsl entry this child belongs to. */
   parentOid: number | null;

@@ -238,6 +238,14 @@ test("positionTpsl covers the whole position when it fires and goes with the pos
   assert.is(await szi(w), "0");
 
   h.sim.setPrice("BTC", "60000");
+  const u = await long();
+  await place(u, [limit(true, "60100", "0.01")]); // 0.02
+  const [fixed] = await place(u, [trigger(false, "sl", "59000", "53100", "0.005")], "positionTpsl");
+  h.sim.setPrice("BTC", "58900");
+  assert.is(await status(u, fixed.resting.oid), "filled");
+  assert.is(await szi(u), "0.015", "a fixed-size position stop closes its own size only");
+
+  h.sim.setPrice("BTC", "60000");
   const v = await long();
   const [gone] = await place(v, [trigger(false, "tp", "61000", "54900", "0")], "positionTpsl");
   await place(v, [limit(false, "59900", "0.01")]); // closing the position by hand cancels it at once

@@ -13,7 +13,7 @@ import { announceOrder, changeOrder } from "./orders.js";
 import { hasMargin, matchOrder, record, type OrderResult, type Placement } from "./place.js";
 
 export interface TriggerPlacement {
-  /** grouping positionTpsl: the order covers the whole position (size 0 allowed). */
+  /** grouping positionTpsl: attached to the position (size 0: the whole position when it fires). */
   positionTpsl?: boolean;
   /** A normalTpsl child: it waits for this entry to fill before it watches the mark. */
   parentOid?: number;
@@ -72,7 +72,8 @@ function fire(ctx: EngineCtx, o: Order, market: Market, mark: bigint): void {
   ctx.repo.setTriggerState(o.oid, "triggered");
   const fired: Order = { ...o, trigger: { ...o.trigger!, state: "triggered" } };
   const szi = ctx.repo.getPosition(o.user, o.coin).szi;
-  let sz = o.trigger!.positionTpsl ? abs(szi) : o.sz;
+  // A position TP/SL of size 0 is for the whole position; one with a size stays that size (capped below).
+  let sz = o.trigger!.positionTpsl && o.sz === 0n ? abs(szi) : o.sz;
   if (o.reduceOnly) {
     if (szi === 0n || szi > 0n === o.isBuy) {
       changeOrder(ctx, fired, o.sz, "reduceOnlyCanceled");
