@@ -65,6 +65,8 @@ export interface OpenOrderState {
   timestamp: number;
   /** Set for a trigger (TP/SL) order, null for a plain limit order. */
   trigger: TriggerState | null;
+  /** A normalTpsl entry's TP/SLs that wait for it to fill (they are no open orders of their own yet). */
+  children: OpenOrderState[];
 }
 
 export interface FillState {
@@ -105,6 +107,13 @@ export interface OrderRequest {
 export type PlaceOutcome =
   | { kind: "resting"; oid: number }
   | { kind: "filled"; oid: number; totalSize: string; averagePrice: string };
+
+/** What a normalTpsl child was answered: it waits for its entry's fill, or for its trigger once the entry filled. */
+export type TpslChildOutcome =
+  | PlaceOutcome
+  | { kind: "waitingForFill" }
+  | { kind: "waitingForTrigger" }
+  | { kind: "rejected"; reason: string };
 
 export interface ApprovedAgent {
   address: string;
@@ -152,6 +161,12 @@ export interface ExchangeAdapter {
   approvedAgents(user: string): Promise<ApprovedAgent[]>;
   ledgerUpdates(user: string, startTime: number, opts?: ReadOptions): Promise<LedgerUpdate[]>;
   placeOrder(agent: Signer, order: OrderRequest, opts?: ActionOptions): Promise<PlaceOutcome>;
+  /**
+   * An entry and its TP/SL trigger orders (reduce-only, other side) as one `normalTpsl` action: the
+   * children start once the entry fills. Throws as placeOrder does when the action or the entry is
+   * refused; a refused child is reported in its outcome (the entry stands).
+   */
+  placeWithTpsl(agent: Signer, entry: OrderRequest, children: OrderRequest[], opts?: ActionOptions): Promise<{ entry: PlaceOutcome; children: TpslChildOutcome[] }>;
   cancelOrder(agent: Signer, ref: { asset: number; oid: number }, opts?: ActionOptions): Promise<void>;
   relayUserAction(signed: SignedUserAction): Promise<void>;
   /** The account's abstraction mode (Hyperliquid `userAbstraction`: "default", "disabled", "unifiedAccount"...). */

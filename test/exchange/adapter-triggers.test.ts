@@ -4,6 +4,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { Wallet } from "ethers";
+import { isAppError } from "../../daemon/errors.js";
 import { createHyperliquidAdapter } from "../../daemon/exchange/hyperliquid-adapter.js";
 import type { ExchangeAdapter, OrderRequest } from "../../daemon/exchange/types.js";
 import { newCloid } from "../../daemon/trading/trading-service.js";
@@ -70,6 +71,44 @@ t("a fired limit trigger resting on the book reads as triggered", async ({ h, ex
   assert.equal(o!.trigger, { price: "59000", kind: "sl", market: false, triggered: true });
   assert.is(o!.limitPrice, "59500");
   await ex.cancelOrder(agent, { asset: 0, oid: sl.oid });
+});
+
+t("an entry with its TP/SLs as one normalTpsl action: the children wait for its fill, then are open orders", async ({ h, ex, master, agent }) => {
+  h.sim.setPrice("BTC", "60000");
+  const sl = order({ price: "52200", trigger: { price: "58000", kind: "sl", market: true } });
+  const tp = order({ price: "54900", trigger: { price: "61000", kind: "tp", market: true } });
+  const placed = await ex.placeWithTpsl(agent, order({ isBuy: true, price: "59000", reduceOnly: false, tif: "Gtc" }), [sl, tp]);
+  assert.is(placed.entry.kind, "resting");
+  assert.equal(placed.children, [{ kind: "waitingForFill" }, { kind: "waitingForFill" }]);
+  const [entry] = await ex.openOrders(master.address);
+  assert.is(entry!.oid, placed.entry.oid);
+  assert.equal(entry!.children.map((c) => c.trigger), [
+    { price: "58000", kind: "sl", market: true, triggered: false }, { price: "61000", kind: "tp", market: true, triggered: false },
+  ]);
+  h.sim.setPrice("BTC", "58900"); // the entry fills
+  const open = await ex.openOrders(master.address);
+  assert.equal(open.map((o) => [o.trigger?.kind, o.children.length]).sort(), [["sl", 0], ["tp", 0]]);
+  for (const o of open) await ex.cancelOrder(agent, { asset: 0, oid: o.oid });
+  await ex.placeOrder(agent, order({ price: "58000" })); // flat again
+});
+
+t("normalTpsl: an entry that fills at once leaves its children waitingForTrigger; a refused child leaves the entry standing", async ({ h, ex, master, agent }) => {
+  h.sim.setPrice("BTC", "60000");
+  const sl = () => order({ price: "53100", trigger: { price: "59000", kind: "sl", market: true } });
+  const now = await ex.placeWithTpsl(agent, order({ isBuy: true, price: "60100", reduceOnly: false }), [sl()]);
+  assert.is(now.entry.kind, "filled");
+  assert.equal(now.children, [{ kind: "waitingForTrigger" }]);
+
+  const bad = { ...sl(), trigger: { price: "58000.55", kind: "sl" as const, market: true } };
+  const mixed = await ex.placeWithTpsl(agent, order({ isBuy: true, price: "50000", reduceOnly: false, tif: "Gtc" }), [bad]);
+  assert.is(mixed.entry.kind, "resting");
+  assert.is(mixed.children[0]!.kind, "rejected");
+  assert.match((mixed.children[0] as { reason: string }).reason, /tick size/);
+  assert.ok((await ex.openOrders(master.address)).some((o) => o.oid === mixed.entry.oid));
+
+  const refused = await ex.placeWithTpsl(agent, order({ isBuy: true, price: "50000", size: "0.000001", reduceOnly: false, tif: "Gtc" }), [sl()])
+    .then(() => "placed", (e) => (isAppError(e) ? e.code : String(e)));
+  assert.is(refused, "ORDER_REJECTED");
 });
 
 t.run();
