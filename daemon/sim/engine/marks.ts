@@ -1,7 +1,7 @@
 // What happens when a mark price moves: resting orders the mark crossed fill as makers at their limit
-// price (buy: mark <= limit, sell: mark >= limit), trigger orders the mark crossed fire, then isolated positions whose own margin fell below
-// their maintenance margin, and cross accounts whose value did, are liquidated at the mark. The
-// caller holds the transaction.
+// price (buy: mark <= limit, sell: mark >= limit), trigger orders the mark crossed fire (triggers.ts),
+// then isolated positions whose own margin fell below their maintenance margin, and cross accounts
+// whose value did, are liquidated at the mark. The caller holds the transaction.
 import { F, abs, min, exact, usd } from "../num.js";
 import type { Order } from "../types.js";
 import { markOf, syntheticHash, type EngineCtx } from "./context.js";

@@ -1,8 +1,9 @@
 // Placing one limit order: Hyperliquid's validation order (tick, size, minimum value unless the order
 // closes the whole position, reduce-only, ALO/IOC rules, margin), then taking liquidity from the
 // synthetic book up to the limit price, then resting the remainder (GTC/ALO) or dropping it (IOC).
-// Every order that names a valid asset gets an oid and a stored status, rejections included, so
-// orderStatus by cloid can settle an in-doubt order.
+// A trigger order is handed to triggers.ts, which checks and records it; when it fires it comes back
+// through matchOrder. Every order that names a valid asset gets an oid and a stored status,
+// rejections included, so orderStatus by cloid can settle an in-doubt order.
 import { isValidPrice, isValidSize } from "../../lib/decimal.js";
 import { F, abs, max, min, px, exact } from "../num.js";
 import type { OrderWire } from "../wire.js";
@@ -38,7 +39,7 @@ export function record(p: Placement, status: OrderStatus, remaining: bigint, tif
   return order;
 }
 
-export function reject(p: Placement, message: string, status: OrderStatus): OrderResult {
+function reject(p: Placement, message: string, status: OrderStatus): OrderResult {
   if ("limit" in p.w.t) announceOrder(p.ctx, record(p, status, F.parse(p.w.s), p.w.t.limit.tif), false);
   return { error: `${message} asset=${p.w.a}` };
 }
