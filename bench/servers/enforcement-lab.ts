@@ -24,9 +24,9 @@ export interface EnforceResult {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Request weight of what enforcement sends (openOrders 20, clearinghouseState/orderStatus 2, an action 1). */
+/** Request weight of what enforcement sends (frontendOpenOrders 20, clearinghouseState/orderStatus 2, an action 1). */
 function enforcementWeight(body: any): number {
-  if (body?.type === "openOrders") return 20;
+  if (body?.type === "openOrders" || body?.type === "frontendOpenOrders") return 20;
   if (body?.type === "orderStatus") return 2;
   if (body?.action?.type === "cancel" || body?.action?.type === "order") return 1;
   return 0;

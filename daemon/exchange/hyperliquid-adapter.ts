@@ -1,15 +1,16 @@
 // The Hyperliquid adapter, on the maintained @nktkas/hyperliquid SDK. The base URL decides where it
 // goes: Hyperliquid mainnet or testnet, or the built-in sim on loopback. Same code path for all.
 import { ExchangeClient, InfoClient } from "@nktkas/hyperliquid";
-import { canonicalDecimal } from "../lib/decimal.js";
+import { ApiRequestError } from "@nktkas/hyperliquid";
 import { monotonicNonces, type NonceSource } from "./nonces.js";
 import { exchangeReason, rejectionError, translateExchangeError } from "./translate-error.js";
 import { nodeHttpTransport } from "./http-transport.js";
+import { childOutcome, dec, orderWire, placeOutcome, side, toOpenOrder, type RawOrder } from "./order-wire.js";
 import { typedDataSigner } from "./typed-data-signer.js";
 import {
   type FundingPayment, SIGNATURE_CHAIN_ID,
   type AccountState, type ActionOptions, type ApprovedAgent, type Cloid, type ExchangeAdapter, type ExchangeKind, type FillState, type Market,
-  type OpenOrderState, type OrderLookup, type ReadOptions, type SignedUserAction, type Signer,
+  type OrderLookup, type ReadOptions, type SignedUserAction, type Signer,
 } from "./types.js";
 import { HYPERLIQUID_WEIGHT, weightLimiter, type WeightLimiter } from "./weight-limiter.js";
 
@@ -28,20 +29,6 @@ export interface HyperliquidAdapterOptions {
   clock?: () => number;
 }
 
-const side = (s: string) => (s === "B" ? "buy" : "sell") as "buy" | "sell";
-const dec = (s: string | number) => canonicalDecimal(String(s));
-
-interface RawOrder {
-  coin: string; side: string; limitPx: string; sz: string; oid: number; timestamp: number; origSz: string;
-  cloid?: string | null; reduceOnly?: boolean;
-}
-
-function toOpenOrder(o: RawOrder): OpenOrderState {
-  return {
-    oid: o.oid, symbol: o.coin, side: side(o.side), limitPrice: dec(o.limitPx), size: dec(o.sz),
-    origSize: dec(o.origSz), cloid: (o.cloid ?? null) as Cloid | null, reduceOnly: Boolean(o.reduceOnly), timestamp: o.timestamp,
-  };
-}
 
 /** How many funding payments the venue answers in one userFunding call at most. */
 const FUNDING_PAGE = 500;
@@ -113,7 +100,8 @@ export function createHyperliquidAdapter(opts: HyperliquidAdapterOptions): Excha
     },
 
     async openOrders(user, o) {
-      const orders = await call("openOrders", 20, () => info.openOrders({ user: user as `0x${string}` }), o);
+      // frontendOpenOrders (same weight) carries the trigger fields openOrders lacks.
+      const orders = await call("frontendOpenOrders", 20, () => info.frontendOpenOrders({ user: user as `0x${string}` }), o);
       return (orders as RawOrder[]).map(toOpenOrder);
     },
 
@@ -162,21 +150,32 @@ export function createHyperliquidAdapter(opts: HyperliquidAdapterOptions): Excha
       const response = await call("order", 1, () =>
         clientFor(agent).order(
           {
-            orders: [{ a: order.asset, b: order.isBuy, p: order.price, s: order.size, r: order.reduceOnly, t: { limit: { tif: order.tif } }, c: order.cloid }],
+            orders: [orderWire(order)],
             grouping: "na",
           },
           { vaultAddress: o.subAccount as `0x${string}` | undefined, expiresAfter: o.expiresAfter, signal: o.signal },
         ),
       );
       const status = response.response.data.statuses[0] as unknown;
-      if (status && typeof status === "object" && "resting" in status) {
-        return { kind: "resting", oid: (status as { resting: { oid: number } }).resting.oid };
-      }
-      if (status && typeof status === "object" && "filled" in status) {
-        const f = (status as { filled: { oid: number; totalSz: string; avgPx: string } }).filled;
-        return { kind: "filled", oid: f.oid, totalSize: dec(f.totalSz), averagePrice: dec(f.avgPx) };
-      }
+      const outcome = placeOutcome(status);
+      if (outcome) return outcome;
       throw rejectionError(exchangeReason(response) ?? `unexpected order status ${JSON.stringify(status)}`);
+    },
+
+    async placeWithTpsl(agent, entry, children, o: ActionOptions = {}) {
+      const response = await call("order", 1, () =>
+        clientFor(agent)
+          .order(
+            { orders: [orderWire(entry), ...children.map(orderWire)], grouping: "normalTpsl" },
+            { vaultAddress: o.subAccount as `0x${string}` | undefined, expiresAfter: o.expiresAfter, signal: o.signal },
+          )
+          // The SDK throws when any order of the batch failed; a refused child must not hide a placed entry.
+          .catch((err: unknown) => statusesOf(err)),
+      );
+      const [first, ...rest] = response.response.data.statuses as unknown[];
+      const placed = placeOutcome(first);
+      if (!placed) throw rejectionError(exchangeReason({ response: { data: { statuses: [first] } } }) ?? exchangeReason(response) ?? "the entry was not placed");
+      return { entry: placed, children: rest.map(childOutcome) };
     },
 
     async cancelOrder(agent, ref, o: ActionOptions = {}) {
@@ -204,6 +203,16 @@ export function createHyperliquidAdapter(opts: HyperliquidAdapterOptions): Excha
     },
   };
   return adapter;
+}
+
+/** An order action's answer that the SDK threw for because some order failed; anything else rethrown. */
+function statusesOf(err: unknown): { response: { data: { statuses: unknown[] } } } {
+  if (err instanceof ApiRequestError) {
+    const response = err.response as { status?: string; response?: { data?: { statuses?: unknown[] } } };
+    const statuses = response?.status === "ok" ? response.response?.data?.statuses : undefined;
+    if (statuses) return { response: { data: { statuses } } };
+  }
+  throw err;
 }
 
 /** USDC an external ledger update moved into (+) or out of (-) `user`'s perp account. */

@@ -39,6 +39,19 @@ export interface AccountState {
   time: number;
 }
 
+/** A trigger (TP/SL) order's condition as the venue shows it. */
+export interface TriggerState {
+  /** The mark price that fires it. */
+  price: string;
+  kind: TriggerKind;
+  /** True: executes as a market order bounded by the order's price; false: a limit order at it. */
+  market: boolean;
+  /** It has fired (a fired limit trigger may still rest on the book). */
+  triggered: boolean;
+}
+
+export type TriggerKind = "sl" | "tp";
+
 export interface OpenOrderState {
   oid: number;
   symbol: string;
@@ -50,6 +63,10 @@ export interface OpenOrderState {
   cloid: Cloid | null;
   reduceOnly: boolean;
   timestamp: number;
+  /** Set for a trigger (TP/SL) order, null for a plain limit order. */
+  trigger: TriggerState | null;
+  /** A normalTpsl entry's TP/SLs that wait for it to fill (they are no open orders of their own yet). */
+  children: OpenOrderState[];
 }
 
 export interface FillState {
@@ -76,13 +93,27 @@ export interface OrderRequest {
   price: string;
   size: string;
   reduceOnly: boolean;
+  /** Ignored for a trigger order (the venue fires a market trigger as IOC, a limit trigger as GTC). */
   tif: Tif;
   cloid: Cloid;
+  /**
+   * Makes it a trigger order (Hyperliquid's `{"trigger": {"isMarket", "triggerPx", "tpsl"}}`): it
+   * waits off the book until the mark crosses `price`, then executes at `price` of the request
+   * (for a market trigger, the worst price it accepts). The answer is "resting" with its oid.
+   */
+  trigger?: { price: string; kind: TriggerKind; market: boolean };
 }
 
 export type PlaceOutcome =
   | { kind: "resting"; oid: number }
   | { kind: "filled"; oid: number; totalSize: string; averagePrice: string };
+
+/** What a normalTpsl child was answered: it waits for its entry's fill, or for its trigger once the entry filled. */
+export type TpslChildOutcome =
+  | PlaceOutcome
+  | { kind: "waitingForFill" }
+  | { kind: "waitingForTrigger" }
+  | { kind: "rejected"; reason: string };
 
 export interface ApprovedAgent {
   address: string;
@@ -140,6 +171,12 @@ export interface ExchangeAdapter {
   /** Every funding payment of the account from `startTime` (Unix ms) on, oldest first. */
   fundingPayments(user: string, startTime: number, opts?: ReadOptions): Promise<FundingPayment[]>;
   placeOrder(agent: Signer, order: OrderRequest, opts?: ActionOptions): Promise<PlaceOutcome>;
+  /**
+   * An entry and its TP/SL trigger orders (reduce-only, other side) as one `normalTpsl` action: the
+   * children start once the entry fills. Throws as placeOrder does when the action or the entry is
+   * refused; a refused child is reported in its outcome (the entry stands).
+   */
+  placeWithTpsl(agent: Signer, entry: OrderRequest, children: OrderRequest[], opts?: ActionOptions): Promise<{ entry: PlaceOutcome; children: TpslChildOutcome[] }>;
   cancelOrder(agent: Signer, ref: { asset: number; oid: number }, opts?: ActionOptions): Promise<void>;
   relayUserAction(signed: SignedUserAction): Promise<void>;
   /** The account's abstraction mode (Hyperliquid `userAbstraction`: "default", "disabled", "unifiedAccount"...). */

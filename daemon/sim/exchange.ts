@@ -7,7 +7,8 @@ import { scheduleCancel } from "./engine/clock-jobs.js";
 import { updateIsolatedMargin, updateLeverage } from "./engine/leverage.js";
 import { runTransfer } from "./engine/transfers.js";
 import type { EngineCtx } from "./engine/context.js";
-import { placeOrder } from "./engine/place.js";
+import { placeOrderAction } from "./engine/order-batch.js";
+import { settleTriggers } from "./engine/triggers.js";
 import { nonceError, type NoncePolicy } from "./nonces.js";
 import { l1ConnectionId, recoverL1Signer, recoverUserSigner } from "./signing.js";
 import type { Network } from "./types.js";
@@ -56,8 +57,8 @@ function handleL1(deps: ExchangeDeps, req: Req<"l1">): unknown {
 function runL1(ctx: EngineCtx, user: string, action: L1Action, hash: string): unknown {
   switch (action.type) {
     case "order": {
-      const statuses = action.orders.map((o) => placeOrder(ctx, user, o, hash));
-      return ok({ type: "order", data: { statuses } });
+      const statuses = placeOrderAction(ctx, user, action, hash);
+      return "error" in statuses ? err(statuses.error) : ok({ type: "order", data: { statuses } });
     }
     case "cancel":
       return ok({ type: "cancel", data: { statuses: cancelByOid(ctx, user, action) } });
@@ -71,10 +72,14 @@ function runL1(ctx: EngineCtx, user: string, action: L1Action, hash: string): un
       return DEFAULT;
     case "modify": {
       const result = modifyOrder(ctx, user, action, hash);
+      settleAllTriggers(ctx);
       return "error" in result ? err(result.error) : DEFAULT;
     }
-    case "batchModify":
-      return ok({ type: "order", data: { statuses: action.modifies.map((m) => modifyOrder(ctx, user, m, hash)) } });
+    case "batchModify": {
+      const statuses = action.modifies.map((m) => modifyOrder(ctx, user, m, hash));
+      settleAllTriggers(ctx);
+      return ok({ type: "order", data: { statuses } });
+    }
     case "scheduleCancel": {
       const refused = scheduleCancel(ctx, user, action.time);
       return refused ? err(refused) : DEFAULT;
@@ -84,6 +89,11 @@ function runL1(ctx: EngineCtx, user: string, action: L1Action, hash: string): un
       return refused ? err(refused) : DEFAULT;
     }
   }
+}
+
+/** A modified trigger order the mark has already crossed fires now, as a new one would. */
+function settleAllTriggers(ctx: EngineCtx): void {
+  for (const m of ctx.markets.all) settleTriggers(ctx, m);
 }
 
 /** userRateLimit's nRequestsUsed. */

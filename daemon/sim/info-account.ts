@@ -1,16 +1,47 @@
 // Per-user info answers beyond positions and open orders: order history, fees, funding, rate limits,
 // role and account mode, referral and builder fees, in the venue's shapes.
 import type { EngineCtx } from "./engine/context.js";
+import { firesAbove } from "./engine/triggers.js";
 import { F, exact } from "./num.js";
 import type { Order } from "./types.js";
 
-export function frontendOrder(o: Order) {
+/** The venue's names: "Stop Market", "Take Profit Limit", ... ("Limit" for a plain order). */
+function orderType(o: Order): string {
+  if (!o.trigger) return "Limit";
+  return `${o.trigger.tpsl === "tp" ? "Take Profit" : "Stop"} ${o.trigger.isMarket ? "Market" : "Limit"}`;
+}
+
+/** "Price above 3100" / "Price below 2900" while it waits; "Triggered" once it fired. */
+function triggerCondition(o: Order): string {
+  if (!o.trigger) return "N/A";
+  if (o.trigger.state === "triggered") return "Triggered";
+  return `Price ${firesAbove(o) ? "above" : "below"} ${F.format(o.trigger.px)}`;
+}
+
+/** frontendOpenOrders' element (also orderStatus' and historicalOrders' `order`); `children`: a normalTpsl entry's waiting TP/SLs. */
+export function frontendOrder(o: Order, children: Order[] = []): Record<string, unknown> {
+  const waiting = o.trigger && o.trigger.state !== "triggered";
   return {
     coin: o.coin, side: o.isBuy ? "B" : "A", limitPx: exact(o.limitPx), sz: exact(o.sz), oid: o.oid,
-    timestamp: o.createdAt, triggerCondition: "N/A", isTrigger: false, triggerPx: "0.0", children: [],
-    isPositionTpsl: false, reduceOnly: o.reduceOnly, orderType: "Limit", origSz: exact(o.origSz),
-    tif: o.tif, cloid: o.cloid,
+    timestamp: o.createdAt, triggerCondition: triggerCondition(o), isTrigger: o.trigger !== undefined,
+    triggerPx: o.trigger ? exact(o.trigger.px) : "0.0", children: children.map((c) => frontendOrder(c)),
+    isPositionTpsl: o.trigger?.positionTpsl ?? false, reduceOnly: o.reduceOnly, orderType: orderType(o),
+    origSz: exact(o.origSz), tif: waiting ? null : o.tif, cloid: o.cloid,
   };
+}
+
+/** Open orders as openOrders lists them: a normalTpsl child shows only once its entry has filled. */
+export function visibleOpenOrders(ctx: EngineCtx, user: string): Order[] {
+  return ctx.repo.openOrdersOf(user).filter((o) => o.trigger?.state !== "waiting").reverse();
+}
+
+/** The entry's children that still wait for it (frontendOpenOrders shows them under the entry). */
+export function waitingChildren(ctx: EngineCtx, o: Order): Order[] {
+  return ctx.repo.childrenOf(o.oid).filter((c) => c.status === "open" && c.trigger?.state === "waiting");
+}
+
+export function frontendOpenOrders(ctx: EngineCtx, user: string) {
+  return visibleOpenOrders(ctx, user).map((o) => frontendOrder(o, waitingChildren(ctx, o)));
 }
 
 export function historicalOrders(ctx: EngineCtx, user: string) {

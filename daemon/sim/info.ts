@@ -5,7 +5,7 @@ import { markOf, type EngineCtx } from "./engine/context.js";
 import { accountView, renderClearinghouse } from "./engine/margin.js";
 import { openOrderWire } from "./engine/orders.js";
 import {
-  frontendOrder, historicalOrders, nonFundingLedger, referral, userAbstraction, userFees, userFunding, userRateLimit,
+  frontendOpenOrders, frontendOrder, historicalOrders, visibleOpenOrders, waitingChildren, nonFundingLedger, referral, userAbstraction, userFees, userFunding, userRateLimit,
   userRole,
 } from "./info-account.js";
 import {
@@ -62,7 +62,7 @@ type InfoRequest = z.infer<typeof InfoSchema>;
 function orderStatus(ctx: EngineCtx, user: string, oid: number | string) {
   const order = typeof oid === "number" ? ctx.repo.getOrder(oid) : ctx.repo.orderByCloid(user, oid);
   if (!order || order.user !== user) return { status: "unknownOid" };
-  return { status: "order", order: { order: frontendOrder(order), status: order.status, statusTimestamp: order.statusAt } };
+  return { status: "order", order: { order: frontendOrder(order, waitingChildren(ctx, order)), status: order.status, statusTimestamp: order.statusAt } };
 }
 
 /** coin -> mid as allMids answers it (the sim's mid is the mark); the WebSocket's allMids sends the same. */
@@ -82,9 +82,9 @@ function answer(ctx: EngineCtx, req: InfoRequest): unknown {
     case "clearinghouseState":
       return renderClearinghouse(ctx.repo, accountView(ctx.repo, ctx.markets, req.user, ctx.cfg.defaultLeverage), now);
     case "openOrders":
-      return ctx.repo.openOrdersOf(req.user).reverse().map(openOrderWire);
+      return visibleOpenOrders(ctx, req.user).map(openOrderWire);
     case "frontendOpenOrders":
-      return ctx.repo.openOrdersOf(req.user).reverse().map(frontendOrder);
+      return frontendOpenOrders(ctx, req.user);
     case "userFills":
       return ctx.repo.recentFills(req.user);
     case "userFillsByTime":

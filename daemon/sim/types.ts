@@ -26,6 +26,8 @@ export type OrderStatus =
   | "liquidatedCanceled"
   | "marginCanceled"
   | "scheduledCancel"
+  | "triggered"
+  | "siblingFilledCanceled"
   | "rejected"
   | "tickRejected"
   | "minTradeNtlRejected"
@@ -49,6 +51,23 @@ export interface Order {
   status: OrderStatus;
   createdAt: number;
   statusAt: number;
+  /** Set for a trigger (TP/SL) order; absent for a plain limit order. */
+  trigger?: TriggerSpec;
+}
+
+/**
+ * A trigger order's condition and where it stands: "waiting" (a normalTpsl child whose parent has not
+ * filled), "untriggered" (watching the mark, off the book), "triggered" (fired: now a plain order).
+ */
+export interface TriggerSpec {
+  px: bigint;
+  tpsl: "tp" | "sl";
+  isMarket: boolean;
+  state: "waiting" | "untriggered" | "triggered";
+  /** grouping positionTpsl: gone with the position; size 0 covers the whole position when it fires. */
+  positionTpsl: boolean;
+  /** The normalTpsl entry this child belongs to. */
+  parentOid: number | null;
 }
 
 export interface Position {

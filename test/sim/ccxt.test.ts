@@ -110,6 +110,36 @@ test("fetchOpenOrders: what rests", async () => {
   assert.ok(open.some((o) => o.id === order.id && o.side === "sell"));
 });
 
+test("createOrder with stopLossPrice / takeProfitPrice: reduce-only trigger orders rest untriggered, then cancel", async () => {
+  // The long of "createOrder market" is what these protect.
+  const sl = await ex.createOrder(SYMBOL, "market", "sell", 0.001, near(-1000), { stopLossPrice: near(-1000), reduceOnly: true });
+  const tp = await ex.createOrder(SYMBOL, "limit", "sell", 0.001, near(1000), { takeProfitPrice: near(1000), reduceOnly: true });
+  assert.ok(sl.id && tp.id, JSON.stringify([sl.info, tp.info]));
+  const open = await ex.fetchOpenOrders(SYMBOL);
+  const [s, t] = [open.find((o) => o.id === sl.id), open.find((o) => o.id === tp.id)];
+  assert.ok(s && t, JSON.stringify(open.map((o) => o.info)));
+  assert.is(s!.triggerPrice, near(-1000));
+  assert.is(s!.info.orderType, "Stop Market");
+  assert.is(t!.triggerPrice, near(1000));
+  assert.is(t!.info.orderType, "Take Profit Limit");
+  await ex.cancelOrder(sl.id!, SYMBOL);
+  await ex.cancelOrder(tp.id!, SYMBOL);
+  const after = await ex.fetchOpenOrders(SYMBOL);
+  assert.not.ok(after.some((o) => o.id === sl.id || o.id === tp.id));
+  assert.is((await ex.fetchOrder(sl.id!, SYMBOL)).status, "canceled");
+});
+
+test("createOrder with params.triggerPrice: a stop that fires when the mark crosses it", async () => {
+  await ex.createOrder(SYMBOL, "market", "buy", 0.001, near(0)); // what the stop closes (the file's long stays)
+  const stop = await ex.createOrder(SYMBOL, "market", "sell", 0.001, near(-100), { triggerPrice: near(-100), reduceOnly: true });
+  assert.is((await ex.fetchOrder(stop.id!, SYMBOL)).status, "open");
+  h.sim.setPrice("BTC", String(near(-150)));
+  const settled = await ex.fetchOrder(stop.id!, SYMBOL);
+  assert.is(settled.status, "closed", JSON.stringify(settled.info));
+  const fills = (await ex.fetchMyTrades(SYMBOL)).filter((t) => t.order === stop.id);
+  assert.equal(fills.map((f) => [f.side, f.amount]), [["sell", 0.001]]);
+});
+
 test("fetchClosedOrders: filled and canceled orders", async () => {
   const closed = await ex.fetchClosedOrders(SYMBOL);
   assert.ok(closed.length >= 1, JSON.stringify(closed));

@@ -109,6 +109,25 @@ test("exchange.cancelByCloid", async () => {
   await statusesOf(exchange.order({ orders: [{ ...gtc(0, true, "46000", "0.001").orders[0]!, c: cloid }], grouping: "na" }));
   assert.equal((await exchange.cancelByCloid({ cancels: [{ asset: 0, cloid }] })).response.data.statuses, ["success"]);
 });
+test("exchange.order (trigger, reduce-only stop on the ETH long) and exchange.cancel", async () => {
+  const sl = { a: 1, b: false, p: "2430", s: "0.1", r: true, t: { trigger: { isMarket: true, triggerPx: "2700", tpsl: "sl" as const } } };
+  const [s] = await statusesOf(exchange.order({ orders: [sl], grouping: "na" }));
+  assert.ok(s.resting, JSON.stringify(s));
+  const fe = (await info.frontendOpenOrders({ user })).find((o) => o.oid === s.resting.oid);
+  assert.equal(fe && [fe.isTrigger, fe.triggerPx, fe.orderType, fe.triggerCondition], [true, "2700.0", "Stop Market", "Price below 2700"]);
+  assert.equal((await exchange.cancel({ cancels: [{ a: 1, o: s.resting.oid }] })).response.data.statuses, ["success"]);
+  assert.not.ok((await info.openOrders({ user })).some((o) => o.oid === s.resting.oid));
+});
+test("exchange.order (normalTpsl: the stop waits for its entry's fill)", async () => {
+  const entry = gtc(1, true, "2500", "0.01").orders[0]!;
+  const tp = { a: 1, b: false, p: "3200", s: "0.01", r: true, t: { trigger: { isMarket: false, triggerPx: "3300", tpsl: "tp" as const } } };
+  const statuses = await statusesOf(exchange.order({ orders: [entry, tp], grouping: "normalTpsl" }));
+  assert.ok(statuses[0].resting, JSON.stringify(statuses));
+  assert.is(statuses[1], "waitingForFill");
+  const fe = (await info.frontendOpenOrders({ user })).find((o) => o.oid === statuses[0].resting.oid);
+  assert.equal(fe?.children.map((c: any) => c.orderType), ["Take Profit Limit"]);
+  await exchange.cancel({ cancels: [{ a: 1, o: statuses[0].resting.oid }] });
+});
 test("exchange.updateLeverage (cross)", async () => {
   await exchange.updateLeverage({ asset: 2, isCross: true, leverage: 5 });
 });

@@ -193,10 +193,10 @@ t("an outage with several paused vaults: one probes the exchange, the others wai
   }
   // From now on only the probing vault reads its orders before each try; the others wait for it.
   const mark = d.daemon.sim!.requests.at(-1)?.id ?? 0;
-  await waitUntil(() => d.daemon.sim!.requests.filter((r) => r.id > mark && (r.body as any)?.type === "openOrders").length >= 2, {
+  await waitUntil(() => d.daemon.sim!.requests.filter((r) => r.id > mark && (r.body as any)?.type === "frontendOpenOrders").length >= 2, {
     timeoutMs: 30_000, what: "two probes",
   });
-  const readers = new Set(d.daemon.sim!.requests.filter((r) => r.id > mark && (r.body as any)?.type === "openOrders").map((r) => (r.body as any).user));
+  const readers = new Set(d.daemon.sim!.requests.filter((r) => r.id > mark && (r.body as any)?.type === "frontendOpenOrders").map((r) => (r.body as any).user));
   assert.is(readers.size, 1, `accounts read during the outage: ${[...readers].join(", ")}`);
 
   await faults.clear();

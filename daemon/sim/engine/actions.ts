@@ -7,6 +7,7 @@ import type { Order } from "../types.js";
 import { syntheticHash, type EngineCtx } from "./context.js";
 import { changeOrder } from "./orders.js";
 import { placeOrder, type OrderResult } from "./place.js";
+import { cancelWaitingChildren } from "./triggers.js";
 
 export type CancelResult = "success" | { error: string };
 
@@ -16,6 +17,7 @@ function cancelOne(ctx: EngineCtx, asset: number, order: Order | undefined, user
     return { error: `Order was never placed, already canceled, or filled. asset=${asset}` };
   }
   changeOrder(ctx, order, order.sz, "canceled");
+  cancelWaitingChildren(ctx, order.oid);
   return "success";
 }
 

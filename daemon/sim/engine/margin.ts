@@ -91,7 +91,8 @@ export function accountView(repo: SimRepo, markets: MarketList, user: string, de
 function orderMargin(repo: SimRepo, markets: MarketList, user: string, defaultLeverage: number): bigint {
   let reserved = 0n;
   for (const o of repo.openOrdersOf(user)) {
-    if (o.reduceOnly) continue;
+    // A trigger order holds no margin until it fires (its margin is checked then).
+    if (o.reduceOnly || (o.trigger && o.trigger.state !== "triggered")) continue;
     const lev = leverageOf(repo, user, markets.byCoin(o.coin)!, defaultLeverage);
     reserved += F.mul(o.sz, o.limitPx, "up") / BigInt(lev);
   }

@@ -1,13 +1,14 @@
 // What happens when a mark price moves: resting orders the mark crossed fill as makers at their limit
-// price (buy: mark <= limit, sell: mark >= limit), then isolated positions whose own margin fell below
-// their maintenance margin, and cross accounts whose value did, are liquidated at the mark. The
-// caller holds the transaction.
+// price (buy: mark <= limit, sell: mark >= limit), trigger orders the mark crossed fire (triggers.ts),
+// then isolated positions whose own margin fell below their maintenance margin, and cross accounts
+// whose value did, are liquidated at the mark. The caller holds the transaction.
 import { F, abs, min, exact, usd } from "../num.js";
 import type { Order } from "../types.js";
 import { markOf, syntheticHash, type EngineCtx } from "./context.js";
 import { applyFill } from "./fills.js";
 import { accountView, type AccountView, type PositionView } from "./margin.js";
 import { SIM_COUNTERPARTY, announceFill, announceOrder, changeOrder } from "./orders.js";
+import { afterFill, settleTriggers } from "./triggers.js";
 
 function crosses(o: Order, mark: bigint): boolean {
   return o.isBuy ? mark <= o.limitPx : mark >= o.limitPx;
@@ -33,7 +34,7 @@ export function fillCrossedOrders(ctx: EngineCtx, coin: string, mark: bigint): n
       crossed: false, hash: syntheticHash(`fill:${tid}`), time: ctx.now(),
     });
     announceFill(ctx, o.user, record);
-    changeOrder(ctx, o, 0n, "filled");
+    afterFill(ctx, changeOrder(ctx, o, 0n, "filled"));
     filled.push(o.oid);
   }
   return filled;
@@ -149,6 +150,7 @@ export function moveMarks(ctx: EngineCtx, marks: ReadonlyMap<string, bigint>): M
     if (ctx.repo.getMark(coin) !== px) ctx.emit({ kind: "book", coin });
     ctx.repo.setMark(coin, px, ctx.now());
     filledOids.push(...fillCrossedOrders(ctx, coin, markOf(ctx, market)));
+    settleTriggers(ctx, market);
   }
   return { filledOids, liquidated: liquidateUnderwater(ctx) };
 }

@@ -1,24 +1,26 @@
 // Placing one limit order: Hyperliquid's validation order (tick, size, minimum value unless the order
 // closes the whole position, reduce-only, ALO/IOC rules, margin), then taking liquidity from the
 // synthetic book up to the limit price, then resting the remainder (GTC/ALO) or dropping it (IOC).
-// Every order that names a valid asset gets an oid and a stored status, rejections included, so
-// orderStatus by cloid can settle an in-doubt order.
+// A trigger order is handed to triggers.ts, which checks and records it; when it fires it comes back
+// through matchOrder. Every order that names a valid asset gets an oid and a stored status,
+// rejections included, so orderStatus by cloid can settle an in-doubt order.
 import { isValidPrice, isValidSize } from "../../lib/decimal.js";
 import { F, abs, max, min, px, exact } from "../num.js";
 import type { OrderWire } from "../wire.js";
-import type { Market, Order, OrderStatus } from "../types.js";
-import { buildBook, crossingLevels } from "./book.js";
+import type { Market, Order, OrderStatus, TriggerSpec } from "../types.js";
+import { buildBook, crossingLevels, type BookLevel } from "./book.js";
 import { markOf, type EngineCtx } from "./context.js";
 import { applyFill } from "./fills.js";
 import { accountView, freeCrossMargin, leverageOf } from "./margin.js";
 import { announceFill, announceOrder } from "./orders.js";
+import { afterFill, placeTrigger, type TriggerPlacement } from "./triggers.js";
 
 export type OrderResult =
   | { resting: { oid: number; cloid?: string } }
   | { filled: { totalSz: string; avgPx: string; oid: number; cloid?: string } }
   | { error: string };
 
-interface Placement {
+export interface Placement {
   ctx: EngineCtx;
   user: string;
   w: OrderWire;
@@ -26,11 +28,12 @@ interface Placement {
   hash: string;
 }
 
-function record(p: Placement, status: OrderStatus, remaining: bigint, tif: Order["tif"]): Order {
+export function record(p: Placement, status: OrderStatus, remaining: bigint, tif: Order["tif"], trigger?: TriggerSpec): Order {
   const now = p.ctx.now();
   const order: Order = {
     oid: p.ctx.nextOid(), user: p.user, coin: p.market.name, isBuy: p.w.b, limitPx: F.parse(p.w.p), sz: remaining,
     origSz: F.parse(p.w.s), tif, reduceOnly: p.w.r, cloid: p.w.c ?? null, status, createdAt: now, statusAt: now,
+    ...(trigger ? { trigger } : {}),
   };
   p.ctx.repo.insertOrder(order);
   return order;
@@ -42,14 +45,14 @@ function reject(p: Placement, message: string, status: OrderStatus): OrderResult
 }
 
 /**
- * Margin left for new orders after positions and resting orders (which reserve margin too). Cross
- * margin pays for every order: an isolated position's margin is moved out of it when the order fills.
+ * Whether the account can afford `sz` more at `limitPx`: margin left for new orders after positions
+ * and resting orders (which reserve margin too). Cross margin pays for every order: an isolated
+ * position's margin is moved out of it when the order fills.
  */
-function hasMargin(p: Placement, limitPx: bigint, sz: bigint): boolean {
-  const { ctx, user, market } = p;
+export function hasMargin(ctx: EngineCtx, user: string, market: Market, isBuy: boolean, limitPx: bigint, sz: bigint): boolean {
   const view = accountView(ctx.repo, ctx.markets, user, ctx.cfg.defaultLeverage);
   const szi = ctx.repo.getPosition(user, market.name).szi;
-  const increase = max(0n, abs(szi + (p.w.b ? sz : -sz)) - abs(szi));
+  const increase = max(0n, abs(szi + (isBuy ? sz : -sz)) - abs(szi));
   const lev = leverageOf(ctx.repo, user, market, ctx.cfg.defaultLeverage);
   const fee = F.mul(F.mul(sz, limitPx, "up"), F.parse(ctx.cfg.fees.taker), "up");
   const required = F.mul(increase, limitPx, "up") / BigInt(lev) + fee;
@@ -66,14 +69,14 @@ function closesWholePosition(w: OrderWire, szi: bigint, sz: bigint): boolean {
   return w.r && szi !== 0n && szi > 0n !== w.b && sz >= abs(szi);
 }
 
-export function placeOrder(ctx: EngineCtx, user: string, w: OrderWire, hash: string): OrderResult {
+export function placeOrder(ctx: EngineCtx, user: string, w: OrderWire, hash: string, opts: TriggerPlacement = {}): OrderResult {
   const market = ctx.markets.byAsset(w.a);
   if (!market) return { error: `Invalid asset. asset=${w.a}` };
   const p: Placement = { ctx, user, w, market, hash };
-  if (!("limit" in w.t)) return { error: `Trigger orders are not supported by the sim. asset=${w.a}` };
-  const tif = w.t.limit.tif;
   // Before any rejection: a rejected order is recorded with its cloid, which must stay unique.
   if (w.c && ctx.repo.orderByCloid(user, w.c)) return { error: `Duplicate cloid. asset=${w.a}` };
+  if (!("limit" in w.t)) return placeTrigger(p, w.t.trigger, opts);
+  const tif = w.t.limit.tif;
   if (!isValidPrice(w.p, market.szDecimals)) return reject(p, "Price must be divisible by tick size.", "tickRejected");
   if (!isValidSize(w.s, market.szDecimals)) return reject(p, "Order has invalid size.", "rejected");
   const limitPx = F.parse(w.p);
@@ -96,22 +99,26 @@ export function placeOrder(ctx: EngineCtx, user: string, w: OrderWire, hash: str
   if (immediate && levels.length === 0) {
     return reject(p, "Order could not immediately match against any resting orders.", "iocCancelRejected");
   }
-  if (!w.r && !hasMargin(p, limitPx, sz)) return reject(p, "Insufficient margin to place order.", "perpMarginRejected");
-  return execute(p, tif, sz, levels);
+  if (!w.r && !hasMargin(ctx, user, market, w.b, limitPx, sz)) return reject(p, "Insufficient margin to place order.", "perpMarginRejected");
+  return matchOrder(ctx, record(p, "open", sz, tif), p.hash, levels);
 }
 
-function execute(p: Placement, tif: Order["tif"], sz: bigint, levels: { px: bigint; sz: bigint }[]): OrderResult {
-  const { ctx, user, w, market } = p;
-  const order = record(p, "open", sz, tif);
-  const oid = order.oid;
+/**
+ * Takes liquidity for a recorded open order (`order.sz` is what it may fill) from the book levels it
+ * crosses, then rests the remainder (GTC/ALO) or drops it (IOC, FrontendMarket). A fired trigger
+ * order goes through here too, under its own oid.
+ */
+export function matchOrder(ctx: EngineCtx, order: Order, hash: string, levels: BookLevel[]): OrderResult {
+  const { user, oid, tif } = order;
+  const sz = order.sz;
   let filled = 0n;
   let notional = 0n;
   for (const level of levels) {
     const take = min(sz - filled, level.sz);
     if (take <= 0n) break;
     const { record: fill } = applyFill(ctx.repo, ctx.cfg.fees, ctx.nextTid(), {
-      user, coin: market.name, isBuy: w.b, px: level.px, sz: take, oid, cloid: w.c ?? null,
-      crossed: true, hash: p.hash, time: ctx.now(),
+      user, coin: order.coin, isBuy: order.isBuy, px: level.px, sz: take, oid, cloid: order.cloid,
+      crossed: true, hash, time: ctx.now(),
     });
     announceFill(ctx, user, fill);
     filled += take;
@@ -120,11 +127,14 @@ function execute(p: Placement, tif: Order["tif"], sz: bigint, levels: { px: bigi
   const remaining = sz - filled;
   const rests = remaining > 0n && (tif === "Gtc" || tif === "Alo");
   // The order is announced once, in its state after matching: the venue never shows a taker as open.
-  const status = rests ? "open" : "filled";
+  const status = rests ? "open" : filled > 0n ? "filled" : "canceled";
   ctx.repo.updateOrder(oid, rests ? remaining : 0n, status, ctx.now());
-  announceOrder(ctx, { ...order, sz: rests ? remaining : 0n, status, statusAt: ctx.now() }, false);
-  const cloid = w.c ? { cloid: w.c } : {};
+  const settled: Order = { ...order, sz: rests ? remaining : 0n, status, statusAt: ctx.now() };
+  announceOrder(ctx, settled, false);
+  if (filled > 0n) afterFill(ctx, settled);
+  const cloid = order.cloid ? { cloid: order.cloid } : {};
   if (rests) return { resting: { oid, ...cloid } };
+  if (filled === 0n) return { error: `Order could not immediately match against any resting orders. asset=${ctx.markets.byCoin(order.coin)!.asset}` };
   const avgPx = F.div(notional, filled, "half-up");
   return { filled: { totalSz: exact(filled), avgPx: px(avgPx), oid, ...cloid } };
 }

@@ -59,5 +59,17 @@ export function openDb(path: string): Db {
   db.pragma("synchronous = FULL");
   db.pragma("busy_timeout = 5000");
   db.exec(SCHEMA);
+  addTriggerColumns(db);
   return db;
+}
+
+/** Trigger orders' columns, added to a file an older sim created (NULL trigger_px: a plain order). */
+function addTriggerColumns(db: Db): void {
+  const have = new Set((db.prepare("PRAGMA table_info(orders)").all() as { name: string }[]).map((c) => c.name));
+  const columns = [
+    "trigger_px TEXT", "tpsl TEXT", "trigger_market INTEGER", "trigger_state TEXT",
+    "position_tpsl INTEGER NOT NULL DEFAULT 0", "parent_oid INTEGER",
+  ];
+  for (const c of columns) if (!have.has(c.split(" ")[0]!)) db.exec(`ALTER TABLE orders ADD COLUMN ${c}`);
+  db.exec("CREATE INDEX IF NOT EXISTS orders_by_parent ON orders (parent_oid) WHERE parent_oid IS NOT NULL");
 }

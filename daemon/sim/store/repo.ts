@@ -2,13 +2,24 @@
 // (TEXT decimals <-> bigints at the sim scale). Callers wrap writes in `tx` so one action or one
 // price move commits as a whole.
 import { F } from "../num.js";
-import type { Account, Agent, FillRecord, LedgerRecord, Order, OrderStatus, Position, Tif } from "../types.js";
+import type { Account, Agent, FillRecord, LedgerRecord, Order, OrderStatus, Position, Tif, TriggerSpec } from "../types.js";
 import type { Db } from "./db.js";
 
 interface OrderRow {
   oid: number; user: string; coin: string; is_buy: number; limit_px: string; sz: string; orig_sz: string;
   tif: string; reduce_only: number; cloid: string | null; status: string; created_at: number; status_at: number;
+  trigger_px: string | null; tpsl: string | null; trigger_market: number | null; trigger_state: string | null;
+  position_tpsl: number; parent_oid: number | null;
 }
+
+const rowToTrigger = (r: OrderRow): TriggerSpec | undefined => r.trigger_px === null ? undefined : {
+  px: F.parse(r.trigger_px),
+  tpsl: r.tpsl as TriggerSpec["tpsl"],
+  isMarket: r.trigger_market === 1,
+  state: r.trigger_state as TriggerSpec["state"],
+  positionTpsl: r.position_tpsl === 1,
+  parentOid: r.parent_oid,
+};
 
 const rowToOrder = (r: OrderRow): Order => ({
   oid: r.oid,
@@ -24,6 +35,7 @@ const rowToOrder = (r: OrderRow): Order => ({
   status: r.status as OrderStatus,
   createdAt: r.created_at,
   statusAt: r.status_at,
+  ...(r.trigger_px === null ? {} : { trigger: rowToTrigger(r) }),
 });
 
 export class SimRepo {
@@ -52,13 +64,19 @@ export class SimRepo {
       allPositions: p("SELECT user, coin, szi, entry_ntl FROM positions"),
       savePosition: p("INSERT INTO positions (user, coin, szi, entry_ntl) VALUES (?, ?, ?, ?) ON CONFLICT (user, coin) DO UPDATE SET szi = excluded.szi, entry_ntl = excluded.entry_ntl"),
       deletePosition: p("DELETE FROM positions WHERE user = ? AND coin = ?"),
-      insertOrder: p(`INSERT INTO orders (oid, user, coin, is_buy, limit_px, sz, orig_sz, tif, reduce_only, cloid, status, created_at, status_at)
-        VALUES (@oid, @user, @coin, @is_buy, @limit_px, @sz, @orig_sz, @tif, @reduce_only, @cloid, @status, @created_at, @status_at)`),
+      insertOrder: p(`INSERT INTO orders (oid, user, coin, is_buy, limit_px, sz, orig_sz, tif, reduce_only, cloid, status, created_at, status_at,
+          trigger_px, tpsl, trigger_market, trigger_state, position_tpsl, parent_oid)
+        VALUES (@oid, @user, @coin, @is_buy, @limit_px, @sz, @orig_sz, @tif, @reduce_only, @cloid, @status, @created_at, @status_at,
+          @trigger_px, @tpsl, @trigger_market, @trigger_state, @position_tpsl, @parent_oid)`),
+      setTriggerState: p("UPDATE orders SET trigger_state = ? WHERE oid = ?"),
+      pendingTriggersOn: p("SELECT * FROM orders WHERE status = 'open' AND coin = ? AND trigger_state = 'untriggered' ORDER BY oid"),
+      childrenOf: p("SELECT * FROM orders WHERE parent_oid = ? ORDER BY oid"),
       updateOrder: p("UPDATE orders SET sz = ?, status = ?, status_at = ? WHERE oid = ?"),
       getOrder: p("SELECT * FROM orders WHERE oid = ?"),
       orderByCloid: p("SELECT * FROM orders WHERE user = ? AND cloid = ?"),
       openOrdersOf: p("SELECT * FROM orders WHERE user = ? AND status = 'open' ORDER BY oid"),
-      openOrdersOn: p("SELECT * FROM orders WHERE status = 'open' AND coin = ? ORDER BY oid"),
+      // On the book: plain orders and triggers that fired; untriggered ones only watch the mark.
+      openOrdersOn: p("SELECT * FROM orders WHERE status = 'open' AND coin = ? AND (trigger_state IS NULL OR trigger_state = 'triggered') ORDER BY oid"),
       insertFill: p("INSERT INTO fills (tid, user, oid, time, body) VALUES (?, ?, ?, ?, ?)"),
       recentFills: p("SELECT body FROM fills WHERE user = ? ORDER BY time DESC, tid DESC LIMIT ?"),
       fillsFrom: p("SELECT body FROM fills WHERE user = ? AND time >= ? AND time <= ? ORDER BY time, tid LIMIT ?"),
@@ -193,7 +211,21 @@ export class SimRepo {
       oid: o.oid, user: o.user, coin: o.coin, is_buy: o.isBuy ? 1 : 0, limit_px: F.format(o.limitPx),
       sz: F.format(o.sz), orig_sz: F.format(o.origSz), tif: o.tif, reduce_only: o.reduceOnly ? 1 : 0,
       cloid: o.cloid, status: o.status, created_at: o.createdAt, status_at: o.statusAt,
+      trigger_px: o.trigger ? F.format(o.trigger.px) : null, tpsl: o.trigger?.tpsl ?? null,
+      trigger_market: o.trigger ? (o.trigger.isMarket ? 1 : 0) : null, trigger_state: o.trigger?.state ?? null,
+      position_tpsl: o.trigger?.positionTpsl ? 1 : 0, parent_oid: o.trigger?.parentOid ?? null,
     });
+  }
+  setTriggerState(oid: number, state: TriggerSpec["state"]): void {
+    this.s.setTriggerState.run(state, oid);
+  }
+  /** Open trigger orders on a coin that have not fired yet (oldest first). */
+  pendingTriggersOn(coin: string): Order[] {
+    return (this.s.pendingTriggersOn.all(coin) as OrderRow[]).map(rowToOrder);
+  }
+  /** A normalTpsl entry's TP/SL children. */
+  childrenOf(parentOid: number): Order[] {
+    return (this.s.childrenOf.all(parentOid) as OrderRow[]).map(rowToOrder);
   }
   updateOrder(oid: number, sz: bigint, status: OrderStatus, time: number): void {
     this.s.updateOrder.run(F.format(sz), status, time, oid);
