@@ -103,6 +103,8 @@ export async function main(
       if (flags.json) io.stdout.write(`${JSON.stringify({ ok: false, error: { code: "USAGE", message: oneLine(err.message) } })}\n`);
       return EXIT.USAGE;
     }
+    // The reader of our output went away (`tradevault vaults export ... | head`): nothing failed.
+    if ((err as NodeJS.ErrnoException).code === "EPIPE") return EXIT.OK;
     return report(io, flags, toCliError(err), err);
   }
 }
