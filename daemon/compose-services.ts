@@ -48,6 +48,7 @@ import { createUserNotices } from "./notices/user-notices.js";
 import { eventData } from "./vaults/vault-views.js";
 import { webhookRoutes } from "./http/routes/webhook-routes.js";
 import { createDeliveryWorker } from "./webhooks/delivery-worker.js";
+import { daemonId } from "./shared-store.js";
 import { createWebhookService } from "./webhooks/webhook-service.js";
 import { noticeDeliveries } from "./webhooks/notice-deliveries.js";
 
@@ -174,7 +175,10 @@ export function composeServices(deps: ServiceDeps) {
   });
 
   // Outbox rows are written with their event; any stored event (any daemon's) wakes the sender.
-  const deliveries = createDeliveryWorker({ store, box, clock, log, allowPrivate: config.webhooksAllowPrivate });
+  const deliveries = createDeliveryWorker({
+    store, box, clock, log, allowPrivate: config.webhooksAllowPrivate,
+    daemon: store.kind === "postgres" ? daemonId(config.dataDir) : undefined,
+  });
   live.observe(() => deliveries.wake());
   // Notices addressed to one user reach their webhooks through the same outbox, in the notice's transaction.
   notices.addSink(noticeDeliveries(clock));

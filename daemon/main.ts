@@ -281,6 +281,8 @@ async function startBackground(
   undo.push(async () => parts.members.cluster?.stop());
   await services.enforcement.start();
   await services.deliveries.start();
+  // A daemon found gone leaves its claimed deliveries to the others at once, not when the claims expire.
+  parts.members.cluster?.onReaped((gone) => void services.deliveries.releaseClaimsOf(gone).catch((err) => base.log.warn({ err }, "releasing a departed daemon's webhook claims failed; they expire by themselves")));
   undo.push(() => services.deliveries.stop());
   if (startOracle) services.oracle.start(1_000);
   undo.push(() => services.oracle.stop());

@@ -58,6 +58,7 @@ export function createCluster(deps: ClusterDeps) {
   /** What this daemon held at its last tick: lease key -> epoch. */
   let held = new Map<string, number>();
   const listeners: Array<(change: ClusterChange) => void> = [];
+  const reapedListeners: Array<(daemons: string[]) => void> = [];
   const rounds: Array<() => void> = [];
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<void> | undefined;
@@ -125,6 +126,7 @@ export function createCluster(deps: ClusterDeps) {
     if (gone.length === 0) return;
     await work.relaxed((trx) => repo.reapDaemons(trx, gone, now));
     log.info({ daemon: id, gone }, "daemons gone (their presence mark dropped): their leases are free");
+    for (const l of reapedListeners) l(gone);
   }
 
   function publish(next: Map<string, number>): void {
@@ -200,6 +202,10 @@ export function createCluster(deps: ClusterDeps) {
     senderKey,
     onChange(listener: (change: ClusterChange) => void): void {
       listeners.push(listener);
+    },
+    /** Daemons this one found gone (their presence mark dropped), once each, as it reaps them. */
+    onReaped(listener: (daemons: string[]) => void): void {
+      reapedListeners.push(listener);
     },
     /** After every successful round: what must follow the leases is reconciled here, not only on a change. */
     onRound(listener: () => void): void {

@@ -96,6 +96,19 @@ export async function renewClaim(db: Executor, id: string, claimer: string, unti
   return Number(r.numUpdatedRows) > 0;
 }
 
+/**
+ * Drops the claims of daemons known to be gone (their claimers are `<daemon id>/<run>`): what they
+ * had taken is sent by another daemon now, not when the claims expire.
+ */
+export async function releaseClaimsOf(db: Executor, daemons: string[]): Promise<number> {
+  if (daemons.length === 0) return 0;
+  const r = await db.updateTable("webhook_deliveries").set({ claimed_by: null, claim_until: null })
+    .where("status", "=", "pending")
+    .where((eb) => eb.or(daemons.map((d) => eb("claimed_by", "like", `${d}/%`))))
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
 /** Drops every claim (a daemon alone on its SQLite file, at start: a claim left by a killed process). */
 export async function releaseAllClaims(db: Executor): Promise<void> {
   await db.updateTable("webhook_deliveries").set({ claimed_by: null, claim_until: null }).where("claimed_by", "is not", null).execute();

@@ -33,13 +33,18 @@ export interface DeliveryWorkerDeps {
   allowPrivate: boolean;
   resolve?: Resolver;
   pollMs?: number;
+  /**
+   * The daemon these claims are made for, with several daemons on one database: claims are then
+   * `<daemon>/<run>`, and the others release them at once when they find this daemon gone.
+   */
+  daemon?: string;
 }
 
 export type DeliveryWorker = ReturnType<typeof createDeliveryWorker>;
 
 export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
   const { store, clock, log } = deps;
-  const claimer = randomUUID();
+  const claimer = deps.daemon ? `${deps.daemon}/${randomUUID()}` : randomUUID();
   const queues = new Map<string, DeliveryRow[]>();
   const drains = new Set<Promise<void>>();
   let timer: NodeJS.Timeout | undefined;
@@ -133,6 +138,12 @@ export function createDeliveryWorker(deps: DeliveryWorkerDeps) {
 
   return {
     wake,
+    /** Daemons found gone (their presence mark dropped): their claims are released and sent from here or another daemon now. */
+    async releaseClaimsOf(daemons: string[]): Promise<void> {
+      const n = await store.relaxed((trx) => repo.releaseClaimsOf(trx, daemons));
+      if (n > 0) log.info({ daemons, deliveries: n }, "webhook deliveries claimed by daemons that are gone: released");
+      wake();
+    },
     /** Starts polling; alone on SQLite, first lets go of claims a killed process left. */
     async start(): Promise<void> {
       if (store.kind === "sqlite") await store.write((trx) => repo.releaseAllClaims(trx));

@@ -48,6 +48,16 @@ test("two claimers racing over 200 due deliveries take each exactly once", async
   for (const r of rows) assert.ok(taken[r.claimed_by as "a" | "b"]!.includes(r.id), r.id);
 });
 
+test("the claims of a daemon found gone are released at once, and only its own", async () => {
+  await pending("gone", 4, 1_000, 4);
+  const byGone = await t.store.write((trx) => repo.claimDue(trx, { claimer: "host-a1/run-1", now: 1_000, until: 120_000, limit: 2, busy: [] }));
+  const byLive = await other.write((trx) => repo.claimDue(trx, { claimer: "host-a10/run-7", now: 1_000, until: 120_000, limit: 10, busy: [] }));
+  assert.is(byGone.length + byLive.length, 4);
+  assert.is(await other.write((trx) => repo.releaseClaimsOf(trx, ["host-a1"])), byGone.length, "host-a1's claims, not host-a10's");
+  const retaken = await other.write((trx) => repo.claimDue(trx, { claimer: "host-b/run-2", now: 2_000, until: 120_000, limit: 10, busy: [] }));
+  assert.equal(retaken.map((r) => r.id).sort(), byGone.map((r) => r.id).sort(), "taken by a survivor long before the claims' expiry");
+});
+
 test("a claim holds until it expires, is renewed only by its holder, and busy webhooks and future rows are left", async () => {
   await pending("exp", 3, 1_000, 3);
   await pending("later", 1, 9_000);

@@ -114,8 +114,11 @@ test("a daemon whose process is gone (its presence mark dropped) is taken over a
     await b.tick();
     assert.is(held(b).length, 5, "a live daemon's mark keeps its vaults its own");
 
+    const reaped: string[][] = [];
+    b.onReaped((gone) => reaped.push(gone));
     await own.a.close(); // the process dies: its sessions end, and the mark with them
     await b.tick();
+    assert.equal(reaped, [["a"]], "told once, so what a holds besides leases (its webhook claims) is released too");
     assert.equal(held(b), VAULTS, "b takes every vault at once, with no clock advance");
     assert.ok(b.isSender(), "and the sender's lease");
     assert.is(b.status().liveDaemons, 1, "a no longer counts towards the share");
