@@ -1,9 +1,10 @@
-// tradevault buy | sell | orders | order | cancel | positions | close: trading through the daemon.
+// tradevault buy | sell | stop | take-profit | orders | order | cancel | positions | close: trading
+// through the daemon.
 import { Command, Option } from "commander";
 import type { CancelResult, OneOrder, OpenOrders, Positions, TradeResult } from "../../daemon/http/responses.js";
 import { addressArg, positiveArg, orderIdArg } from "../args.js";
 import { contextFor, type CliContext } from "../context.js";
-import { CliError } from "../errors.js";
+import { CliError, usageError } from "../errors.js";
 // A plain module with no imports but lib/figures.ts: the words the dashboard uses too.
 import { describeFill } from "../../daemon/trading/describe-fill.js";
 import { keyValues, printResult, table, type Io } from "../output.js";
@@ -54,6 +55,43 @@ function orderCommand(io: Io, side: "buy" | "sell"): Command {
     });
 }
 
+/**
+ * tradevault stop | take-profit <symbol> <trigger-price>: a reduce-only trigger order on the side
+ * opposite the position, for the whole position unless --size says less; no position is a usage error.
+ */
+function triggerCommand(io: Io, kind: "sl" | "tp"): Command {
+  const name = kind === "sl" ? "stop" : "take-profit";
+  return new Command(name)
+    .description(`${kind === "sl" ? "a stop-loss" : "a take-profit"}: closes the position at market once the mark crosses <trigger-price> (reduce-only)`)
+    .argument("<symbol>", "asset, e.g. BTC")
+    .argument("<trigger-price>", "the mark price that fires it")
+    .option("--size <size>", "how much of the position (default: all of it)")
+    .option("--limit <price>", "fire as a limit order at this price instead of at market")
+    .option("--vault <address>", "a vault's account (you must be its trader)")
+    .option("--idempotency-key <key>", "retrying with the same key never places a second order")
+    .option("-y, --yes", "do not ask for confirmation")
+    .action(async (symbol: string, triggerPrice: string, o, cmd: Command) => {
+      const vault = vaultOf(o);
+      const price = positiveArg("<trigger-price>", triggerPrice);
+      const size = o.size === undefined ? undefined : positiveArg("--size", o.size);
+      const limit = o.limit === undefined ? undefined : positiveArg("--limit", o.limit);
+      const ctx = contextFor(cmd, io);
+      const sym = symbol.toUpperCase();
+      const held = (await ctx.authedApi().request<Positions>("GET", `/api/positions${vaultQuery(vault)}`)).positions.find((p) => p.symbol === sym);
+      if (!held || held.size === 0) throw usageError(`no ${sym} position${vault ? ` on vault ${vault}` : ""} to protect`, `open one first (tradevault buy ${sym} <size>)`);
+      const side = held.size > 0 ? "sell" : "buy";
+      const body = {
+        symbol: sym, side, size: size ?? String(Math.abs(held.size)),
+        ...(limit ? { price: limit } : {}),
+        trigger: { price, kind, market: limit === undefined },
+        ...(vault ? { vaultAddress: vault } : {}),
+      };
+      const what = `${name} ${side} ${body.size} ${sym} when the mark reaches ${price}${limit ? `, limit ${limit}` : ", at market"}${vault ? ` for vault ${vault}` : ""}`;
+      await confirmed(ctx, o.yes, what);
+      await place(ctx, "/api/trade", body, { idempotencyKey: o.idempotencyKey }, what);
+    });
+}
+
 export function tradingCommands(io: Io): Command[] {
   const orders = new Command("orders")
     .description("list open orders")
@@ -62,8 +100,10 @@ export function tradingCommands(io: Io): Command[] {
       const vault = vaultOf(o);
       const ctx = contextFor(cmd, io);
       const r = await ctx.authedApi().request<OpenOrders>("GET", `/api/orders${vaultQuery(vault)}`);
+      const triggerText = (x: OpenOrders["orders"][number]) =>
+        (x.trigger ? `${x.trigger.kind === "sl" ? "stop-loss" : "take-profit"} at ${x.trigger.price}${x.trigger.market ? "" : " (limit)"}${x.trigger.triggered ? ", fired" : ""}` : "");
       printResult(io, ctx.json, r, () =>
-        table(["ORDER", "SYMBOL", "SIDE", "SIZE", "PRICE", "STATUS"], r.orders.map((x) => [x.orderId, x.symbol, x.side, x.size, x.price, x.status])),
+        table(["ORDER", "SYMBOL", "SIDE", "SIZE", "PRICE", "STATUS", "TRIGGER"], r.orders.map((x) => [x.orderId, x.symbol, x.side, x.size, x.price, x.status, triggerText(x)])),
       );
     });
 
@@ -125,5 +165,5 @@ export function tradingCommands(io: Io): Command[] {
       await place(ctx, "/api/positions/close", body, { idempotencyKey: o.idempotencyKey }, what, size);
     });
 
-  return [orderCommand(io, "buy"), orderCommand(io, "sell"), orders, order, cancel, positions, close];
+  return [orderCommand(io, "buy"), orderCommand(io, "sell"), triggerCommand(io, "sl"), triggerCommand(io, "tp"), orders, order, cancel, positions, close];
 }

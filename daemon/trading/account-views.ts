@@ -40,7 +40,7 @@ export function createAccountViews(deps: { exchange: ExchangeAdapter; agents: Ag
 
     async openOrders(target: Target) {
       const open = await exchange.openOrders(target.account);
-      return open.map((o) => ({ orderId: o.oid, symbol: o.symbol, side: o.side, size: o.size, price: o.limitPrice, status: "resting" as const }));
+      return open.map((o) => ({ orderId: o.oid, symbol: o.symbol, side: o.side, size: o.size, price: o.limitPrice, status: "resting" as const, trigger: o.trigger }));
     },
 
     async order(target: Target, orderId: number) {

@@ -2,12 +2,20 @@
 // known symbol, size and price precision, the 10 USDC minimum, and market orders as IOC at the mid
 // price moved by a slippage bound.
 import { AppError } from "../errors.js";
-import type { Market, Side, Tif } from "../exchange/types.js";
+import type { Market, Side, Tif, TriggerKind } from "../exchange/types.js";
 import {
   compareDecimal, decimalPlaces, fixed, isValidPrice, maxPriceDecimals, roundPrice, significantFigures,
 } from "../lib/decimal.js";
 
 export const MIN_ORDER_VALUE = "10";
+
+/** A stop-loss or take-profit: waits off the book until the mark crosses `price`. */
+export interface TriggerIntent {
+  price: string;
+  kind: TriggerKind;
+  /** Executes as a market order (the default) or as a limit order at the intent's `price`. */
+  market: boolean;
+}
 
 export interface OrderIntent {
   symbol: string;
@@ -16,6 +24,7 @@ export interface OrderIntent {
   price?: string;
   tif?: Tif;
   reduceOnly: boolean;
+  trigger?: TriggerIntent;
 }
 
 export interface CheckedOrder {
@@ -26,6 +35,7 @@ export interface CheckedOrder {
   tif: Tif;
   reduceOnly: boolean;
   isMarket: boolean;
+  trigger?: TriggerIntent;
 }
 
 const q = fixed(18);
@@ -56,6 +66,7 @@ export function checkOrder(
     throw invalid("size", `${market.symbol} sizes have at most ${market.szDecimals} decimals`);
   }
   const isBuy = intent.side === "buy";
+  if (intent.trigger) return checkTrigger(intent, intent.trigger, market, isBuy, slippageBps);
   let price: string;
   let tif: Tif;
   if (intent.price === undefined) {
@@ -65,18 +76,47 @@ export function checkOrder(
     price = marketPrice(m, isBuy, slippageBps, market.szDecimals);
     tif = "Ioc";
   } else {
-    if (compareDecimal(intent.price, "0") <= 0) throw invalid("price", "must be greater than 0");
-    if (!isValidPrice(intent.price, market.szDecimals)) {
-      const places = maxPriceDecimals(market.szDecimals);
-      const why = significantFigures(intent.price) > 5 ? "at most 5 significant figures" : `at most ${places} decimals`;
-      throw invalid("price", `${market.symbol} prices have ${why} (integers always allowed)`);
-    }
+    checkPrice("price", intent.price, market);
     price = intent.price;
     tif = intent.tif ?? "Gtc";
   }
-  // Reduce-only orders may close a position worth less than the minimum; the venue decides those.
+  checkMinimum(intent, price);
+  return { market, isBuy, size: intent.size, price, tif, reduceOnly: intent.reduceOnly, isMarket: intent.price === undefined };
+}
+
+function checkPrice(field: string, price: string, market: Market): void {
+  if (compareDecimal(price, "0") <= 0) throw invalid(field, "must be greater than 0");
+  if (!isValidPrice(price, market.szDecimals)) {
+    const places = maxPriceDecimals(market.szDecimals);
+    const why = significantFigures(price) > 5 ? "at most 5 significant figures" : `at most ${places} decimals`;
+    throw invalid(field, `${market.symbol} prices have ${why} (integers always allowed)`);
+  }
+}
+
+/** Reduce-only orders may close a position worth less than the minimum; the venue decides those. */
+function checkMinimum(intent: OrderIntent, price: string): void {
   if (!intent.reduceOnly && q.mul(q.parse(intent.size), q.parse(price), "down") < q.parse(MIN_ORDER_VALUE)) {
     throw invalid("size", `the order is worth less than the minimum of ${MIN_ORDER_VALUE} USDC (size × price)`);
   }
-  return { market, isBuy, size: intent.size, price, tif, reduceOnly: intent.reduceOnly, isMarket: intent.price === undefined };
+}
+
+/**
+ * A trigger order. A market trigger's wire price is the slippage bound around its trigger price, as
+ * a market order's is around the mid, so a price that gaps past the trigger still fills within it; a
+ * limit trigger rests at the intent's own price once it fires.
+ */
+function checkTrigger(intent: OrderIntent, trigger: TriggerIntent, market: Market, isBuy: boolean, slippageBps: number): CheckedOrder {
+  checkPrice("trigger.price", trigger.price, market);
+  if (intent.tif !== undefined) throw invalid("tif", "a trigger order takes no tif: a market trigger fires as IOC, a limit trigger rests (GTC)");
+  let price: string;
+  if (trigger.market) {
+    if (intent.price !== undefined) throw invalid("price", "a market trigger takes no price (set trigger.market to false for a limit at price)");
+    price = marketPrice(trigger.price, isBuy, slippageBps, market.szDecimals);
+  } else {
+    if (intent.price === undefined) throw invalid("price", "a limit trigger (trigger.market false) needs the limit price it rests at once it fires");
+    checkPrice("price", intent.price, market);
+    price = intent.price;
+  }
+  checkMinimum(intent, trigger.market ? trigger.price : price);
+  return { market, isBuy, size: intent.size, price, tif: trigger.market ? "Ioc" : "Gtc", reduceOnly: intent.reduceOnly, isMarket: trigger.market, trigger };
 }

@@ -129,7 +129,7 @@ export function createTradingService(deps: TradingDeps) {
   ): Promise<TradeResult> {
     const { account, subAccount } = target;
     const markets = await exchange.markets();
-    const mids = input.price === undefined ? await exchange.mids() : {};
+    const mids = input.price === undefined && !input.trigger ? await exchange.mids() : {};
     const order = checkOrder(input, markets, () => mids[input.symbol], deps.slippageBps);
     const agent = await agents.signerFor(account);
 
@@ -156,7 +156,7 @@ export function createTradingService(deps: TradingDeps) {
     try {
       const placed = await exchange.placeOrder(
         agent,
-        { asset: order.market.asset, isBuy: order.isBuy, price: order.price, size: order.size, reduceOnly: order.reduceOnly, tif: order.tif, cloid },
+        { asset: order.market.asset, isBuy: order.isBuy, price: order.price, size: order.size, reduceOnly: order.reduceOnly, tif: order.tif, cloid, trigger: order.trigger },
         { subAccount, expiresAfter: row.expires_at },
       );
       // Not synced to disk (saves an fsync per order): if a power cut loses this update, the row is

@@ -94,4 +94,28 @@ t("sim price --via api: an open daemon lets the signed-in user move a mark throu
   assert.match(far.json.error.message, /20%/);
 });
 
+t("stop and take-profit protect a position from the side opposite it; with no position, exit 2", async (ctx) => {
+  // The first test signed in, funded and approved this home's wallet.
+  ctx.d.daemon.sim!.setPrice("SOL", "150");
+  assert.is((await cli(ctx, "buy", "SOL", "1", "--yes")).code, 0);
+  // Earlier tests traded SOL too: the stop covers whatever the position is now.
+  const held = (await cli(ctx, "positions", "--json")).json.data.positions.find((p: any) => p.symbol === "SOL").size;
+  assert.ok(held > 0);
+  const stop = await cli(ctx, "stop", "SOL", "140", "--yes");
+  assert.is(stop.code, 0, stop.stderr);
+  assert.match(stop.stdout, new RegExp(`stop sell ${held} SOL when the mark reaches 140, at market`), stop.stdout);
+  const tp = await cli(ctx, "take-profit", "SOL", "165", "--size", "0.5", "--limit", "164", "--yes", "--json");
+  assert.is(tp.code, 0, tp.stderr);
+  const listed = await cli(ctx, "orders");
+  assert.match(listed.stdout, /stop-loss at 140/);
+  assert.match(listed.stdout, /take-profit at 165 \(limit\)/);
+  const json = (await cli(ctx, "orders", "--json")).json.data.orders;
+  assert.equal(json.find((o: any) => o.orderId === tp.json.data.orderId).trigger, { price: 165, kind: "tp", market: false, triggered: false });
+  assert.is(json.find((o: any) => o.trigger?.kind === "sl").size, held, "the whole position by default");
+
+  const none = await cli(ctx, "take-profit", "DOGE", "1", "--yes");
+  assert.is(none.code, 2);
+  assert.match(none.stderr, /no DOGE position to protect/);
+});
+
 t.run();

@@ -35,6 +35,12 @@ export type TradeResult = z.infer<typeof tradeResult>;
 
 export const openOrder = z.object({
   orderId: z.number().int(), symbol: z.string(), side: z.enum(["buy", "sell"]), size: z.number(), price: z.number(), status: z.literal("resting"),
+  trigger: z.object({
+    price: z.number().meta({ description: "the mark price that fires it" }),
+    kind: z.enum(["sl", "tp"]),
+    market: z.boolean(),
+    triggered: z.boolean().meta({ description: "it has fired (a limit trigger then rests at price)" }),
+  }).optional().meta({ description: "present on a stop-loss or take-profit order; status stays resting while it waits" }),
 });
 export const openOrders = z.object({ orders: z.array(openOrder) });
 export type OpenOrders = z.infer<typeof openOrders>;

@@ -47,8 +47,13 @@ export function tradingRoutes(deps: { desk: OrderDesk; agents: AgentService }) {
         size: decimal,
         price: decimal.optional(),
         tif: z.enum(["GTC", "IOC", "ALO"]).optional(),
-        reduceOnly: z.boolean().optional(),
+        reduceOnly: z.boolean().optional().meta({ description: "default false; true for a trigger order" }),
         vaultAddress: address.optional(),
+        trigger: z.object({
+          price: decimal.meta({ description: "the mark price that fires it" }),
+          kind: z.enum(["sl", "tp"]).meta({ description: "stop-loss or take-profit (Hyperliquid's tpsl)" }),
+          market: z.boolean().optional().meta({ description: "default true: fires as a market order within the slippage bound around the trigger price; false: a limit order at `price`" }),
+        }).strict().optional().meta({ description: "makes it a stop-loss or take-profit order, resting untriggered until the mark crosses trigger.price" }),
       }).strict(),
       response: R.tradeResult,
       errors: ["INVALID_INPUT", "UNAUTHENTICATED", "FORBIDDEN", "NOT_FOUND", "VAULT_PAUSED", "VAULT_CLOSED", "DEAL_EXPIRED",
@@ -56,7 +61,8 @@ export function tradingRoutes(deps: { desk: OrderDesk; agents: AgentService }) {
       handler: async ({ body, user, ctx }) =>
         render(await desk.place(user.address, {
           symbol: body.symbol, side: body.side, size: body.size, price: body.price,
-          tif: body.tif ? TIF[body.tif] : undefined, reduceOnly: body.reduceOnly ?? false, vaultAddress: body.vaultAddress,
+          tif: body.tif ? TIF[body.tif] : undefined, reduceOnly: body.reduceOnly ?? body.trigger !== undefined, vaultAddress: body.vaultAddress,
+          trigger: body.trigger && { price: body.trigger.price, kind: body.trigger.kind, market: body.trigger.market ?? true },
         }, idempotencyKey(ctx.headers))),
     }),
     defineRoute({
@@ -65,7 +71,9 @@ export function tradingRoutes(deps: { desk: OrderDesk; agents: AgentService }) {
       response: R.openOrders,
       errors: ["UNAUTHENTICATED", "NOT_FOUND", "EXCHANGE_UNAVAILABLE"],
       handler: async ({ query, user }) => ({
-        orders: (await desk.openOrders(user.address, query.vaultAddress)).map((o) => ({ ...o, size: num(o.size), price: num(o.price) })),
+        orders: (await desk.openOrders(user.address, query.vaultAddress)).map(({ trigger, ...o }) => ({
+          ...o, size: num(o.size), price: num(o.price), ...(trigger ? { trigger: { ...trigger, price: num(trigger.price) } } : {}),
+        })),
       }),
     }),
     defineRoute({
