@@ -83,44 +83,48 @@ export function createTradingService(deps: TradingDeps) {
   /** Requests still talking to the exchange, by user and Idempotency-Key: a retry waits for them. */
   const inFlight = new Map<string, Promise<unknown>>();
 
-  /** A retry finds its first request: the same answer, after waiting for it if it is still in flight. */
-  async function replay(user: string, key: string, same: (row: OrderRow) => boolean): Promise<TradeResult | undefined> {
-    const first = inFlight.get(`${user}\n${key}`);
-    if (first) {
-      let timer: NodeJS.Timeout | undefined;
-      const waited = await Promise.race([
-        first.then(() => true, () => true),
-        new Promise<false>((r) => (timer = setTimeout(() => r(false), inFlightWaitMs))),
-      ]);
-      clearTimeout(timer);
-      if (!waited) throw new AppError("CONFLICT", "the first request with this Idempotency-Key is still in flight; retry shortly", { retryAfter: 1 });
-    }
-    const seen = await orders.findByIdempotencyKey(db, user, key);
-    if (!seen) return undefined;
-    if (!same(seen)) throw new AppError("CONFLICT", "this Idempotency-Key was used for a different request");
-    return outcomeOf(seen);
+  /** Waits for a request in flight; CONFLICT when it takes longer than inFlightWaitMs. */
+  async function waitFor(first: Promise<unknown>): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = await Promise.race([
+      first.then(() => true, () => true),
+      new Promise<false>((r) => (timer = setTimeout(() => r(false), inFlightWaitMs))),
+    ]);
+    clearTimeout(timer);
+    if (!waited) throw new AppError("CONFLICT", "the first request with this Idempotency-Key is still in flight; retry shortly", { retryAfter: 1 });
   }
 
-  /** Runs a keyed request so that retries arriving meanwhile wait for it instead of racing it. */
-  async function keyed<T>(user: string, key: string | undefined, run: () => Promise<T>): Promise<T> {
-    if (!key) return run();
+  /**
+   * One request per Idempotency-Key at a time in this process. The first to arrive is registered
+   * before its first await, so a request with the same key that arrives while it runs (a retry, or a
+   * duplicate sent at once) waits for it and then answers from its row: the same answer. Without a
+   * row (the first failed before storing one), the waiting request goes itself. A row from an earlier
+   * run or another daemon answers at once; `same` tells it is the same request.
+   */
+  async function once(user: string, key: string | undefined, same: (row: OrderRow) => boolean, attempt: () => Promise<TradeResult>): Promise<TradeResult> {
+    if (!key) return attempt();
     const id = `${user}\n${key}`;
-    const p = run();
-    if (!inFlight.has(id)) {
-      inFlight.set(id, p);
-      p.then(() => inFlight.delete(id), () => inFlight.delete(id));
+    const running = inFlight.get(id);
+    if (running) {
+      await waitFor(running);
+      return once(user, key, same, attempt);
     }
+    const p = (async () => {
+      const seen = await orders.findByIdempotencyKey(db, user, key);
+      if (!seen) return attempt();
+      if (!same(seen)) throw new AppError("CONFLICT", "this Idempotency-Key was used for a different request");
+      return outcomeOf(seen);
+    })();
+    inFlight.set(id, p);
+    const done = () => void (inFlight.get(id) === p && inFlight.delete(id));
+    p.then(done, done);
     return p;
   }
 
   async function place(user: string, resolve: ResolveTarget, input: TradeInput, idempotencyKey?: string): Promise<TradeResult> {
     const fingerprint = requestHash(input);
-    if (idempotencyKey) {
-      const seen = await replay(user, idempotencyKey, (row) => row.request_hash === fingerprint);
-      if (seen) return seen;
-    }
-    const target = await resolve();
-    return keyed(user, idempotencyKey, () => submit(user, target, input, fingerprint, idempotencyKey));
+    return once(user, idempotencyKey, (row) => row.request_hash === fingerprint,
+      async () => submit(user, await resolve(), input, fingerprint, idempotencyKey));
   }
 
   /** Places an order on an account already cleared for it. */
@@ -195,13 +199,9 @@ export function createTradingService(deps: TradingDeps) {
   ): Promise<TradeResult> {
     // A retry must not look at the position again: it is gone once the first close filled. So the
     // replay is matched on what a close fixes (symbol, vault, reduce-only), not on the whole request.
-    if (idempotencyKey) {
-      const seen = await replay(user, idempotencyKey, (row) =>
-        row.symbol === input.symbol && row.vault_address === (input.vaultAddress ?? null) && row.reduce_only === 1);
-      if (seen) return seen;
-    }
-    const target = await resolve();
-    return keyed(user, idempotencyKey, async () => {
+    const same = (row: OrderRow) => row.symbol === input.symbol && row.vault_address === (input.vaultAddress ?? null) && row.reduce_only === 1;
+    return once(user, idempotencyKey, same, async () => {
+      const target = await resolve();
       const position = (await exchange.accountState(target.account)).positions.find((p) => p.symbol === input.symbol);
       if (!position || position.size === "0") throw new AppError("NO_POSITION", `no open ${input.symbol} position`);
       const held = position.size.replace(/^-/, "");
