@@ -99,10 +99,11 @@ test("postOutbound caps time and reply: a hanging endpoint is a timeout, a long 
   const long = await serve((_r, _b, res) => { res.write("x".repeat(1024 * 1024)); });
   let hangStopped = false;
   try {
-    const t0 = Date.now();
     const hung = await postOutbound(new URL(hang.url), msg, { allowPrivate: true, timeoutMs: 300 });
+    // The answer names the cap that ended it: the abort, not the endpoint, ended the call (no wall clock
+    // bound, which a loaded machine could break).
     assert.match(hung.error!, /within 0.3 s/);
-    assert.ok(Date.now() - t0 < 5000);
+    assert.is(hung.status, undefined);
     const big = await postOutbound(new URL(long.url), msg, { allowPrivate: true, timeoutMs: 5000 });
     assert.is(big.status, 200, big.error);
     assert.ok(big.replyExcerpt!.length <= MAX_REPLY_BYTES);
