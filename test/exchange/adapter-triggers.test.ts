@@ -3,21 +3,14 @@
 // `trigger: {price, kind, market, triggered}`.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { Wallet } from "ethers";
 import { isAppError } from "../../daemon/errors.js";
-import { createHyperliquidAdapter } from "../../daemon/exchange/hyperliquid-adapter.js";
-import type { ExchangeAdapter, OrderRequest } from "../../daemon/exchange/types.js";
+import type { OrderRequest } from "../../daemon/exchange/types.js";
 import { newCloid } from "../../daemon/trading/trading-service.js";
-import { startSim, type SimHarness } from "../sim/_support.js";
+import { adapterWithAgent, type AdapterRig } from "./_adapter.js";
 
-const t = suite<{ h: SimHarness; ex: ExchangeAdapter; master: Wallet; agent: Wallet }>("adapter trigger orders");
+const t = suite<AdapterRig>("adapter trigger orders");
 t.before(async (ctx) => {
-  ctx.h = await startSim();
-  ctx.ex = createHyperliquidAdapter({ kind: "sim", url: ctx.h.sim.url, isTestnet: true, timeoutMs: 2_000 });
-  ctx.master = Wallet.createRandom() as unknown as Wallet;
-  ctx.agent = Wallet.createRandom() as unknown as Wallet;
-  await ctx.h.sim.faucet(ctx.master.address, "5000");
-  await ctx.h.exchange(ctx.master).approveAgent({ agentAddress: ctx.agent.address as `0x${string}`, agentName: "t valid_until 4102444800000" });
+  Object.assign(ctx, await adapterWithAgent(2_000));
 });
 t.after(async (ctx) => {
   await ctx.h.close();
