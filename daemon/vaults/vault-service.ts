@@ -88,13 +88,18 @@ export function createVaultService(deps: VaultServiceDeps) {
    * `fenced`: the oracle's own work, written only while this daemon holds the vault's lease.
    */
   async function update(vaults: VaultRow[], opts: { fenced?: boolean } = {}): Promise<number> {
+    const asked = clock();
     const r = await inTurn(vaults.map((v) => v.address), async (waited) => {
       // A row read before a write that went first is stale: its last reading is older than the
       // chain's, and a reading stamped from it could repeat that second and be discarded.
       const rows = waited.size === 0 ? vaults : await Promise.all(vaults.map(async (v) => (waited.has(v.address) ? (await vaultsRepo.findVault(db, v.address)) ?? v : v)));
-      // A reading of a vault that the write it waited for has just written adds nothing but spent
-      // budget (a takeover's, an early write's, another cycle's): the vault has this interval's.
-      const due = rows.filter((row, i) => !(waited.has(row.address) && (row.last_observed_at ?? 0) > (vaults[i]!.last_observed_at ?? 0)));
+      // A vault that the write it waited for has just written, from an account read after this
+      // update was asked for (a takeover's, an early write's, another cycle's), has this interval's
+      // reading: another adds nothing but spent budget. A write whose read came before (it began
+      // earlier) may predate a price move: read again.
+      const fresh = (row: VaultRow, i: number) => waited.has(row.address) && (row.last_observed_at ?? 0) > (vaults[i]!.last_observed_at ?? 0)
+        && (balances.snapshot(row.address)?.at ?? -Infinity) >= asked;
+      const due = rows.filter((row, i) => !fresh(row, i));
       const r = await balances.update(due, { fence: opts.fenced ? deps.share.fence : undefined });
       return { ...r, read: r.read + (rows.length - due.length) };
     });
