@@ -80,6 +80,22 @@ test("a nonce whose expiry was moved later, and the message rebuilt and signed w
   }
 });
 
+test("a nonce of another shape the API takes (an earlier version's, a truncated one) is a failed sign-in, not an error", async () => {
+  const t = await openTestStore();
+  try {
+    const auth = authOn(t.store, fakeClock());
+    const wallet = randomWallet();
+    const c = await auth.challenge(wallet.address);
+    const signature = await wallet.signMessage(c.message);
+    for (const nonce of ["abcdef1234567890", c.nonce.slice(0, 63), c.nonce.slice(0, 62), c.nonce.toUpperCase()]) {
+      await refused(auth.login({ address: wallet.address, signature, nonce }), `nonce ${nonce}`);
+    }
+    assert.is(await count(t.store, "auth_used_nonces"), 0);
+  } finally {
+    await t.close();
+  }
+});
+
 test("a spent nonce is refused after the sweep ran, and its row goes only once it expired (and a margin)", async () => {
   const t = await openTestStore();
   try {
