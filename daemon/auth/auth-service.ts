@@ -75,6 +75,8 @@ export function createAuthService(deps: {
   // kept a while past its expiry, so a daemon whose clock runs behind still finds it spent.
   const SWEEP_EVERY_MS = 60_000;
   const SPENT_KEPT_AFTER_EXPIRY_MS = 10 * 60_000;
+  /** How far another daemon's clock may run ahead of this one's when it issues a challenge. */
+  const MAX_CLOCK_AHEAD_MS = 5 * 60_000;
   let lastSweep = -Infinity;
   const tickets = createEventTickets({ db, work: deps.work, clock });
   const sessions = createSessionReader({ db, changeKey: deps.changeKey });
@@ -98,6 +100,11 @@ export function createAuthService(deps: {
       const issued = openNonce(await key(), nonce, { address, chainId, origins: originsOf(deps.allowedOrigins()) });
       if (!issued) throw rejected("unknown nonce, or one issued to another address or for a site this daemon does not allow; request a new challenge");
       if (issued.expiresAt <= now) throw rejected("the challenge has expired; request a new challenge");
+      // Minted with the key but not as this daemon mints (the key read from the database): a message
+      // a wallet signs lives no longer than a challenge does.
+      if (issued.expiresAt - issued.issuedAt > settings.nonceTtlMs || issued.issuedAt > now + MAX_CLOCK_AHEAD_MS) {
+        throw rejected("this challenge was not issued by tradevault; request a new challenge");
+      }
       const message = challengeMessage({ publicUrl: issued.origin, chainId }, { address, nonce, issuedAt: issued.issuedAt, expiresAt: issued.expiresAt });
       if (recoverSigner(message, signature) !== address.toLowerCase()) {
         throw rejected("the signature was not made by this address over the issued message");

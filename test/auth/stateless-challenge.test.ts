@@ -5,6 +5,8 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { sql } from "kysely";
 import { challengeMessage } from "../../daemon/auth/sign-in-message.js";
+import { mintNonce } from "../../daemon/auth/sign-in-nonce.js";
+import { sharedSecret } from "../../daemon/db/auth-repo.js";
 import { createAuthService, type AuthService } from "../../daemon/auth/auth-service.js";
 import { openStore } from "../../daemon/db/database.js";
 import type { Store } from "../../daemon/db/store.js";
@@ -75,6 +77,27 @@ test("a nonce whose expiry was moved later, and the message rebuilt and signed w
     assert.is(await count(t.store, "sessions"), 0);
     // The genuine one still works: the refusal spent nothing.
     assert.ok((await auth.login({ address: wallet.address, signature: await wallet.signMessage(c.message), nonce: c.nonce })).sessionToken);
+  } finally {
+    await t.close();
+  }
+});
+
+test("a nonce minted with the key (read from the database) for a longer life, or issued in the future, signs nobody in", async () => {
+  const t = await openTestStore();
+  try {
+    const clock = fakeClock();
+    const auth = authOn(t.store, clock);
+    await auth.challenge(randomWallet().address); // creates the key
+    const key = Buffer.from(await sharedSecret(t.store.db, "sign-in", () => "unused", clock()), "hex");
+    const wallet = randomWallet();
+    const attempt = async (issuedAt: number, expiresAt: number) => {
+      const nonce = mintNonce(key, { origin: ORIGIN, chainId: 31337, address: wallet.address, issuedAt, expiresAt });
+      const message = challengeMessage({ publicUrl: ORIGIN, chainId: 31337 }, { address: wallet.address, nonce, issuedAt, expiresAt });
+      return auth.login({ address: wallet.address, signature: await wallet.signMessage(message), nonce });
+    };
+    await refused(attempt(clock(), clock() + 30 * 86_400_000), "a month-long challenge");
+    await refused(attempt(clock() + 3600_000, clock() + 3600_000 + TTL), "issued an hour from now");
+    assert.ok((await attempt(clock() - 1000, clock() - 1000 + TTL)).sessionToken, "as the daemon mints: accepted");
   } finally {
     await t.close();
   }
