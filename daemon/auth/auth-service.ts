@@ -1,14 +1,16 @@
-// Sign-in and sessions (SPEC section 5, DESIGN section 5). The nonce is consumed only by a login
-// whose signature checks out, atomically with the session insert, so a garbage signature cannot burn
-// someone else's nonce and two concurrent logins with one nonce yield one session.
+// Sign-in and sessions (SPEC section 5, DESIGN section 5). A challenge writes nothing: its nonce is
+// an HMAC under the daemons' shared key (sign-in-nonce.ts). A login whose signature checks out spends
+// the nonce in the same commit as the session insert, so a garbage signature cannot burn someone
+// else's nonce and two concurrent logins with one nonce yield one session (the spent nonce's key).
 import { randomBytes } from "node:crypto";
-import { verifyMessage } from "ethers";
 import type { Executor, UnitOfWork } from "../db/store.js";
 import * as repo from "../db/auth-repo.js";
 import { AppError } from "../errors.js";
 import { createEventTickets } from "./event-tickets.js";
 import { createSessionReader, hashToken } from "./session-reader.js";
-import { buildChallenge, signedOrigin, type SignInOrigin } from "./sign-in-message.js";
+import { challengeMessage, type SignInOrigin } from "./sign-in-message.js";
+import { mintNonce, openNonce } from "./sign-in-nonce.js";
+import { recoverSigner } from "./signer.js";
 
 export interface AuthSettings {
   nonceTtlMs: number;
@@ -68,58 +70,54 @@ export function createAuthService(deps: {
 }): AuthService {
   const { db, work, clock } = deps;
   const settings = { ...DEFAULT_AUTH_SETTINGS, ...deps.settings };
-  // Expired nonces and sessions are swept at most once a minute, not on every challenge: login and
-  // authenticate check expiry themselves, so the sweep only keeps the tables small.
+  // Spent nonces and ended sessions are swept at most once a minute, in a login's commit: login and
+  // authenticate check expiry themselves, so the sweep only keeps the tables small. A spent nonce is
+  // kept a while past its expiry, so a daemon whose clock runs behind still finds it spent.
   const SWEEP_EVERY_MS = 60_000;
+  const SPENT_KEPT_AFTER_EXPIRY_MS = 10 * 60_000;
+  /** How far another daemon's clock may run ahead of this one's when it issues a challenge. */
+  const MAX_CLOCK_AHEAD_MS = 5 * 60_000;
   let lastSweep = -Infinity;
   const tickets = createEventTickets({ db, work: deps.work, clock });
   const sessions = createSessionReader({ db, changeKey: deps.changeKey });
+  const key = signInKey(db, clock);
 
   return {
     async challenge(address, requestOrigin) {
-      const now = clock();
+      const issuedAt = clock();
       const own = deps.origin();
-      const origin = requestOrigin && deps.allowedOrigins().has(requestOrigin) ? { ...own, publicUrl: requestOrigin } : own;
-      const c = buildChallenge(origin, address, now, settings.nonceTtlMs);
-      // Not synced to disk: a nonce lost to a power cut costs one more challenge, and the fsync was a
-      // third of a sign-in's time (bench login). The session a login creates is durable.
-      const sweep = now - lastSweep >= SWEEP_EVERY_MS;
-      if (sweep) lastSweep = now;
-      await work.relaxed(async (trx) => {
-        if (sweep) await repo.deleteExpired(trx, now);
-        await repo.insertNonce(trx, {
-          nonce: c.nonce,
-          address,
-          message: c.message,
-          issued_at: c.issuedAt,
-          expires_at: c.expiresAt,
-        });
-      });
-      return { message: c.message, nonce: c.nonce, expiresAt: c.expiresAt };
+      const publicUrl = requestOrigin && deps.allowedOrigins().has(requestOrigin) ? requestOrigin : own.publicUrl;
+      const origin = { publicUrl, chainId: own.chainId };
+      const expiresAt = issuedAt + settings.nonceTtlMs;
+      const nonce = mintNonce(await key(), { origin: new URL(publicUrl).origin, chainId: own.chainId, address, issuedAt, expiresAt });
+      return { message: challengeMessage(origin, { address, nonce, issuedAt, expiresAt }), nonce, expiresAt };
     },
 
     async login({ address, signature, nonce }) {
       const now = clock();
-      const issued = await repo.findNonce(db, nonce);
-      if (!issued || issued.expires_at <= now) throw rejected("unknown or expired nonce; request a new challenge");
-      if (issued.address !== address) throw rejected("this nonce was issued to another address");
-      // Verified against the origins allowed now, never the request's Host: a message naming a site
-      // the daemon no longer trusts does not sign anyone in.
-      const domain = signedOrigin(issued.message);
-      if (!domain || !deps.allowedOrigins().has(domain)) throw rejected("the sign-in message names a site this daemon does not allow");
-      let signer: string;
-      try {
-        signer = verifyMessage(issued.message, signature);
-      } catch {
-        throw rejected("the signature cannot be verified");
+      const { chainId } = deps.origin();
+      // Only the origins allowed now: a message naming a site the daemon no longer trusts signs nobody in.
+      const issued = openNonce(await key(), nonce, { address, chainId, origins: originsOf(deps.allowedOrigins()) });
+      if (!issued) throw rejected("unknown nonce, or one issued to another address or for a site this daemon does not allow; request a new challenge");
+      if (issued.expiresAt <= now) throw rejected("the challenge has expired; request a new challenge");
+      // Minted with the key but not as this daemon mints (the key read from the database): a message
+      // a wallet signs lives no longer than a challenge does.
+      if (issued.expiresAt - issued.issuedAt > settings.nonceTtlMs || issued.issuedAt > now + MAX_CLOCK_AHEAD_MS) {
+        throw rejected("this challenge was not issued by tradevault; request a new challenge");
       }
-      if (signer !== address) throw rejected("the signature was not made by this address over the issued message");
+      const message = challengeMessage({ publicUrl: issued.origin, chainId }, { address, nonce, issuedAt: issued.issuedAt, expiresAt: issued.expiresAt });
+      if (recoverSigner(message, signature) !== address.toLowerCase()) {
+        throw rejected("the signature was not made by this address over the issued message");
+      }
 
       const sessionToken = randomBytes(32).toString("base64url");
       const expiresAt = now + settings.sessionTtlMs;
+      const sweep = now - lastSweep >= SWEEP_EVERY_MS;
+      if (sweep) lastSweep = now;
       // Grouped: sign-ins verified in the same turn of the event loop share one durable commit.
-      const consumed = await work.grouped(async (trx) => {
-        if (!(await repo.consumeNonce(trx, nonce, address, now))) return false;
+      const spent = await work.grouped(async (trx) => {
+        if (sweep) await repo.deleteExpired(trx, now, now - SPENT_KEPT_AFTER_EXPIRY_MS);
+        if (!(await repo.spendNonce(trx, nonce, issued.expiresAt))) return false;
         await repo.ensureUser(trx, address, now);
         await repo.insertSession(trx, {
           token_hash: hashToken(sessionToken),
@@ -131,7 +129,7 @@ export function createAuthService(deps: {
         });
         return true;
       });
-      if (!consumed) throw rejected("this nonce was already used; request a new challenge");
+      if (!spent) throw rejected("this nonce was already used; request a new challenge");
       return { address, sessionToken, expiresAt };
     },
 
@@ -169,4 +167,24 @@ export function createAuthService(deps: {
       return { address: t.address, sessionKey: t.sessionKey, sessionExpiresAt: session.expires_at };
     },
   };
+}
+
+/** The shared sign-in key, read (or created) once per daemon; a failed read is tried again next time. */
+function signInKey(db: Executor, clock: () => number): () => Promise<Buffer> {
+  let key: Promise<Buffer> | undefined;
+  return () => {
+    key ??= repo.sharedSecret(db, "sign-in", () => randomBytes(32).toString("hex"), clock()).then(
+      (hex) => Buffer.from(hex, "hex"),
+      (err: unknown) => {
+        key = undefined;
+        throw err;
+      },
+    );
+    return key;
+  };
+}
+
+/** The allowed origins as URL.origin lays them out (what a challenge's nonce was minted over). */
+function* originsOf(allowed: Set<string>): Generator<string> {
+  for (const o of allowed) if (URL.canParse(o)) yield new URL(o).origin;
 }

@@ -5,7 +5,8 @@
 // origin (domain, URI, chain id, statement), which is the same for every challenge; the parts that
 // change (the address, EIP-55 already at the route; siwe's own nonce; ISO times) cannot make the text
 // invalid. So each origin's message is constructed, and validated, once, and each challenge is a copy
-// of it with its own address, nonce and times, laid out by siwe's `prepareMessage`.
+// of it with its own address, nonce and times, laid out by siwe's `prepareMessage`. Login lays the
+// text out again the same way and never parses it.
 import { SiweMessage, generateNonce } from "siwe";
 
 export interface SignInOrigin {
@@ -14,8 +15,9 @@ export interface SignInOrigin {
   chainId: number;
 }
 
-export interface Challenge {
-  message: string;
+/** What makes one challenge's text: its nonce (sign-in-nonce.ts) says the rest. */
+export interface ChallengeFields {
+  address: string;
   nonce: string;
   issuedAt: number;
   expiresAt: number;
@@ -47,26 +49,17 @@ function templateFor(origin: SignInOrigin): SiweMessage {
   return template;
 }
 
-export function buildChallenge(origin: SignInOrigin, address: string, now: number, ttlMs: number): Challenge {
-  const expiresAt = now + ttlMs;
-  const nonce = generateNonce();
+/**
+ * The EIP-4361 text of a challenge. A function of its inputs alone: login rebuilds the text the
+ * wallet signed from the nonce's fields instead of storing or parsing it.
+ */
+export function challengeMessage(origin: SignInOrigin, c: ChallengeFields): string {
   // A copy without the constructor (which would re-parse); its fields are plain own properties.
   const message: SiweMessage = Object.assign(Object.create(SiweMessage.prototype) as SiweMessage, templateFor(origin), {
-    address,
-    nonce,
-    issuedAt: new Date(now).toISOString(),
-    expirationTime: new Date(expiresAt).toISOString(),
+    address: c.address,
+    nonce: c.nonce,
+    issuedAt: new Date(c.issuedAt).toISOString(),
+    expirationTime: new Date(c.expiresAt).toISOString(),
   });
-  return { message: message.prepareMessage(), nonce, issuedAt: now, expiresAt };
-}
-
-/** The origin (scheme://host[:port]) a message's first line names, e.g. "http://127.0.0.1:8420 wants you ...". */
-export function signedOrigin(message: string): string | undefined {
-  const first = /^(\S+) wants you to sign in with your Ethereum account:/.exec(message)?.[1];
-  if (!first) return undefined;
-  try {
-    return new URL(first.includes("://") ? first : `https://${first}`).origin;
-  } catch {
-    return undefined;
-  }
+  return message.prepareMessage();
 }

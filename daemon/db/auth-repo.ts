@@ -1,30 +1,33 @@
-// Users, sign-in nonces and sessions. Plain functions over an executor; rows stay snake_case here
+// Users, the sign-in key and spent nonces, and sessions. Plain functions over an executor; rows stay snake_case here
 // and the auth service maps what it needs.
 import type { Executor } from "./store.js";
-import type { NewSession, NonceRow, SessionRow } from "./schema.js";
+import type { NewSession, SessionRow } from "./schema.js";
 
-export async function insertNonce(db: Executor, row: NonceRow): Promise<void> {
-  await db.insertInto("auth_nonces").values(row).execute();
+/**
+ * The secret named `name`, created with `fresh` by whichever daemon asks first: every daemon on the
+ * database reads the same row (on PostgreSQL two first askers race; the key keeps one row).
+ */
+export async function sharedSecret(db: Executor, name: string, fresh: () => string, now: number): Promise<string> {
+  await db.insertInto("auth_keys").values({ name, secret: fresh(), created_at: now }).onConflict((oc) => oc.column("name").doNothing()).execute();
+  const row = await db.selectFrom("auth_keys").select("secret").where("name", "=", name).executeTakeFirstOrThrow();
+  return row.secret;
 }
 
-export function findNonce(db: Executor, nonce: string): Promise<NonceRow | undefined> {
-  return db.selectFrom("auth_nonces").selectAll().where("nonce", "=", nonce).executeTakeFirst();
-}
-
-export async function deleteExpired(db: Executor, now: number): Promise<void> {
-  await db.deleteFrom("auth_nonces").where("expires_at", "<=", now).execute();
-  await db.deleteFrom("sessions").where("expires_at", "<=", now).execute();
-}
-
-/** Deletes the nonce if it is still live and bound to `address`; true when this call consumed it. */
-export async function consumeNonce(db: Executor, nonce: string, address: string, now: number): Promise<boolean> {
+/** Records a challenge nonce as spent; false when a login spent it already (the primary key). */
+export async function spendNonce(db: Executor, nonce: string, expiresAt: number): Promise<boolean> {
   const r = await db
-    .deleteFrom("auth_nonces")
-    .where("nonce", "=", nonce)
-    .where("address", "=", address)
-    .where("expires_at", ">", now)
+    .insertInto("auth_used_nonces")
+    .values({ nonce, expires_at: expiresAt })
+    .onConflict((oc) => oc.column("nonce").doNothing())
+    .returning("nonce")
     .executeTakeFirst();
-  return Number(r.numDeletedRows) === 1;
+  return r !== undefined;
+}
+
+/** Spent nonces that expired before `before` (a replay of them fails the expiry check) and ended sessions. */
+export async function deleteExpired(db: Executor, now: number, spentBefore: number): Promise<void> {
+  await db.deleteFrom("auth_used_nonces").where("expires_at", "<=", spentBefore).execute();
+  await db.deleteFrom("sessions").where("expires_at", "<=", now).execute();
 }
 
 export async function ensureUser(db: Executor, address: string, now: number): Promise<void> {

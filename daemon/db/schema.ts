@@ -11,11 +11,25 @@ export interface UsersTable {
   created_at: number;
 }
 
+/** Challenges as issued before 015: no longer written (challenges are stateless; auth-repo.ts). */
 export interface AuthNoncesTable {
   nonce: string;
   address: string; // EIP-55, the address the nonce was issued to
   message: string; // the exact EIP-4361 text the daemon issued
   issued_at: number;
+  expires_at: number;
+}
+
+/** Secrets the daemons on one database share, by name: "sign-in" keys the challenge nonces' HMAC. */
+export interface AuthKeysTable {
+  name: string;
+  secret: string; // hex
+  created_at: number;
+}
+
+/** A challenge nonce a login spent, kept until the nonce expires: the key refuses a second login with it. */
+export interface AuthUsedNoncesTable {
+  nonce: string;
   expires_at: number;
 }
 
@@ -162,6 +176,8 @@ export interface SequenceLocksTable {
 export interface Database extends ChainTables, ClusterTables, WebhookTables {
   users: UsersTable;
   auth_nonces: AuthNoncesTable;
+  auth_keys: AuthKeysTable;
+  auth_used_nonces: AuthUsedNoncesTable;
   sessions: SessionsTable;
   agents: AgentsTable;
   orders: OrdersTable;

@@ -7,7 +7,9 @@ import { Writable } from "node:stream";
 import { Wallet } from "ethers";
 import pino from "pino";
 import { resolveConfig } from "../../daemon/config.js";
-import { insertNonce } from "../../daemon/db/auth-repo.js";
+import { mintNonce } from "../../daemon/auth/sign-in-nonce.js";
+import { challengeMessage } from "../../daemon/auth/sign-in-message.js";
+import { sharedSecret } from "../../daemon/db/auth-repo.js";
 import { startDaemon } from "../../daemon/main.js";
 import { fakeClock, httpClient, signIn, type FakeClock, type HttpClient } from "../helpers/daemon.js";
 import { tempDir } from "../helpers/util.js";
@@ -46,13 +48,23 @@ t("a challenge asked by an allowed page names that page; without Origin, the dae
   assert.is(evil.status, 403);
 });
 
-t("login refuses a message that names a site the daemon does not allow", async ({ http, d, clock }) => {
+t("login refuses a message that names a site the daemon does not allow, though its nonce is the daemon's", async ({ http, d, clock }) => {
   const wallet = Wallet.createRandom();
-  const message = `https://evil.example wants you to sign in with your Ethereum account:\n${wallet.address}\n\nSign in.\n\nURI: https://evil.example\nVersion: 1\nChain ID: 31337\nNonce: abcdef1234567890\nIssued At: ${new Date(clock()).toISOString()}`;
-  await insertNonce(d.store.db, { nonce: "abcdef1234567890", address: wallet.address, message, issued_at: clock(), expires_at: clock() + 60_000 });
-  const r = await http.post("/api/auth/login", { address: wallet.address, signature: await wallet.signMessage(message), nonce: "abcdef1234567890" });
+  // What a challenge asked from https://evil.example would have been, had that origin been allowed:
+  // minted under the daemon's own key (as after the origin is taken off --cors-origin).
+  const key = Buffer.from(await sharedSecret(d.store.db, "sign-in", () => "unused", clock()), "hex");
+  const origin = "https://evil.example";
+  const times = { issuedAt: clock(), expiresAt: clock() + 60_000 };
+  const nonce = mintNonce(key, { origin, chainId: 31337, address: wallet.address, ...times });
+  const message = challengeMessage({ publicUrl: origin, chainId: 31337 }, { address: wallet.address, nonce, ...times });
+  const r = await http.post("/api/auth/login", { address: wallet.address, signature: await wallet.signMessage(message), nonce });
   assert.is(r.status, 401);
-  assert.match(r.body.error.message, /does not allow/);
+  assert.is(r.body.error.code, "UNAUTHENTICATED");
+  // The same, minted for the page the daemon allows, signs in: the origin is all that differed.
+  const allowed = mintNonce(key, { origin: APP, chainId: 31337, address: wallet.address, ...times });
+  const text = challengeMessage({ publicUrl: APP, chainId: 31337 }, { address: wallet.address, nonce: allowed, ...times });
+  const ok = await http.post("/api/auth/login", { address: wallet.address, signature: await wallet.signMessage(text), nonce: allowed });
+  assert.is(ok.status, 200, JSON.stringify(ok.body));
 });
 
 t("an event ticket opens the stream once, as its user, without cookie or header, and never reaches the log", async ({ http, d, logs, clock }) => {

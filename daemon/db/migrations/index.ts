@@ -25,6 +25,7 @@ import * as eventTickets from "./2026-11-27-012-event-tickets.js";
 import * as webhooks from "./2026-11-27-013-webhooks.js";
 import * as notices from "./2026-11-27-014-notices.js";
 import * as orderProtection from "./2026-11-27-015-order-protection.js";
+import * as statelessSignIn from "./2026-11-27-016-stateless-sign-in.js";
 
 /** Migrations that run on both stores, after each one's history or baseline. */
 const both: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const both: Record<string, Migration> = {
   "2026-11-27-013-webhooks": webhooks,
   "2026-11-27-014-notices": notices,
   "2026-11-27-015-order-protection": orderProtection,
+  "2026-11-27-016-stateless-sign-in": statelessSignIn,
 };
 
 export const sqliteMigrations: Record<string, Migration> = {
