@@ -58,8 +58,8 @@ try {
   await link.waitFor({ timeout: 30_000 });
   const vault = (await link.getAttribute("href"))!.replace("#vault/", "");
 
-  await go(tom, "#account", "#order-form");
-  await submit(tom.page, "#order-form", { size: "0.1", vaultAddress: vault }, "#place-order", "submitted");
+  await go(tom, `#vault/${vault}`, "#order-form");
+  await submit(tom.page, "#order-form", { size: "0.1" }, "#place-order", "submitted");
   // A third user trades their own account (the investor's account backs the vault).
   const alex = await openUser(browser, d.url);
   await signIn(alex);

@@ -147,9 +147,9 @@ t("the trader trades the vault; a sim price move adds a reading to the chart; a 
     await expectNotice({ page: control }, `set to ${px}`);
   };
   await setPrice("60000");
-  await go(tom, "#account", "#order-form");
+  // The trader trades the vault from its own page (its order form sends the vault's address).
+  await go(tom, `#vault/${vault}`, "#order-form");
   await tom.page.fill("#order-form [name=size]", "0.1");
-  await tom.page.fill("#order-form [name=vaultAddress]", vault);
   await tom.page.click("#place-order");
   await expectNotice(tom, "submitted");
 

@@ -1,5 +1,6 @@
-// Vaults: the list, and one vault's terms, balances, chart, trades and events as they arrive, with
-// the actions the API allows each role (close: both; unpause: trader; fund: investor; withdraw: closed).
+// Vaults: the list, and one vault's terms, balances, positions and open orders (and for its trader the
+// order form, cancel and close), chart, trades and events as they arrive, with the actions the API
+// allows each role (close: both; unpause: trader; fund: investor; withdraw: closed).
 import type { FundPrepare, VaultClose, VaultDetail, VaultEventDataOf, VaultEvents, VaultList, VaultSummary } from "../../../daemon/http/responses.js";
 import { fromStream, narrator, type DescribableEvent } from "../../../daemon/events/describe-event.js";
 import { act, notice, type App } from "../app.js";
@@ -11,6 +12,7 @@ import { withdrawable } from "../settlement.js";
 import { ensureChain, signTypedData, type TypedData } from "../wallet.js";
 import { vaultChart, type BalancePoint } from "./vault-chart.js";
 import { showPerformance } from "./vault-performance.js";
+import { tradePanel } from "./trade-panel.js";
 
 export async function vaultListView(_app: App, view: HTMLElement): Promise<void> {
   const { vaults } = await get<VaultList>("/api/vaults");
@@ -36,6 +38,8 @@ export async function vaultDetailView(app: App, view: HTMLElement, address: stri
   const [{ vault }, stored] = await Promise.all([
     get<{ vault: VaultDetail }>(`/api/vaults/${address}`), get<VaultEvents>(`/api/vaults/${address}/events?limit=1000`),
   ]);
+  // Only the trader trades the vault's account (the API's rule): the others read the same tables.
+  const trading = await tradePanel({ vaultAddress: vault.address, canTrade: roleOf(app, vault) === "trader" && !vault.closed });
   const history = stored.events.flatMap((e) => (e.type === "BalanceUpdated" ? [pointOf(e.data)] : []));
   const chart = vaultChart(vault, history);
   const status = h("section", { class: "card", id: "vault-status" });
@@ -64,6 +68,7 @@ export async function vaultDetailView(app: App, view: HTMLElement, address: stri
   replace(view,
     h("p", {}, h("a", { href: "#vaults" }, "← all vaults")),
     status,
+    ...trading.cards,
     h("section", { class: "card" }, h("h2", {}, "Balance, peak and limits"), chart.element),
     performance,
     h("section", { class: "card" }, h("h2", {}, "Trades"), trades),
@@ -83,6 +88,7 @@ export async function vaultDetailView(app: App, view: HTMLElement, address: stri
         render(fresh);
         replace(trades, tradesTable(fresh));
         void refreshPerformance();
+        void trading.refresh().catch(() => undefined); // as the performance: the rest stands without it
       }
     }, 300);
   });

@@ -1,0 +1,46 @@
+// Orders, their triggers and their protection in words, for the trade panel's tables and notices
+// ("Stop 58,000 (market)", "stop 58,000 waits for the fill"). Figures are grouped as the CLI's.
+import type { OpenOrders, TradeResult } from "../../../daemon/http/responses.js";
+import { grouped } from "../../../daemon/lib/figures.js";
+
+/** One protective child of an entry (POST /api/trade's answer and GET /api/orders' resting entries). */
+export interface Protection {
+  kind: "sl" | "tp";
+  price: number | string;
+  status: "waitingForFill" | "waitingForTrigger" | "resting" | "filled" | "rejected";
+  orderId?: number;
+  error?: string;
+}
+
+// The protection list arrives with the stop-and-target API; typed here as optional so the page reads
+// both a daemon that answers it and one that does not yet.
+export type OpenOrder = OpenOrders["orders"][number] & { protection?: Protection[] };
+export type PlacedOrder = TradeResult & { protection?: Protection[] };
+
+const KIND = { sl: "Stop", tp: "Target" } as const;
+
+const STATUS: Record<Protection["status"], string> = {
+  waitingForFill: "waits for the fill",
+  waitingForTrigger: "waits for its trigger",
+  resting: "rests",
+  filled: "filled",
+  rejected: "was rejected",
+};
+
+/** "Stop 58,000 (market)", "Target 62,000 (limit), triggered"; empty for a plain order. */
+export function triggerText(o: OpenOrder): string {
+  if (!o.trigger) return "";
+  const t = o.trigger;
+  return `${KIND[t.kind]} ${grouped(t.price)} (${t.market ? "market" : "limit"})${t.triggered ? ", triggered" : ""}`;
+}
+
+/** "stop 58,000 waits for the fill" (lower case: it goes inside a sentence). */
+export function protectionText(p: Protection): string {
+  return `${KIND[p.kind].toLowerCase()} ${grouped(p.price)} ${STATUS[p.status]}${p.error ? `: ${p.error}` : ""}`;
+}
+
+/** An open order's trigger, or the stop and target waiting on it; "-" when it has neither. */
+export function orderNote(o: OpenOrder): string {
+  const parts = [triggerText(o), ...(o.protection ?? []).map(protectionText)].filter(Boolean);
+  return parts.length ? parts.join("; ") : "-";
+}
