@@ -83,4 +83,89 @@ t("a market buy shows the vault's position with size, entry, mark, uPnL and liqu
   clean(ctx);
 });
 
+t("everyone reads the vault's fills in words and grouped figures: the event under its title, the trade in the table", async (ctx) => {
+  const { ivy } = ctx.p;
+  await go(ivy, "#vaults", "#vaults");
+  await go(ivy, `#vault/${ctx.p.vault}`, "#vault-events li[data-type=Fill]");
+  // Newest first: the oldest fill is the market buy (the close sold it back since).
+  const fill = (await ivy.page.locator("#vault-events li[data-type=Fill]").last().textContent())!;
+  assert.match(fill, /^\d{4}-\d\d-\d\d \d\d:\d\d UTC Fill Bought 0\.02 BTC at \d{2},\d{3}(\.\d+)? \(fee \d+\.\d{2,} USDC\)$/, fill);
+  const trade = await ivy.page.locator("#vault-trades tbody tr", { hasText: "buy" }).first().locator("td").allTextContents();
+  assert.equal(trade.slice(1, 4), ["BTC", "buy", "0.02"]);
+  assert.match(trade[4]!, /^\d{2},\d{3}(\.\d+)?$/, "the price grouped by thousands");
+  assert.match((await ivy.page.textContent("#vault-balance"))!, /^\d{1,2},\d{3}\.\d{2,} USDC$/, "USDC with its cents");
+  clean(ctx);
+});
+
+t("the Sim tab shows the symbol's current mark beside the price control, again after each set", async (ctx) => {
+  const { tom } = ctx.p;
+  await go(tom, "#sim", "#price-form");
+  assert.match((await tom.page.textContent("#sim-mark"))!, /^BTC mark: not known here/, "the trader holds no BTC of their own");
+  for (const px of ["60500", "61000"]) {
+    await tom.page.fill("#price-form [name=price]", px);
+    await tom.page.click("#set-price");
+    await expectNotice(tom, `set to ${px}`);
+    assert.match((await tom.page.textContent("#sim-mark"))!, new RegExp(`^BTC mark: ${px.slice(0, 2)},${px.slice(2)} \\(set here at .* UTC\\)$`));
+  }
+  await tom.page.fill("#price-form [name=symbol]", "eth");
+  assert.match((await tom.page.textContent("#sim-mark"))!, /^ETH mark: not known here/);
+  clean(ctx);
+});
+
+t("a screen that loads slowly does not replace the one the user went on to (the account screen held, the vault page shown)", async (ctx) => {
+  const { tom } = ctx.p;
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await tom.page.route("**/api/account", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await tom.page.evaluate(() => (location.hash = "#account"));
+  const answered = tom.page.waitForResponse((r) => new URL(r.url()).pathname === "/api/account", PW);
+  await go(tom, `#vault/${ctx.p.vault}`, "#order-card h2:has-text('for the vault')");
+  release();
+  await answered;
+  await tom.page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  assert.is(await tom.page.locator("#account-card").count(), 0, "the account screen, answered last, was dropped");
+  assert.is(await tom.page.locator("#vault-status").count(), 1);
+  await tom.page.unroute("**/api/account");
+  clean(ctx);
+});
+
+/** What sticks out sideways: the page itself, and each card (except inside a scroll container in it). */
+const overflows = (page: VaultParties["tom"]["page"]) => page.evaluate(() => {
+  const out: string[] = [];
+  const doc = document.documentElement;
+  if (doc.scrollWidth > window.innerWidth) out.push(`page ${doc.scrollWidth - window.innerWidth} px too wide`);
+  for (const card of Array.from(document.querySelectorAll<HTMLElement>(".card"))) {
+    if (card.scrollWidth > card.clientWidth) out.push(`${card.id || card.querySelector("h2")?.textContent} ${card.scrollWidth - card.clientWidth} px too wide`);
+  }
+  return out;
+});
+
+t("at 1280 px and at phone width (375 px) nothing on the vault page sticks out: tables scroll in their card, the form wraps", async (ctx) => {
+  const { p } = ctx;
+  const { tom, ivy } = p;
+  // The widest content: a resting order and a position (and the events of both).
+  await go(tom, `#vault/${p.vault}`, "#order-form");
+  for (const [size, price] of [["0.01", "55000"], ["0.01", ""]]) {
+    await tom.page.fill("#order-form [name=size]", size);
+    await tom.page.fill("#order-form [name=price]", price);
+    await tom.page.click("#place-order");
+    await expectNotice(tom, "submitted");
+  }
+  await tom.page.waitForSelector("#orders tbody tr", PW);
+  await tom.page.waitForSelector("#positions tbody tr", PW);
+  for (const u of [tom, ivy]) {
+    for (const width of [1280, 375]) {
+      await u.page.setViewportSize({ width, height: 900 });
+      await go(u, "#vaults", "#vaults");
+      await go(u, `#vault/${p.vault}`, "#positions tbody tr");
+      await u.page.waitForSelector("#vault-performance dl", PW);
+      assert.equal(await overflows(u.page), [], `${u === tom ? "trader" : "investor"} at ${width} px`);
+    }
+  }
+  clean(ctx);
+});
+
 t.run();

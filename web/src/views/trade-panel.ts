@@ -3,7 +3,7 @@
 // screen; a vault's account on its page, where only its trader gets the form and the buttons and
 // everyone else reads the same tables.
 import type { OpenOrders, Positions, TradeResult } from "../../../daemon/http/responses.js";
-import { grouped } from "../../../daemon/lib/figures.js";
+import { figure } from "../format.js";
 import { describeFill } from "../../../daemon/trading/describe-fill.js";
 import { act, notice, showError } from "../app.js";
 import { del, get, post } from "../api.js";
@@ -45,7 +45,7 @@ export async function tradePanel(t: TradeTarget): Promise<TradePanel> {
 
 function ordersTable(t: TradeTarget, orders: OpenOrder[], changed: () => void): HTMLElement {
   const rows = orders.map((x) => {
-    const cells = [String(x.orderId), x.symbol, x.side, grouped(x.size), grouped(x.price), orderNote(x)];
+    const cells = [String(x.orderId), x.symbol, x.side, figure(x.size), figure(x.price), orderNote(x)];
     if (!t.canTrade) return cells;
     const b = h("button", { type: "button", class: "small", "data-order": x.orderId }, "Cancel");
     b.addEventListener("click", () => act(b, async () => {
@@ -61,8 +61,8 @@ function ordersTable(t: TradeTarget, orders: OpenOrder[], changed: () => void): 
 
 function positionsTable(t: TradeTarget, p: Positions, changed: () => void): HTMLElement {
   const rows = p.positions.map((x) => {
-    const cells = [x.symbol, grouped(x.size), grouped(x.entryPrice), grouped(x.markPrice), grouped(x.unrealizedPnl),
-      x.liquidationPrice === null ? "-" : grouped(x.liquidationPrice)];
+    const cells = [x.symbol, figure(x.size), figure(x.entryPrice), figure(x.markPrice), figure(x.unrealizedPnl),
+      x.liquidationPrice === null ? "-" : figure(x.liquidationPrice)];
     if (!t.canTrade) return cells;
     const b = h("button", { type: "button", class: "small", "data-close": x.symbol }, "Close");
     b.addEventListener("click", () => act(b, async () => {

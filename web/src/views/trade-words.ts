@@ -1,7 +1,7 @@
 // Orders, their triggers and their protection in words, for the trade panel's tables and notices
 // ("Stop 58,000 (market)", "stop 58,000 waits for the fill"). Figures are grouped as the CLI's.
 import type { OpenOrders, TradeResult } from "../../../daemon/http/responses.js";
-import { grouped } from "../../../daemon/lib/figures.js";
+import { figure } from "../format.js";
 
 /** One protective child of an entry (POST /api/trade's answer and GET /api/orders' resting entries). */
 export interface Protection {
@@ -31,12 +31,12 @@ const STATUS: Record<Protection["status"], string> = {
 export function triggerText(o: OpenOrder): string {
   if (!o.trigger) return "";
   const t = o.trigger;
-  return `${KIND[t.kind]} ${grouped(t.price)} (${t.market ? "market" : "limit"})${t.triggered ? ", triggered" : ""}`;
+  return `${KIND[t.kind]} ${figure(t.price)} (${t.market ? "market" : "limit"})${t.triggered ? ", triggered" : ""}`;
 }
 
 /** "stop 58,000 waits for the fill" (lower case: it goes inside a sentence). */
 export function protectionText(p: Protection): string {
-  return `${KIND[p.kind].toLowerCase()} ${grouped(p.price)} ${STATUS[p.status]}${p.error ? `: ${p.error}` : ""}`;
+  return `${KIND[p.kind].toLowerCase()} ${figure(p.price)} ${STATUS[p.status]}${p.error ? `: ${p.error}` : ""}`;
 }
 
 /** An open order's trigger, or the stop and target waiting on it; "-" when it has neither. */

@@ -2,7 +2,7 @@
 // order form, cancel and close), chart, trades and events as they arrive, with the actions the API
 // allows each role (close: both; unpause: trader; fund: investor; withdraw: closed).
 import type { FundPrepare, VaultClose, VaultDetail, VaultEventDataOf, VaultEvents, VaultList, VaultSummary } from "../../../daemon/http/responses.js";
-import { fromStream, narrator, type DescribableEvent } from "../../../daemon/events/describe-event.js";
+import { fromStream, narrator } from "../../../daemon/events/describe-event.js";
 import { act, notice, type App } from "../app.js";
 import { get, post } from "../api.js";
 import { h, input, replace, table } from "../dom.js";
@@ -13,6 +13,7 @@ import { ensureChain, signTypedData, type TypedData } from "../wallet.js";
 import { vaultChart, type BalancePoint } from "./vault-chart.js";
 import { showPerformance } from "./vault-performance.js";
 import { tradePanel } from "./trade-panel.js";
+import { eventItem, tradesTable } from "./vault-history.js";
 
 export async function vaultListView(_app: App, view: HTMLElement): Promise<void> {
   const { vaults } = await get<VaultList>("/api/vaults");
@@ -47,7 +48,7 @@ export async function vaultDetailView(app: App, view: HTMLElement, address: stri
   // go on with the same narrator.
   const tell = narrator();
   let facts = vault;
-  const items = [...stored.events].reverse().map((e) => eventItem(e, tell(e, facts).sentence));
+  const items = [...stored.events].reverse().map((e) => eventItem(e, tell(e, facts)));
   const log = h("ul", { class: "events", id: "vault-events" }, ...items.reverse());
   const trades = h("div", { id: "vault-trades" }, tradesTable(vault));
   // The actions are rebuilt only when what they offer changes, so a live update never wipes an
@@ -78,7 +79,7 @@ export async function vaultDetailView(app: App, view: HTMLElement, address: stri
   const unsubscribe = app.onEvent((e: LiveEvent) => {
     if (e.vault.toLowerCase() !== address.toLowerCase()) return;
     const event = fromStream(e);
-    log.prepend(eventItem(event, tell(event, facts).sentence, true));
+    log.prepend(eventItem(event, tell(event, facts), true));
     if (e.type === "BalanceUpdated") chart.add(pointOf(e));
     // The detail (paused, drawdowns, trades) is read again once a burst of events has passed.
     window.clearTimeout(reload);
@@ -180,14 +181,4 @@ function actionBar(app: App, v: VaultDetail, role: string): HTMLElement {
     }));
   }
   return bar;
-}
-
-function tradesTable(v: VaultDetail): HTMLElement {
-  return table(["Time", "Symbol", "Side", "Size", "Price", "PnL"],
-    v.trades.map((t) => [when(t.timestamp), t.symbol, t.side, String(t.size), String(t.price), String(t.pnl)]), "No trades yet.");
-}
-
-/** One event in words (daemon/events/describe-event.ts, the CLI's describer too). */
-function eventItem(e: DescribableEvent & { time: number }, sentence: string, live = false): HTMLElement {
-  return h("li", { class: live ? "live" : "", "data-type": e.type }, h("span", { class: "muted" }, when(e.time)), " ", sentence);
 }
