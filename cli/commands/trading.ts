@@ -6,7 +6,7 @@ import { addressArg, positiveArg, orderIdArg } from "../args.js";
 import { contextFor, type CliContext } from "../context.js";
 import { CliError, usageError } from "../errors.js";
 // A plain module with no imports but lib/figures.ts: the words the dashboard uses too.
-import { describeFill } from "../../daemon/trading/describe-fill.js";
+import { describeFill, describeProtection } from "../../daemon/trading/describe-fill.js";
 import { keyValues, printResult, table, type Io } from "../output.js";
 import { canPrompt, promptsOf } from "../prompt.js";
 
@@ -25,7 +25,8 @@ async function confirmed(ctx: CliContext, yes: boolean | undefined, summary: str
 async function place(ctx: CliContext, path: string, body: object, o: { idempotencyKey?: string }, what: string, size?: string) {
   const headers: Record<string, string> = o.idempotencyKey ? { "Idempotency-Key": String(o.idempotencyKey) } : {};
   const r = await ctx.authedApi().request<TradeResult>("POST", path, body, headers);
-  printResult(ctx.io, ctx.json, r, () => `Order ${r.orderId} ${r.status}${r.fill ? `, ${describeFill(r.fill, size)}` : ""}: ${what}.`);
+  const protection = r.protection ? `; ${describeProtection(r.protection)}` : "";
+  printResult(ctx.io, ctx.json, r, () => `Order ${r.orderId} ${r.status}${r.fill ? `, ${describeFill(r.fill, size)}` : ""}: ${what}${protection}.`);
 }
 
 function orderCommand(io: Io, side: "buy" | "sell"): Command {
@@ -36,20 +37,27 @@ function orderCommand(io: Io, side: "buy" | "sell"): Command {
     .option("--price <price>", "limit price")
     .addOption(new Option("--tif <tif>", "time in force of a limit order").choices(["GTC", "IOC", "ALO"]))
     .option("--reduce-only", "only reduce a position")
+    .option("--stop-loss <price>", "with a stop-loss: closes what this order opens at market once the mark crosses <price>")
+    .option("--take-profit <price>", "with a take-profit, likewise (both start once this order fills)")
     .option("--vault <address>", "trade a vault's account (you must be its trader)")
     .option("--idempotency-key <key>", "retrying with the same key never places a second order")
     .option("-y, --yes", "do not ask for confirmation")
     .action(async (symbol: string, size: string, o, cmd: Command) => {
       const vault = vaultOf(o);
+      const stopLoss = o.stopLoss === undefined ? undefined : positiveArg("--stop-loss", o.stopLoss);
+      const takeProfit = o.takeProfit === undefined ? undefined : positiveArg("--take-profit", o.takeProfit);
       const body = {
         symbol: symbol.toUpperCase(), side, size: positiveArg("the size", size),
         ...(o.price ? { price: positiveArg("--price", o.price) } : {}),
         ...(o.tif ? { tif: o.tif } : {}),
         ...(o.reduceOnly ? { reduceOnly: true } : {}),
+        ...(stopLoss ? { stopLoss: { price: stopLoss } } : {}),
+        ...(takeProfit ? { takeProfit: { price: takeProfit } } : {}),
         ...(vault ? { vaultAddress: vault } : {}),
       };
       const ctx = contextFor(cmd, io);
-      const what = `${side} ${body.size} ${body.symbol} ${o.price ? `at ${o.price} (${o.tif ?? "GTC"})` : "at market"}${vault ? ` for vault ${vault}` : ""}`;
+      const guards = [stopLoss && `stop-loss ${stopLoss}`, takeProfit && `take-profit ${takeProfit}`].filter(Boolean).join(", ");
+      const what = `${side} ${body.size} ${body.symbol} ${o.price ? `at ${o.price} (${o.tif ?? "GTC"})` : "at market"}${guards ? ` with ${guards}` : ""}${vault ? ` for vault ${vault}` : ""}`;
       await confirmed(ctx, o.yes, what);
       await place(ctx, "/api/trade", body, { idempotencyKey: o.idempotencyKey }, what, body.size);
     });
@@ -101,7 +109,8 @@ export function tradingCommands(io: Io): Command[] {
       const ctx = contextFor(cmd, io);
       const r = await ctx.authedApi().request<OpenOrders>("GET", `/api/orders${vaultQuery(vault)}`);
       const triggerText = (x: OpenOrders["orders"][number]) =>
-        (x.trigger ? `${x.trigger.kind === "sl" ? "stop-loss" : "take-profit"} at ${x.trigger.price}${x.trigger.market ? "" : " (limit)"}${x.trigger.triggered ? ", fired" : ""}` : "");
+        (x.trigger ? `${x.trigger.kind === "sl" ? "stop-loss" : "take-profit"} at ${x.trigger.price}${x.trigger.market ? "" : " (limit)"}${x.trigger.triggered ? ", fired" : ""}`
+          : x.protection ? `with ${describeProtection(x.protection)}` : "");
       printResult(io, ctx.json, r, () =>
         table(["ORDER", "SYMBOL", "SIDE", "SIZE", "PRICE", "STATUS", "TRIGGER"], r.orders.map((x) => [x.orderId, x.symbol, x.side, x.size, x.price, x.status, triggerText(x)])),
       );

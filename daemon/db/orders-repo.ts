@@ -26,6 +26,7 @@ export interface OrderUpdate {
   average_price?: string | null;
   error_code?: string | null;
   error_message?: string | null;
+  protection?: string | null;
 }
 
 export async function updateOrder(db: Executor, cloid: string, update: OrderUpdate, now: number): Promise<void> {

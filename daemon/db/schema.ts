@@ -62,6 +62,8 @@ export interface OrdersTable {
   average_price: string | null;
   error_code: string | null;
   error_message: string | null;
+  /** An entry's stop-loss and take-profit as they were answered (JSON, trading-service's ProtectionRecord[]). */
+  protection: string | null;
   expires_at: number;
   created_at: number;
   updated_at: number;

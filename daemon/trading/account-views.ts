@@ -4,6 +4,7 @@
 import { AppError, isAppError } from "../errors.js";
 import type { ExchangeAdapter } from "../exchange/types.js";
 import type { AgentService } from "./agent-service.js";
+import { waitingProtection } from "./protection.js";
 import { exchangeStatusToOrderStatus } from "./reconciler.js";
 import type { Target } from "./target.js";
 
@@ -40,7 +41,10 @@ export function createAccountViews(deps: { exchange: ExchangeAdapter; agents: Ag
 
     async openOrders(target: Target) {
       const open = await exchange.openOrders(target.account);
-      return open.map((o) => ({ orderId: o.oid, symbol: o.symbol, side: o.side, size: o.size, price: o.limitPrice, status: "resting" as const, trigger: o.trigger }));
+      return open.map((o) => ({
+        orderId: o.oid, symbol: o.symbol, side: o.side, size: o.size, price: o.limitPrice, status: "resting" as const,
+        trigger: o.trigger, protection: waitingProtection(o),
+      }));
     },
 
     async order(target: Target, orderId: number) {

@@ -17,6 +17,12 @@ export interface TriggerIntent {
   market: boolean;
 }
 
+/** An entry's own stop-loss and take-profit trigger prices (sent with it as one normalTpsl action). */
+export interface ProtectionIntent {
+  stopLoss?: string;
+  takeProfit?: string;
+}
+
 export interface OrderIntent {
   symbol: string;
   side: Side;
@@ -25,6 +31,7 @@ export interface OrderIntent {
   tif?: Tif;
   reduceOnly: boolean;
   trigger?: TriggerIntent;
+  protection?: ProtectionIntent;
 }
 
 export interface CheckedOrder {
@@ -36,6 +43,8 @@ export interface CheckedOrder {
   reduceOnly: boolean;
   isMarket: boolean;
   trigger?: TriggerIntent;
+  /** The entry's stop-loss and take-profit: reduce-only market triggers on the other side, its size. */
+  children?: CheckedOrder[];
 }
 
 const q = fixed(18);
@@ -66,22 +75,58 @@ export function checkOrder(
     throw invalid("size", `${market.symbol} sizes have at most ${market.szDecimals} decimals`);
   }
   const isBuy = intent.side === "buy";
-  if (intent.trigger) return checkTrigger(intent, intent.trigger, market, isBuy, slippageBps);
+  if (intent.trigger) {
+    if (intent.protection) throw invalid("trigger", "a trigger order cannot carry stopLoss or takeProfit; put them on the entry");
+    return checkTrigger(intent, intent.trigger, market, isBuy, slippageBps);
+  }
   let price: string;
+  let reference: string;
   let tif: Tif;
   if (intent.price === undefined) {
     if (intent.tif && intent.tif !== "Ioc") throw invalid("tif", "a market order (no price) is IOC; give a price for GTC or ALO");
     const m = mid();
     if (!m) throw new AppError("EXCHANGE_UNAVAILABLE", `no mid price for ${market.symbol}`, { retryable: true });
     price = marketPrice(m, isBuy, slippageBps, market.szDecimals);
+    reference = m;
     tif = "Ioc";
   } else {
     checkPrice("price", intent.price, market);
-    price = intent.price;
+    price = reference = intent.price;
     tif = intent.tif ?? "Gtc";
   }
   checkMinimum(intent, price);
-  return { market, isBuy, size: intent.size, price, tif, reduceOnly: intent.reduceOnly, isMarket: intent.price === undefined };
+  const entry = { market, isBuy, size: intent.size, price, tif, reduceOnly: intent.reduceOnly, isMarket: intent.price === undefined };
+  if (!intent.protection) return entry;
+  return { ...entry, children: checkProtection(intent, intent.protection, market, reference, slippageBps) };
+}
+
+/**
+ * An entry's stop-loss and take-profit, each a reduce-only market trigger for the entry's size on the
+ * other side. Each must sit on its own side of the entry's price (the limit, or the mid for a market
+ * entry): a long's stop below it and its target above, a short's the other way round. Otherwise the
+ * child would fire the moment the entry fills, which no one asks for on purpose.
+ */
+function checkProtection(intent: OrderIntent, p: ProtectionIntent, market: Market, reference: string, slippageBps: number): CheckedOrder[] {
+  if (intent.reduceOnly) throw invalid("reduceOnly", "an order that carries a stop-loss or take-profit opens or adds to a position; it cannot be reduce-only");
+  const long = intent.side === "buy";
+  const child = (field: "stopLoss" | "takeProfit", price: string, kind: TriggerKind): CheckedOrder => {
+    checkPrice(`${field}.price`, price, market);
+    const below = compareDecimal(price, reference) < 0;
+    const mustBeBelow = (kind === "sl") === long;
+    if (below !== mustBeBelow || compareDecimal(price, reference) === 0) {
+      const side = mustBeBelow ? "below" : "above";
+      throw invalid(`${field}.price`, `a ${long ? "long" : "short"}'s ${kind === "sl" ? "stop-loss" : "take-profit"} must be ${side} the entry price ${reference}`);
+    }
+    const trigger = { price, kind, market: true };
+    return {
+      market, isBuy: !long, size: intent.size, price: marketPrice(price, !long, slippageBps, market.szDecimals),
+      tif: "Ioc", reduceOnly: true, isMarket: true, trigger,
+    };
+  };
+  return [
+    ...(p.stopLoss === undefined ? [] : [child("stopLoss", p.stopLoss, "sl")]),
+    ...(p.takeProfit === undefined ? [] : [child("takeProfit", p.takeProfit, "tp")]),
+  ];
 }
 
 function checkPrice(field: string, price: string, market: Market): void {

@@ -12,7 +12,8 @@ import { AppError, asAppError, type ErrorCode } from "../errors.js";
 import type { Cloid, ExchangeAdapter, OpenOrderState } from "../exchange/types.js";
 import { compareDecimal } from "../lib/decimal.js";
 import type { AgentService } from "./agent-service.js";
-import { checkOrder, type OrderIntent } from "./order-rules.js";
+import { checkOrder, type CheckedOrder, type OrderIntent } from "./order-rules.js";
+import { protectionOf, protectionRecords, settleProtection, type ProtectionState } from "./protection.js";
 import type { Reconciler } from "./reconciler.js";
 import type { Target } from "./target.js";
 
@@ -23,6 +24,8 @@ export interface TradeResult {
   timestamp: number;
   /** Filled at once (an IOC, or a limit order that crossed): the size and average price. */
   filled?: { size: string; averagePrice: string };
+  /** The entry's stop-loss and take-profit, as the exchange answered them. */
+  protection?: ProtectionState[];
 }
 
 export interface TradingDeps {
@@ -63,6 +66,11 @@ function closingIntent(position: { symbol: string; size: string }, size?: string
 }
 
 
+/** The exchange's view of a checked order. */
+const wireOrder = (o: CheckedOrder, cloid: Cloid) => ({
+  asset: o.market.asset, isBuy: o.isBuy, price: o.price, size: o.size, reduceOnly: o.reduceOnly, tif: o.tif, cloid, trigger: o.trigger,
+});
+
 /** The answer a settled row gives, the same for the first request and any retry with its key. */
 export function outcomeOf(row: OrderRow): TradeResult {
   if (row.status === "rejected") {
@@ -74,7 +82,8 @@ export function outcomeOf(row: OrderRow): TradeResult {
     });
   }
   const filled = row.status === "filled" && row.filled_size ? { size: row.filled_size, averagePrice: row.average_price ?? row.price } : undefined;
-  return { orderId: row.oid, status: "submitted", timestamp: row.created_at, ...(filled ? { filled } : {}) };
+  const protection = protectionOf(row);
+  return { orderId: row.oid, status: "submitted", timestamp: row.created_at, ...(filled ? { filled } : {}), ...(protection ? { protection } : {}) };
 }
 
 export function createTradingService(deps: TradingDeps) {
@@ -145,6 +154,7 @@ export function createTradingService(deps: TradingDeps) {
       asset: order.market.asset, side: input.side, size: order.size, price: order.price, tif: order.tif,
       reduce_only: order.reduceOnly ? 1 : 0, market: order.isMarket ? 1 : 0, status: "pending" as const, oid: null,
       filled_size: null, average_price: null, error_code: null, error_message: null,
+      protection: order.children ? JSON.stringify(protectionRecords(order.children, newCloid)) : null,
       expires_at: now + ttlMs, created_at: now, updated_at: now,
     };
     const earlier = await work.write(async (trx) => {
@@ -158,18 +168,26 @@ export function createTradingService(deps: TradingDeps) {
     }
 
     try {
-      const placed = await exchange.placeOrder(
-        agent,
-        { asset: order.market.asset, isBuy: order.isBuy, price: order.price, size: order.size, reduceOnly: order.reduceOnly, tif: order.tif, cloid, trigger: order.trigger },
-        { subAccount, expiresAfter: row.expires_at },
-      );
+      const entry = wireOrder(order, cloid);
+      const opts = { subAccount, expiresAfter: row.expires_at };
+      let placed, protection: string | null = null;
+      if (order.children && row.protection) {
+        const records = JSON.parse(row.protection) as ReturnType<typeof protectionRecords>;
+        const answer = await exchange.placeWithTpsl(agent, entry, order.children.map((c, i) => wireOrder(c, records[i]!.cloid)), opts);
+        placed = answer.entry;
+        protection = JSON.stringify(settleProtection(records, answer.children));
+      } else {
+        placed = await exchange.placeOrder(agent, entry, opts);
+      }
       // Not synced to disk (saves an fsync per order): if a power cut loses this update, the row is
       // left pending and the reconciler settles it by cloid at start-up, as it does after a crash.
+      const settled = { ...(protection ? { protection } : {}) };
       await work.relaxed((trx) => orders.updateOrder(trx, cloid, placed.kind === "resting"
-        ? { status: "resting", oid: placed.oid }
-        : { status: "filled", oid: placed.oid, filled_size: placed.totalSize, average_price: placed.averagePrice }, clock()));
+        ? { status: "resting", oid: placed.oid, ...settled }
+        : { status: "filled", oid: placed.oid, filled_size: placed.totalSize, average_price: placed.averagePrice, ...settled }, clock()));
       const filled = placed.kind === "filled" ? { filled: { size: placed.totalSize, averagePrice: placed.averagePrice } } : {};
-      return { orderId: placed.oid, status: "submitted", timestamp: now, ...filled };
+      const children = protection ? { protection: protectionOf({ protection })! } : {};
+      return { orderId: placed.oid, status: "submitted", timestamp: now, ...filled, ...children };
     } catch (err) {
       const e = asAppError(err, "order failed");
       if (e.code === "EXCHANGE_UNAVAILABLE") return inDoubt(cloid, e);

@@ -118,4 +118,16 @@ t("stop and take-profit protect a position from the side opposite it; with no po
   assert.match(none.stderr, /no DOGE position to protect/);
 });
 
+t("buy --stop-loss --take-profit sends the entry with its protection, shown waiting for the fill", async (ctx) => {
+  ctx.d.daemon.sim!.setPrice("ETH", "3000");
+  const buy = await cli(ctx, "buy", "ETH", "1", "--price", "2900", "--stop-loss", "2800", "--take-profit", "3300", "--yes");
+  assert.is(buy.code, 0, buy.stderr);
+  assert.match(buy.stdout, /buy 1 ETH at 2900 \(GTC\) with stop-loss 2800, take-profit 3300; stop-loss 2,800 waits for the fill, take-profit 3,300 waits for the fill\./);
+  const listed = await cli(ctx, "orders");
+  assert.match(listed.stdout, /with stop-loss 2,800 waits for the fill, take-profit 3,300 waits for the fill/);
+  const wrong = await cli(ctx, "sell", "ETH", "1", "--stop-loss", "2500", "--yes");
+  assert.is(wrong.code, 1, "a short's stop below the price is refused by the daemon");
+  assert.match(wrong.stderr, /stopLoss\.price: a short's stop-loss must be above the entry price/);
+});
+
 t.run();

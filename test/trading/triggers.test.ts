@@ -67,4 +67,50 @@ t("a trigger's bad input is 400 naming the field; it is reduce-only unless told 
   assert.is(flat.status, 422, JSON.stringify(flat.body));
 });
 
+t("an entry carries its stop and target: they wait for its fill, and go with it when it is canceled", async ({ d, token }) => {
+  d.daemon.sim!.setPrice("SOL", "150");
+  const body = { symbol: "SOL", side: "buy", size: 1, price: 140, stopLoss: { price: 130 }, takeProfit: { price: 170 } };
+  const entry = await d.http.post("/api/trade", body, { token, headers: { "Idempotency-Key": "entry-with-protection" } });
+  assert.is(entry.status, 200, JSON.stringify(entry.body));
+  const waiting = [{ kind: "sl", price: 130, status: "waitingForFill" }, { kind: "tp", price: 170, status: "waitingForFill" }];
+  assert.equal(entry.body.data.protection, waiting);
+  // A retry with the key answers the same, from the entry's row.
+  const again = await d.http.post("/api/trade", body, { token, headers: { "Idempotency-Key": "entry-with-protection" } });
+  assert.equal(again.body.data, entry.body.data);
+
+  const listed = (await orders(d, token)).filter((o) => o.symbol === "SOL");
+  assert.equal(listed.map((o) => [o.orderId, o.protection]), [[entry.body.data.orderId, waiting]], "the children are no orders of their own yet");
+  assert.is((await d.http.del(`/api/orders/${entry.body.data.orderId}`, { token })).status, 200);
+  assert.equal((await orders(d, token)).filter((o) => o.symbol === "SOL"), [], "the canceled entry took its children");
+});
+
+t("a market entry's stop is armed at once and closes the position when the mark falls through it", async ({ d, token }) => {
+  d.daemon.sim!.setPrice("SOL", "150");
+  assert.is(await position(d, token, "SOL"), undefined);
+  const entry = await d.http.post("/api/trade", { symbol: "SOL", side: "sell", size: 1, stopLoss: { price: 160 } }, { token });
+  assert.is(entry.status, 200, JSON.stringify(entry.body));
+  assert.ok(entry.body.data.fill, "the market entry filled");
+  assert.equal(entry.body.data.protection.map((p: { kind: string; status: string }) => [p.kind, p.status]), [["sl", "waitingForTrigger"]]);
+  assert.is((await position(d, token, "SOL"))?.size, -1);
+  const stop = (await orders(d, token)).find((o) => o.symbol === "SOL" && o.trigger);
+  assert.equal([stop?.side, stop?.size, stop?.trigger], ["buy", 1, { price: 160, kind: "sl", market: true, triggered: false }]);
+  d.daemon.sim!.setPrice("SOL", "161");
+  await waitUntil(async () => (await position(d, token, "SOL")) === undefined, { what: "the short's stop bought it back" });
+});
+
+t("an entry's protection on the wrong side of its price, on a reduce-only order or on a trigger is 400 naming the field", async ({ d, token }) => {
+  d.daemon.sim!.setPrice("BTC", "60000");
+  const refused = async (body: Record<string, unknown>, field: string) => {
+    const r = await d.http.post("/api/trade", { symbol: "BTC", side: "buy", size: 0.001, ...body }, { token });
+    assert.is(r.status, 400, JSON.stringify(r.body));
+    assert.ok(r.body.error.details.some((x: { field: string }) => x.field === field), `${field} in ${JSON.stringify(r.body.error.details)}`);
+  };
+  await refused({ price: 59000, stopLoss: { price: 59500 } }, "body.stopLoss.price");
+  await refused({ takeProfit: { price: 59000 } }, "body.takeProfit.price");
+  await refused({ side: "sell", price: 61000, stopLoss: { price: 60000 } }, "body.stopLoss.price");
+  await refused({ reduceOnly: true, stopLoss: { price: 50000 } }, "body.reduceOnly");
+  await refused({ trigger: { price: 55000, kind: "sl" }, stopLoss: { price: 50000 } }, "body.trigger");
+  await refused({ stopLoss: { price: 50000, kind: "sl" } }, "body.stopLoss");
+});
+
 t.run();

@@ -24,6 +24,7 @@ import * as cluster from "./2026-11-27-011-cluster.js";
 import * as eventTickets from "./2026-11-27-012-event-tickets.js";
 import * as webhooks from "./2026-11-27-013-webhooks.js";
 import * as notices from "./2026-11-27-014-notices.js";
+import * as orderProtection from "./2026-11-27-015-order-protection.js";
 
 /** Migrations that run on both stores, after each one's history or baseline. */
 const both: Record<string, Migration> = {
@@ -32,6 +33,7 @@ const both: Record<string, Migration> = {
   "2026-11-27-012-event-tickets": eventTickets,
   "2026-11-27-013-webhooks": webhooks,
   "2026-11-27-014-notices": notices,
+  "2026-11-27-015-order-protection": orderProtection,
 };
 
 export const sqliteMigrations: Record<string, Migration> = {

@@ -24,12 +24,25 @@ export const tradeFill = z.object({
 });
 export type TradeFill = z.infer<typeof tradeFill>;
 
+/** An entry's stop-loss or take-profit (trading/protection.ts). */
+export const protection = z.object({
+  kind: z.enum(["sl", "tp"]),
+  price: z.number().meta({ description: "the trigger price" }),
+  status: z.enum(["waitingForFill", "waitingForTrigger", "resting", "filled", "rejected", "unknown"]).meta({
+    description: "waitingForFill: the entry rests, the child starts when it fills (no orderId yet); waitingForTrigger or resting: "
+      + "armed (GET /api/orders lists it as a trigger order); rejected: the venue refused it (error); unknown: the answer was lost",
+  }),
+  orderId: z.number().int().optional(),
+  error: z.string().optional(),
+});
+
 /** SPEC 2.5, and `fill`; the answer of POST /api/trade and POST /api/positions/close. */
 export const tradeResult = z.object({
   orderId: z.number().int(),
   status: z.literal("submitted"),
   timestamp: z.number().int().meta({ description: "Unix milliseconds" }),
   fill: tradeFill.optional().meta({ description: "present when the order filled at once (a market order, a limit order that crossed and rests no more)" }),
+  protection: z.array(protection).optional().meta({ description: "the entry's stopLoss and takeProfit as the exchange answered them" }),
 });
 export type TradeResult = z.infer<typeof tradeResult>;
 
@@ -41,6 +54,7 @@ export const openOrder = z.object({
     market: z.boolean(),
     triggered: z.boolean().meta({ description: "it has fired (a limit trigger then rests at price)" }),
   }).optional().meta({ description: "present on a stop-loss or take-profit order; status stays resting while it waits" }),
+  protection: z.array(protection).optional().meta({ description: "a resting entry's stop-loss and take-profit, waiting for it to fill" }),
 });
 export const openOrders = z.object({ orders: z.array(openOrder) });
 export type OpenOrders = z.infer<typeof openOrders>;

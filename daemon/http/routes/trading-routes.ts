@@ -4,6 +4,7 @@
 import { z } from "zod";
 import { toDecimalString } from "../../lib/decimal.js";
 import type { AgentService, AgentStatus } from "../../trading/agent-service.js";
+import type { ProtectionState } from "../../trading/protection.js";
 import type { TradeResult } from "../../trading/trading-service.js";
 import type { OrderDesk } from "../../vaults/order-desk.js";
 import { num, renderPosition, seconds } from "../render.js";
@@ -31,7 +32,10 @@ const idempotencyKey = (headers: Record<string, string | string[] | undefined>) 
 const render = (r: TradeResult) => ({
   orderId: r.orderId, status: r.status, timestamp: r.timestamp,
   ...(r.filled ? { fill: { status: "filled" as const, size: num(r.filled.size), averagePrice: num(r.filled.averagePrice) } } : {}),
+  ...(r.protection ? { protection: r.protection.map(renderProtection) } : {}),
 });
+const renderProtection = (p: ProtectionState) => ({ ...p, price: num(p.price) });
+const protectionPrice = (what: string) => z.object({ price: decimal.meta({ description: `the mark price that fires the ${what}` }) }).strict();
 /** validUntil in Unix seconds, like every timestamp but the trade result's. */
 const agentView = (s: AgentStatus) => ({ ...s, validUntil: seconds(s.validUntil) });
 
@@ -54,6 +58,10 @@ export function tradingRoutes(deps: { desk: OrderDesk; agents: AgentService }) {
           kind: z.enum(["sl", "tp"]).meta({ description: "stop-loss or take-profit (Hyperliquid's tpsl)" }),
           market: z.boolean().optional().meta({ description: "default true: fires as a market order within the slippage bound around the trigger price; false: a limit order at `price`" }),
         }).strict().optional().meta({ description: "makes it a stop-loss or take-profit order, resting untriggered until the mark crosses trigger.price" }),
+        stopLoss: protectionPrice("stop-loss").optional().meta({
+          description: "the entry's stop-loss: a reduce-only market trigger for its size on the other side, sent with it as one normalTpsl action; it starts once the entry fills",
+        }),
+        takeProfit: protectionPrice("take-profit").optional().meta({ description: "the entry's take-profit, as stopLoss" }),
       }).strict(),
       response: R.tradeResult,
       errors: ["INVALID_INPUT", "UNAUTHENTICATED", "FORBIDDEN", "NOT_FOUND", "VAULT_PAUSED", "VAULT_CLOSED", "DEAL_EXPIRED",
@@ -63,6 +71,7 @@ export function tradingRoutes(deps: { desk: OrderDesk; agents: AgentService }) {
           symbol: body.symbol, side: body.side, size: body.size, price: body.price,
           tif: body.tif ? TIF[body.tif] : undefined, reduceOnly: body.reduceOnly ?? body.trigger !== undefined, vaultAddress: body.vaultAddress,
           trigger: body.trigger && { price: body.trigger.price, kind: body.trigger.kind, market: body.trigger.market ?? true },
+          protection: body.stopLoss || body.takeProfit ? { stopLoss: body.stopLoss?.price, takeProfit: body.takeProfit?.price } : undefined,
         }, idempotencyKey(ctx.headers))),
     }),
     defineRoute({
@@ -71,8 +80,9 @@ export function tradingRoutes(deps: { desk: OrderDesk; agents: AgentService }) {
       response: R.openOrders,
       errors: ["UNAUTHENTICATED", "NOT_FOUND", "EXCHANGE_UNAVAILABLE"],
       handler: async ({ query, user }) => ({
-        orders: (await desk.openOrders(user.address, query.vaultAddress)).map(({ trigger, ...o }) => ({
+        orders: (await desk.openOrders(user.address, query.vaultAddress)).map(({ trigger, protection, ...o }) => ({
           ...o, size: num(o.size), price: num(o.price), ...(trigger ? { trigger: { ...trigger, price: num(trigger.price) } } : {}),
+          ...(protection ? { protection: protection.map(renderProtection) } : {}),
         })),
       }),
     }),
