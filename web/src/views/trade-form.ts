@@ -2,11 +2,12 @@
 // symbol, side, size, a limit price or none (market), reduce-only, and an optional stop loss and take
 // profit sent with the entry (POST /api/trade's stopLoss / takeProfit). The answer is told in the
 // notice, with what filled at once and the state of each protection.
+import type { TradeResult } from "../../../daemon/http/responses.js";
 import { describeFill } from "../../../daemon/trading/describe-fill.js";
 import { act, notice } from "../app.js";
 import { post } from "../api.js";
 import { field, formValues, h, input, select } from "../dom.js";
-import { protectionText, type PlacedOrder } from "./trade-words.js";
+import { protectionText } from "./trade-words.js";
 
 /** POST /api/trade's body from the form's values (exactly the names SPEC 2.4 and the route take). */
 export function tradeBody(v: Record<string, string>, vaultAddress?: string): Record<string, unknown> {
@@ -20,7 +21,7 @@ export function tradeBody(v: Record<string, string>, vaultAddress?: string): Rec
 }
 
 /** "Order 12 submitted, filled 0.01 @ 60,039; stop 58,000 waits for the fill." */
-export function placedText(r: PlacedOrder, size: string): string {
+export function placedText(r: TradeResult, size: string): string {
   const filled = r.fill ? `, ${describeFill(r.fill, size)}` : "";
   const protection = (r.protection ?? []).map(protectionText).join(", ");
   return `Order ${r.orderId} submitted${filled}${protection ? `; ${protection}` : ""}.`;
@@ -42,7 +43,7 @@ export function orderCard(placed: () => void, vaultAddress?: string): HTMLElemen
     e.preventDefault();
     const v = formValues(form);
     void act(form.querySelector("button"), async () => {
-      const r = await post<PlacedOrder>("/api/trade", tradeBody(v, vaultAddress));
+      const r = await post<TradeResult>("/api/trade", tradeBody(v, vaultAddress));
       notice(placedText(r, String(v.size)));
       placed();
     });

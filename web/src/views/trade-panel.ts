@@ -36,7 +36,7 @@ export async function tradePanel(t: TradeTarget): Promise<TradePanel> {
   const changed = () => (t.onChange ? t.onChange() : void refresh().catch(showError));
   const refresh = async () => {
     const [o, p] = await Promise.all([get<OpenOrders>(`/api/orders${scope(t)}`), get<Positions>(`/api/positions${scope(t)}`)]);
-    replace(orders, h("h2", {}, "Open orders"), ordersTable(t, o.orders as OpenOrder[], changed));
+    replace(orders, h("h2", {}, "Open orders"), ordersTable(t, o.orders, changed));
     replace(positions, h("h2", {}, "Positions"), positionsTable(t, p, changed));
   };
   await refresh();

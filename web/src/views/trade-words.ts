@@ -3,19 +3,9 @@
 import type { OpenOrders, TradeResult } from "../../../daemon/http/responses.js";
 import { figure } from "../format.js";
 
-/** One protective child of an entry (POST /api/trade's answer and GET /api/orders' resting entries). */
-export interface Protection {
-  kind: "sl" | "tp";
-  price: number | string;
-  status: "waitingForFill" | "waitingForTrigger" | "resting" | "filled" | "rejected";
-  orderId?: number;
-  error?: string;
-}
-
-// The protection list arrives with the stop-and-target API; typed here as optional so the page reads
-// both a daemon that answers it and one that does not yet.
-export type OpenOrder = OpenOrders["orders"][number] & { protection?: Protection[] };
-export type PlacedOrder = TradeResult & { protection?: Protection[] };
+/** One of an entry's stop and target (POST /api/trade's answer, GET /api/orders' resting entries). */
+export type Protection = NonNullable<TradeResult["protection"]>[number];
+export type OpenOrder = OpenOrders["orders"][number];
 
 const KIND = { sl: "Stop", tp: "Target" } as const;
 
@@ -25,6 +15,7 @@ const STATUS: Record<Protection["status"], string> = {
   resting: "rests",
   filled: "filled",
   rejected: "was rejected",
+  unknown: "is unknown (the exchange's answer was lost)",
 };
 
 /** "Stop 58,000 (market)", "Target 62,000 (limit), triggered"; empty for a plain order. */
