@@ -5,7 +5,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import type { Browser } from "playwright-core";
-import { grouped } from "../../daemon/lib/figures.js";
+import { grouped, usdcText } from "../../daemon/lib/figures.js";
 import { fakeClock, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { launchChromium } from "./helpers/chromium.js";
 import { expectNotice, go } from "./helpers/pages.js";
@@ -64,7 +64,7 @@ t("a market buy shows the vault's position with size, entry, mark, uPnL and liqu
   await expectNotice(tom, "filled 0.02 @ ");
   await tom.page.waitForSelector("#positions tbody tr", PW);
   const [api] = (await d.http.get(`/api/positions?vaultAddress=${p.vault}`, { token: p.api.tom.token })).body.data.positions;
-  const figures = [api.symbol, grouped(api.size), grouped(api.entryPrice), grouped(api.markPrice), grouped(api.unrealizedPnl),
+  const figures = [api.symbol, grouped(api.size), grouped(api.entryPrice), grouped(api.markPrice), usdcText(String(api.unrealizedPnl)),
     api.liquidationPrice === null ? "-" : grouped(api.liquidationPrice)];
   assert.is(api.size, 0.02);
   assert.equal((await cells(ctx, "tom", "#positions")).slice(0, 6), figures);

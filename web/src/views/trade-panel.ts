@@ -3,7 +3,7 @@
 // screen; a vault's account on its page, where only its trader gets the form and the buttons and
 // everyone else reads the same tables.
 import type { OpenOrders, Positions, TradeResult } from "../../../daemon/http/responses.js";
-import { figure } from "../format.js";
+import { figure, usdc } from "../format.js";
 import { describeFill } from "../../../daemon/trading/describe-fill.js";
 import { act, notice, showError } from "../app.js";
 import { del, get, post } from "../api.js";
@@ -61,7 +61,7 @@ function ordersTable(t: TradeTarget, orders: OpenOrder[], changed: () => void): 
 
 function positionsTable(t: TradeTarget, p: Positions, changed: () => void): HTMLElement {
   const rows = p.positions.map((x) => {
-    const cells = [x.symbol, figure(x.size), figure(x.entryPrice), figure(x.markPrice), figure(x.unrealizedPnl),
+    const cells = [x.symbol, figure(x.size), figure(x.entryPrice), figure(x.markPrice), usdc(String(x.unrealizedPnl)),
       x.liquidationPrice === null ? "-" : figure(x.liquidationPrice)];
     if (!t.canTrade) return cells;
     const b = h("button", { type: "button", class: "small", "data-close": x.symbol }, "Close");
@@ -73,6 +73,6 @@ function positionsTable(t: TradeTarget, p: Positions, changed: () => void): HTML
     }));
     return [...cells, b];
   });
-  const headers = ["Symbol", "Size", "Entry", "Mark", "uPnL", "Liq.", ...(t.canTrade ? [""] : [])];
+  const headers = ["Symbol", "Size", "Entry", "Mark", "uPnL (USDC)", "Liq.", ...(t.canTrade ? [""] : [])];
   return table(headers, rows, "No open positions.", { id: "positions" });
 }
