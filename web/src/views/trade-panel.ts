@@ -9,7 +9,7 @@ import { act, notice, showError } from "../app.js";
 import { del, get, post } from "../api.js";
 import { h, replace, table } from "../dom.js";
 import { orderCard } from "./trade-form.js";
-import { orderNote, type OpenOrder } from "./trade-words.js";
+import { orderNote, orderPrice, type OpenOrder } from "./trade-words.js";
 
 export interface TradeTarget {
   /** The vault whose account is traded; none for your own. */
@@ -45,7 +45,7 @@ export async function tradePanel(t: TradeTarget): Promise<TradePanel> {
 
 function ordersTable(t: TradeTarget, orders: OpenOrder[], changed: () => void): HTMLElement {
   const rows = orders.map((x) => {
-    const cells = [String(x.orderId), x.symbol, x.side, figure(x.size), figure(x.price), orderNote(x)];
+    const cells = [String(x.orderId), x.symbol, x.side, figure(x.size), orderPrice(x), orderNote(x)];
     if (!t.canTrade) return cells;
     const b = h("button", { type: "button", class: "small", "data-order": x.orderId }, "Cancel");
     b.addEventListener("click", () => act(b, async () => {

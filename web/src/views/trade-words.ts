@@ -35,3 +35,10 @@ export function orderNote(o: OpenOrder): string {
   const parts = [triggerText(o), ...(o.protection ?? []).map(protectionText)].filter(Boolean);
   return parts.length ? parts.join("; ") : "-";
 }
+
+/**
+ * The Price column: a limit price, or for a market trigger its wire price, which is only the slippage
+ * bound it fills within ("market, bound 54,150"), not a price it waits for.
+ */
+export const orderPrice = (o: OpenOrder): string =>
+  (o.trigger?.market && !o.trigger.triggered ? `market, bound ${figure(o.price)}` : figure(o.price));
