@@ -58,8 +58,10 @@ try {
   await link.waitFor({ timeout: 30_000 });
   const vault = (await link.getAttribute("href"))!.replace("#vault/", "");
 
-  await go(tom, "#account", "#order-form");
-  await submit(tom.page, "#order-form", { size: "0.1", vaultAddress: vault }, "#place-order", "submitted");
+  // The trader trades the vault from its page: a long with its stop, and a resting entry with a stop and a target.
+  await go(tom, `#vault/${vault}`, "#order-form");
+  await submit(tom.page, "#order-form", { size: "0.1", stopLoss: "57000" }, "#place-order", "submitted");
+  await submit(tom.page, "#order-form", { size: "0.05", price: "58000", stopLoss: "55000", takeProfit: "64000" }, "#place-order", "submitted");
   // A third user trades their own account (the investor's account backs the vault).
   const alex = await openUser(browser, d.url);
   await signIn(alex);
@@ -88,6 +90,14 @@ try {
   await ivy.page.waitForFunction(() => document.querySelector("#vault-balance")?.textContent?.startsWith("10,1"), undefined, { timeout: 30_000 });
   await frames(ivy.page);
   await shot(ivy.page, "vault");
+  // The trader's view of the same vault: positions, open orders (the stop, the entry waiting with its
+  // stop and target) and the order form.
+  await go(tom, "#vaults", "#vaults");
+  await go(tom, `#vault/${vault}`, "#positions tbody tr");
+  await tom.page.waitForSelector("#orders tbody tr");
+  await tom.page.waitForSelector("#vault-performance dl");
+  await frames(tom.page);
+  await shot(tom.page, "vault-trading");
 
   // Alerts: a Slack webhook for every event but the readings, and the vault's deliveries so far.
   await go(ivy, "#alerts", "#webhook-form");

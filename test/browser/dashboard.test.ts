@@ -147,9 +147,9 @@ t("the trader trades the vault; a sim price move adds a reading to the chart; a 
     await expectNotice({ page: control }, `set to ${px}`);
   };
   await setPrice("60000");
-  await go(tom, "#account", "#order-form");
+  // The trader trades the vault from its own page (its order form sends the vault's address).
+  await go(tom, `#vault/${vault}`, "#order-form");
   await tom.page.fill("#order-form [name=size]", "0.1");
-  await tom.page.fill("#order-form [name=vaultAddress]", vault);
   await tom.page.click("#place-order");
   await expectNotice(tom, "submitted");
 
@@ -187,7 +187,7 @@ t("each role's actions: unpause refused with the daemon's message, a permit fund
   assert.is((await ctx.d.http.post("/api/sim/price", { symbol: "BTC", price: "53500" }, { cookie: await cookieOf(tom) })).status, 200);
   await ivy.page.waitForFunction(() => !document.querySelector("#vault-status h2[data-old]"), undefined, PW);
   await ivy.page.click("#vault-fund");
-  await expectNotice(ivy, "Funded the escrow with 100 USDC");
+  await expectNotice(ivy, "Funded the escrow with 100.00 USDC");
   const permit = ivy.wallet.calls.filter((c) => c.method === "eth_signTypedData_v4").at(-1)!;
   assert.is(JSON.parse(permit.params[1] as string).primaryType, "Permit");
 
@@ -195,7 +195,7 @@ t("each role's actions: unpause refused with the daemon's message, a permit fund
   await ivy.page.click("#vault-close");
   await expectNotice(ivy, "Vault closed");
   // A loss: the trader's share is 0, so only the investor is owed (the escrow's 100).
-  assert.is(await ivy.page.textContent("#vault-withdraw", PW), "Withdraw 100 USDC");
+  assert.is(await ivy.page.textContent("#vault-withdraw", PW), "Withdraw 100.00 USDC");
   await go(tom, "#vaults", "#vaults");
   await go(tom, `#vault/${vault}`, "#vault-state:text('CLOSED')"); // the actions are drawn with the state
   assert.is(await tom.page.locator("#vault-withdraw").count(), 0, "nothing to withdraw: not offered");

@@ -52,9 +52,9 @@ test("the Performance card shows the vault's figures and links its CSV exports",
   assert.is(await text("#perf-return"), "8%"); // 800 / 10000
   assert.is(await text("#perf-annualized"), "1460%"); // 8% x 365 / 2 days
   assert.is(await text("#perf-drawdown"), `10% at ${new Date((T0 + 3600) * 1000).toISOString().replace("T", " ").slice(0, 16)} UTC`);
-  assert.is(await text("#perf-fees"), "3 USDC");
-  assert.is(await text("#perf-if-closed"), "profit 800, trader 160, investor 640 USDC");
-  assert.match((await text("#perf-daily")) ?? "", /2026-11-0310,8001,800.*2026-11-019,000-1,000/);
+  assert.is(await text("#perf-fees"), "3.00 USDC");
+  assert.is(await text("#perf-if-closed"), "profit 800.00, trader 160.00, investor 640.00 USDC");
+  assert.match((await text("#perf-daily")) ?? "", /2026-11-0310,800.001,800.00.*2026-11-019,000.00-1,000.00/);
   const csv = await ivy.page.evaluate(async () => {
     const r = await fetch((document.querySelector("#export-trades") as HTMLAnchorElement).href);
     return { type: r.headers.get("content-type"), text: await r.text() };

@@ -1,15 +1,12 @@
 // Display formatting only. Amounts arrive as decimal strings and are shown as such (grouped), so
 // the page never rounds money through a float.
-import { shortAddress, utcTime } from "../../daemon/lib/figures.js";
+import { grouped, shortAddress, usdcText, utcTime } from "../../daemon/lib/figures.js";
 
-/** "12345.5" -> "12,345.5" without going through a number. */
-export function usdc(text: string | null | undefined): string {
-  if (text === null || text === undefined || text === "") return "-";
-  const [int = "0", frac] = text.split(".");
-  const sign = int.startsWith("-") ? "-" : "";
-  const digits = int.replace("-", "").replace(/\B(?=(\d{3})+(?!\d))/g, ",");
-  return `${sign}${digits}${frac ? `.${frac.slice(0, 2).padEnd(2, "0")}` : ""}`;
-}
+/** "12345.5" -> "12,345.50": grouped, with its cents, never rounded (as the event sentences and the CLI). */
+export const usdc = (text: string | null | undefined): string => (text === null || text === undefined || text === "" ? "-" : usdcText(text));
+
+/** A price or a size (a JSON number from the API, or decimal text): "60,006", "0.01". */
+export const figure = grouped;
 
 export const pct = (n: number | null | undefined): string => (n === null || n === undefined ? "-" : `${n}%`);
 

@@ -27,23 +27,36 @@ const app: App = {
   },
 };
 
+/** Counts routes: a view still loading when the user moved on is dropped, not shown over the newer one. */
+let turn = 0;
+
 async function route(): Promise<void> {
   leave?.();
   leave = undefined;
-  const view = byId("view");
+  const mine = ++turn;
+  const shown = byId("view");
   if (!app.address) return;
+  // Each route draws into a fresh, detached copy of the view, swapped in when it is ready and still
+  // wanted: otherwise a slow screen (the account, after sign-in) could land after a quick one the user
+  // went on to, and replace it under their fingers.
+  const view = shown.cloneNode(false) as HTMLElement;
   const [name, arg] = location.hash.replace(/^#/, "").split("/");
   for (const a of Array.from(document.querySelectorAll("#tabs a"))) {
     a.classList.toggle("active", a.getAttribute("href") === `#${name === "vault" ? "vaults" : name || "account"}`);
   }
   try {
+    let cleanup: (() => void) | undefined;
     if (name === "proposals") await proposalsView(app, view);
     else if (name === "vaults") await vaultListView(app, view);
-    else if (name === "vault" && arg) leave = await vaultDetailView(app, view, arg);
+    else if (name === "vault" && arg) cleanup = await vaultDetailView(app, view, arg);
     else if (name === "alerts") await alertsView(app, view);
-    else if (name === "sim") simView(app, view);
+    else if (name === "sim") await simView(app, view);
     else await accountView(app, view);
+    if (mine !== turn) return cleanup?.();
+    shown.replaceWith(view);
+    leave = cleanup;
   } catch (e) {
+    if (mine !== turn) return;
     if (e instanceof ApiError && e.status === 401) return signedOut();
     showError(e);
   }
@@ -66,6 +79,7 @@ function signedIn(address: string): void {
 
 function signedOut(): void {
   app.address = null;
+  turn++; // a screen still loading is not shown over this
   live?.stop();
   live = undefined;
   leave?.();

@@ -4,6 +4,8 @@
 // numbers: these are for drawing only; every figure shown as text stays a decimal string.
 import { createChart, LineSeries, LineStyle, type IChartApi, type IPriceLine, type ISeriesApi, type UTCTimestamp } from "lightweight-charts";
 import { h } from "../dom.js";
+import { usdc } from "../format.js";
+import { axisPrice, crosshairTime, tickLabel } from "./chart-axis.js";
 
 export interface BalancePoint {
   time: number;
@@ -31,8 +33,13 @@ export function vaultChart(limits: { maxDrawdown: number; dailyDrawdown: number 
     autoSize: true, height: 260,
     layout: { background: { color: "transparent" }, textColor: "#c9d1d9", attributionLogo: false },
     grid: { vertLines: { color: "#30363d" }, horzLines: { color: "#30363d" } },
-    timeScale: { timeVisible: true, secondsVisible: true },
+    timeScale: { timeVisible: true, secondsVisible: true, tickMarkFormatter: tickLabel },
+    localization: { timeFormatter: crosshairTime, priceFormatter: axisPrice },
   });
+  // The chart is made before the page puts it in the document (no width yet): the points are fitted
+  // again once it has its width, and whenever that changes (a phone turned), or they sit in a sliver.
+  const fit = new ResizeObserver(() => chart.timeScale().fitContent());
+  fit.observe(box);
   const balance: ISeriesApi<"Line"> = chart.addSeries(LineSeries, { color: "#58a6ff", lineWidth: 2, title: "balance" });
   const peak = chart.addSeries(LineSeries, { color: "#8b949e", lineWidth: 1, lineStyle: LineStyle.Dotted, title: "peak" });
   const floor = chart.addSeries(LineSeries, { color: "#f85149", lineWidth: 1, lineStyle: LineStyle.Dashed, title: `max DD ${limits.maxDrawdown}%` });
@@ -56,10 +63,13 @@ export function vaultChart(limits: { maxDrawdown: number; dailyDrawdown: number 
       else daily = balance.createPriceLine({ price, color: "#d29922", lineStyle: LineStyle.Dashed, lineWidth: 1, axisLabelVisible: true, title: `daily DD ${limits.dailyDrawdown}%` });
     }
     chart.timeScale().fitContent();
-    caption.textContent = `${count} balance reading${count === 1 ? "" : "s"}; last ${p.balance} USDC (peak ${p.peak})`;
+    caption.textContent = `${count} balance reading${count === 1 ? "" : "s"}; last ${usdc(p.balance)} USDC (peak ${usdc(p.peak)})`;
     element.dataset.points = String(count);
   };
   for (const p of [...initial].sort((a, b) => a.time - b.time)) add(p);
   if (count === 0) caption.textContent = "No balance reading yet: the oracle writes one each cycle.";
-  return { element, add, points: () => count, destroy: () => chart.remove() };
+  return { element, add, points: () => count, destroy() {
+    fit.disconnect();
+    chart.remove();
+  } };
 }

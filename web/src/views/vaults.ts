@@ -1,7 +1,8 @@
-// Vaults: the list, and one vault's terms, balances, chart, trades and events as they arrive, with
-// the actions the API allows each role (close: both; unpause: trader; fund: investor; withdraw: closed).
+// Vaults: the list, and one vault's terms, balances, positions and open orders (and for its trader the
+// order form, cancel and close), chart, trades and events as they arrive, with the actions the API
+// allows each role (close: both; unpause: trader; fund: investor; withdraw: closed).
 import type { FundPrepare, VaultClose, VaultDetail, VaultEventDataOf, VaultEvents, VaultList, VaultSummary } from "../../../daemon/http/responses.js";
-import { fromStream, narrator, type DescribableEvent } from "../../../daemon/events/describe-event.js";
+import { fromStream, narrator } from "../../../daemon/events/describe-event.js";
 import { act, notice, type App } from "../app.js";
 import { get, post } from "../api.js";
 import { h, input, replace, table } from "../dom.js";
@@ -11,6 +12,8 @@ import { withdrawable } from "../settlement.js";
 import { ensureChain, signTypedData, type TypedData } from "../wallet.js";
 import { vaultChart, type BalancePoint } from "./vault-chart.js";
 import { showPerformance } from "./vault-performance.js";
+import { tradePanel } from "./trade-panel.js";
+import { eventItem, tradesTable } from "./vault-history.js";
 
 export async function vaultListView(_app: App, view: HTMLElement): Promise<void> {
   const { vaults } = await get<VaultList>("/api/vaults");
@@ -36,6 +39,8 @@ export async function vaultDetailView(app: App, view: HTMLElement, address: stri
   const [{ vault }, stored] = await Promise.all([
     get<{ vault: VaultDetail }>(`/api/vaults/${address}`), get<VaultEvents>(`/api/vaults/${address}/events?limit=1000`),
   ]);
+  // Only the trader trades the vault's account (the API's rule): the others read the same tables.
+  const trading = await tradePanel({ vaultAddress: vault.address, canTrade: roleOf(app, vault) === "trader" && !vault.closed });
   const history = stored.events.flatMap((e) => (e.type === "BalanceUpdated" ? [pointOf(e.data)] : []));
   const chart = vaultChart(vault, history);
   const status = h("section", { class: "card", id: "vault-status" });
@@ -43,7 +48,7 @@ export async function vaultDetailView(app: App, view: HTMLElement, address: stri
   // go on with the same narrator.
   const tell = narrator();
   let facts = vault;
-  const items = [...stored.events].reverse().map((e) => eventItem(e, tell(e, facts).sentence));
+  const items = [...stored.events].reverse().map((e) => eventItem(e, tell(e, facts)));
   const log = h("ul", { class: "events", id: "vault-events" }, ...items.reverse());
   const trades = h("div", { id: "vault-trades" }, tradesTable(vault));
   // The actions are rebuilt only when what they offer changes, so a live update never wipes an
@@ -64,6 +69,7 @@ export async function vaultDetailView(app: App, view: HTMLElement, address: stri
   replace(view,
     h("p", {}, h("a", { href: "#vaults" }, "← all vaults")),
     status,
+    ...trading.cards,
     h("section", { class: "card" }, h("h2", {}, "Balance, peak and limits"), chart.element),
     performance,
     h("section", { class: "card" }, h("h2", {}, "Trades"), trades),
@@ -73,7 +79,7 @@ export async function vaultDetailView(app: App, view: HTMLElement, address: stri
   const unsubscribe = app.onEvent((e: LiveEvent) => {
     if (e.vault.toLowerCase() !== address.toLowerCase()) return;
     const event = fromStream(e);
-    log.prepend(eventItem(event, tell(event, facts).sentence, true));
+    log.prepend(eventItem(event, tell(event, facts), true));
     if (e.type === "BalanceUpdated") chart.add(pointOf(e));
     // The detail (paused, drawdowns, trades) is read again once a burst of events has passed.
     window.clearTimeout(reload);
@@ -83,6 +89,7 @@ export async function vaultDetailView(app: App, view: HTMLElement, address: stri
         render(fresh);
         replace(trades, tradesTable(fresh));
         void refreshPerformance();
+        void trading.refresh().catch(() => undefined); // as the performance: the rest stands without it
       }
     }, 300);
   });
@@ -174,14 +181,4 @@ function actionBar(app: App, v: VaultDetail, role: string): HTMLElement {
     }));
   }
   return bar;
-}
-
-function tradesTable(v: VaultDetail): HTMLElement {
-  return table(["Time", "Symbol", "Side", "Size", "Price", "PnL"],
-    v.trades.map((t) => [when(t.timestamp), t.symbol, t.side, String(t.size), String(t.price), String(t.pnl)]), "No trades yet.");
-}
-
-/** One event in words (daemon/events/describe-event.ts, the CLI's describer too). */
-function eventItem(e: DescribableEvent & { time: number }, sentence: string, live = false): HTMLElement {
-  return h("li", { class: live ? "live" : "", "data-type": e.type }, h("span", { class: "muted" }, when(e.time)), " ", sentence);
 }
