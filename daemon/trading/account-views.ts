@@ -61,6 +61,9 @@ export function createAccountViews(deps: { exchange: ExchangeAdapter; agents: Ag
       };
     },
 
+    /** Mid prices by symbol as the exchange gives them (decimal strings): public market data. */
+    prices: () => exchange.mids(),
+
     async positions(target: Target): Promise<PositionView[]> {
       const [state, mids] = await Promise.all([exchange.accountState(target.account), exchange.mids()]);
       return state.positions.map((p) => ({

@@ -55,6 +55,7 @@ export function createOrderDesk(deps: OrderDeskDeps) {
     openOrders: async (user: string, vault?: string) => views.openOrders(await forRead(user, vault)),
     order: async (user: string, orderId: number, vault?: string) => views.order(await forRead(user, vault), orderId),
     positions: async (user: string, vault?: string) => views.positions(await forRead(user, vault)),
+    prices: () => views.prices(),
   };
 }
 

@@ -157,4 +157,14 @@ t("the account shows the exchange balance and the approved agent", async ({ d, a
   assert.ok(r.body.data.agent.validUntil > Date.now() / 1000 + 80 * 86400, "about 90 days, in seconds");
 });
 
+t("GET /api/prices: the exchange's mids as exact decimal strings, signed-in only", async ({ d, alice }) => {
+  d.daemon.sim!.setPrice("SOL", "151.25");
+  const r = await d.http.get("/api/prices", { token: alice.token });
+  assert.is(r.status, 200, JSON.stringify(r.body));
+  assert.is(Number(r.body.data.prices.SOL), 151.25);
+  assert.type(r.body.data.prices.SOL, "string");
+  assert.ok("BTC" in r.body.data.prices && "ETH" in r.body.data.prices);
+  assert.is((await d.http.get("/api/prices")).status, 401);
+});
+
 t.run();

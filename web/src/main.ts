@@ -40,6 +40,8 @@ async function route(): Promise<void> {
   // wanted: otherwise a slow screen (the account, after sign-in) could land after a quick one the user
   // went on to, and replace it under their fingers.
   const view = shown.cloneNode(false) as HTMLElement;
+  // Which route the view shows (tests and scripts wait for it: another screen may hold the same ids).
+  view.dataset.route = location.hash;
   const [name, arg] = location.hash.replace(/^#/, "").split("/");
   for (const a of Array.from(document.querySelectorAll("#tabs a"))) {
     a.classList.toggle("active", a.getAttribute("href") === `#${name === "vault" ? "vaults" : name || "account"}`);

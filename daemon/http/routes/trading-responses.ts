@@ -82,4 +82,9 @@ export const cancelResult = z.object({ orderId: z.number().int(), status: z.lite
 export type CancelResult = z.infer<typeof cancelResult>;
 
 export const positions = z.object({ positions: z.array(position) });
+
+export const prices = z.object({
+  prices: z.record(z.string(), z.string().meta({ description: "the mid price, a decimal string (exact, as the exchange gives it)" })),
+});
+export type Prices = z.infer<typeof prices>;
 export type Positions = z.infer<typeof positions>;

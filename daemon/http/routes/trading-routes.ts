@@ -118,6 +118,13 @@ export function tradingRoutes(deps: { desk: OrderDesk; agents: AgentService }) {
       }),
     }),
     defineRoute({
+      method: "get", path: "/api/prices", tag: "trading", auth: true,
+      summary: "Mid prices of every market the exchange lists, by symbol (on the sim: its marks as they move)",
+      response: R.prices,
+      errors: ["UNAUTHENTICATED", "EXCHANGE_UNAVAILABLE"],
+      handler: async () => ({ prices: await desk.prices() }),
+    }),
+    defineRoute({
       method: "post", path: "/api/positions/close", tag: "trading", auth: true, limit: "orders",
       summary: "Close a position (or part of it) with a reduce-only market order",
       body: z.object({ symbol: z.string().min(1).max(32), size: decimal.optional(), vaultAddress: address.optional() }).strict(),

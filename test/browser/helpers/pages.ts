@@ -40,9 +40,14 @@ export async function signIn(u: User): Promise<void> {
 }
 
 /** Goes to a screen by its hash and waits until it has rendered `ready`. */
+/**
+ * Opens a route and waits for `ready` in the view drawn for it: the screen before may hold an element
+ * with the same id (the account screen's order form, the vault page's), and acting on it would act on
+ * a screen about to be replaced.
+ */
 export async function go(u: User, hash: string, ready: string): Promise<void> {
   await u.page.evaluate((h) => (location.hash = h), hash);
-  await u.page.waitForSelector(ready);
+  await u.page.waitForSelector(`#view[data-route=${JSON.stringify(hash)}] ${ready}`);
 }
 
 export const errorText = (u: User) => u.page.locator("#error").textContent();

@@ -41,6 +41,8 @@ export async function everyOperation(base: string, token: string, vault: string,
   const fillFee: number | undefined = use(order.order.fills[0]?.fee);
   const canceled = data(await call("delete", "/api/orders/{orderId}", { ...a, params: { orderId } }));
   const canceledStatus: "canceled" = use(canceled.status);
+  const prices = data(await call("get", "/api/prices", a));
+  const btcMid: string | undefined = use(prices.prices.BTC);
   const positions = data(await call("get", "/api/positions", a));
   const liquidation: number | null | undefined = use(positions.positions[0]?.liquidationPrice);
   const closed = data(await call("post", "/api/positions/close", { ...a, body: { symbol: "BTC" } }));

@@ -1,29 +1,22 @@
 // Paper trading controls, shown only when the daemon runs the embedded sim: test funds for your
 // own account (the faucet also mints the chain's test token) and the sim's mark prices, the latter
 // only when the daemon lets any signed-in user move them (/healthz sim.controls "open"), with the
-// symbol's current mark beside the control.
-import type { Positions } from "../../../daemon/http/responses.js";
+// symbol's current price beside the control (GET /api/prices, read when the tab opens, when the
+// symbol changes and after each move).
+import type { Prices } from "../../../daemon/http/responses.js";
 import { act, notice, type App } from "../app.js";
 import { get, post } from "../api.js";
 import { field, formValues, h, input, replace } from "../dom.js";
 import { figure, when } from "../format.js";
 
-/** A mark this page knows, where from, and when (Unix seconds). */
-interface Mark { price: string; from: string; at: number }
+/** The exchange's mids (on the sim: its marks as they move), read again on each look. */
+const currentPrices = () => get<Prices>("/api/prices").then((r) => r.prices, () => ({} as Prices["prices"]));
 
-/**
- * The marks this page knows. The daemon has no route that reads the sim's marks, so they come from
- * your positions (their markPrice) and from each price set here (the mark is then exactly that), each
- * with its time: the sim's feed (random by default) moves marks on from there.
- */
-async function knownMarks(): Promise<Map<string, Mark>> {
-  const { positions } = await get<Positions>("/api/positions").catch(() => ({ positions: [] as Positions["positions"] }));
-  const at = Math.floor(Date.now() / 1000);
-  return new Map(positions.map((p) => [p.symbol, { price: figure(p.markPrice), from: "your position's mark", at }]));
-}
+/** "60000.0" -> "60,000": the exchange writes mids with trailing zeros. */
+const priceText = (mid: string) => figure(mid.includes(".") ? mid.replace(/0+$/, "").replace(/\.$/, "") : mid);
 
-const markText = (symbol: string, m: Mark | undefined) =>
-  m ? `${symbol} mark: ${m.price} (${m.from} at ${when(m.at)})` : `${symbol} mark: not known here until you set it (or hold a position)`;
+const markText = (symbol: string, price: string | undefined) =>
+  price ? `${symbol} now: ${priceText(price)} (at ${when(Math.floor(Date.now() / 1000))})` : `${symbol}: no such market on the sim`;
 
 export async function simView(app: App, view: HTMLElement): Promise<void> {
   const faucet = h("form", { id: "faucet-form", class: "grid" },
@@ -41,22 +34,23 @@ export async function simView(app: App, view: HTMLElement): Promise<void> {
     field("Symbol", input("symbol", { value: "BTC", required: true })),
     field("Mark price", input("price", { inputmode: "decimal", required: true })),
     h("button", { type: "submit", id: "set-price" }, "Set price"));
-  const marks = await knownMarks();
   const current = h("p", { id: "sim-mark" });
-  const showMark = () => {
-    const symbol = formValues(price).symbol!.toUpperCase();
-    current.textContent = markText(symbol, marks.get(symbol));
+  const symbolNow = () => formValues(price).symbol!.toUpperCase();
+  const showMark = async () => {
+    const symbol = symbolNow();
+    const prices = await currentPrices();
+    // A later keystroke's answer may come first: only the symbol still in the field is shown.
+    if (symbol === symbolNow()) current.textContent = markText(symbol, prices[symbol]);
   };
-  price.querySelector("[name=symbol]")!.addEventListener("input", showMark);
-  showMark();
+  price.querySelector("[name=symbol]")!.addEventListener("input", () => void showMark());
+  await showMark();
   price.addEventListener("submit", (e) => {
     e.preventDefault();
     const v = formValues(price);
     const symbol = v.symbol!.toUpperCase();
     void act(price.querySelector("button"), async () => {
       await post("/api/sim/price", { symbol, price: v.price });
-      marks.set(symbol, { price: figure(v.price!), from: "set here", at: Math.floor(Date.now() / 1000) });
-      showMark();
+      await showMark();
       notice(`${symbol} mark set to ${v.price} on the sim.`);
     });
   });
