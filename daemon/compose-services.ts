@@ -11,6 +11,7 @@ import * as vaultsRepo from "./db/vaults-repo.js";
 import type { VaultEventRow } from "./db/schema-chain.js";
 import { createEventHub, type HubEvent } from "./events/event-hub.js";
 import { createEventTail } from "./events/event-tail.js";
+import { watchStreamSessions } from "./events/stream-sessions.js";
 import { EVENTS_CHANNEL } from "./db/notices.js";
 import type { ExchangeAdapter } from "./exchange/types.js";
 import { BACKGROUND_WEIGHT_PER_MINUTE } from "./exchange/weight-limiter.js";
@@ -198,5 +199,7 @@ export function composeServices(deps: ServiceDeps) {
       backlog: async (user, afterId) => live.toHub(await vaults.eventsAfter(user, afterId, 1_000)),
     }),
   ];
-  return { hub: live.hub, eventTail: live.tail, deliveries, agents, reconciler, trading, enforcement, vaults, watch, proposals, notices, oracle, deadMan, routes };
+  // A stream ends within a second of its session ending anywhere (a logout on another daemon, an expiry).
+  const streamSessions = watchStreamSessions({ hub: live.hub, liveSessions: auth.liveSessions, everyMs: 1_000, log });
+  return { hub: live.hub, streamSessions, eventTail: live.tail, deliveries, agents, reconciler, trading, enforcement, vaults, watch, proposals, notices, oracle, deadMan, routes };
 }

@@ -123,6 +123,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
         // The vaults' leases handed back: the other daemons take them at their next round.
         async () => members.cluster?.stop(),
         async () => services.eventTail?.stop(),
+        () => services.streamSessions.stop(),
         () => services.reconciler.stop(),
         async () => venue.sim?.stop(),
         () => chain.stop(), // settles the pending transaction first
@@ -270,6 +271,8 @@ async function startBackground(
   undo.push(stopMetricsServer);
   await services.eventTail?.start();
   undo.push(async () => services.eventTail?.stop());
+  services.streamSessions.start();
+  undo.push(() => services.streamSessions.stop());
   services.reconciler.start(5_000);
   undo.push(() => services.reconciler.stop());
   undo.push(() => services.enforcement.stop());

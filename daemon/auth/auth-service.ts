@@ -53,6 +53,11 @@ export interface AuthService {
   issueTicket(user: AuthUser): Promise<{ ticket: string; expiresAt: number }>;
   /** Spends a ticket; the user it was issued to, while that session still lives. */
   redeemTicket(ticket: string): Promise<AuthUser>;
+  /**
+   * Which of these sessions (AuthUser.sessionKey) still live, read from the store: a logout on
+   * another daemon, or an expiry, shows here.
+   */
+  liveSessions(sessionKeys: string[]): Promise<Set<string>>;
 }
 
 const rejected = (message: string) => new AppError("UNAUTHENTICATED", message);
@@ -157,6 +162,7 @@ export function createAuthService(deps: {
     },
 
     issueTicket: (user) => tickets.issue(user),
+    liveSessions: (sessionKeys) => repo.liveSessionKeys(db, sessionKeys, clock()),
 
     async redeemTicket(ticket) {
       const t = await tickets.redeem(ticket);

@@ -42,6 +42,14 @@ export function findSession(db: Executor, tokenHash: string): Promise<SessionRow
   return db.selectFrom("sessions").selectAll().where("token_hash", "=", tokenHash).executeTakeFirst();
 }
 
+/** Which of these sessions (by token hash) still live at `now`: one query for every open stream. */
+export async function liveSessionKeys(db: Executor, tokenHashes: string[], now: number): Promise<Set<string>> {
+  if (tokenHashes.length === 0) return new Set();
+  const rows = await db.selectFrom("sessions").select("token_hash").where("token_hash", "in", tokenHashes)
+    .where("expires_at", ">", now).where("absolute_expires_at", ">", now).execute();
+  return new Set(rows.map((r) => r.token_hash));
+}
+
 export async function refreshSession(db: Executor, tokenHash: string, refreshedAt: number, expiresAt: number): Promise<void> {
   await db.updateTable("sessions").set({ refreshed_at: refreshedAt, expires_at: expiresAt }).where("token_hash", "=", tokenHash).execute();
 }

@@ -24,6 +24,8 @@ export interface EventHub {
   subscribe(sub: Subscriber): () => void;
   /** Ends every stream of one session (logout). */
   endSession(sessionKey: string): void;
+  /** The sessions that have a stream open. */
+  sessionKeys(): string[];
   /** Ends every stream (shutdown). */
   endAll(): void;
   size(): number;
@@ -44,6 +46,7 @@ export function createEventHub(): EventHub {
     endSession(sessionKey) {
       for (const s of [...subs]) if (s.sessionKey === sessionKey) (subs.delete(s), s.end());
     },
+    sessionKeys: () => [...new Set([...subs].map((s) => s.sessionKey))],
     endAll() {
       for (const s of [...subs]) (subs.delete(s), s.end());
     },

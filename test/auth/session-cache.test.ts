@@ -11,6 +11,8 @@ import { openStore } from "../../daemon/db/database.js";
 import type { Store } from "../../daemon/db/store.js";
 import { createVault, party, randomWallet, signIn, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { only, openTestStore } from "../helpers/stores.js";
+import { openSse } from "../helpers/sse.js";
+import { hashToken } from "../../daemon/auth/session-reader.js";
 import { startVaultDaemon } from "../helpers/vaults.js";
 
 
@@ -54,6 +56,28 @@ test("a vault created shows in the next list of both parties, after each read th
       const listed = (await d.http.get("/api/vaults", { token: p.token })).body.data.vaults;
       assert.equal(listed.map((v: { address: string }) => v.address), [vault]);
     }
+  } finally {
+    await d.close();
+  }
+});
+
+test("an event stream ends within seconds of its session ending elsewhere: a logout by another writer, or an expiry", async () => {
+  const d = await startTestDaemon();
+  try {
+    const settled = (p: Promise<void>) => Promise.race([p.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 10_000))]);
+    // Deleted as another daemon's logout does: the row only, with no word to this daemon's streams.
+    const gone = await signIn(d.http, randomWallet());
+    const kept = await signIn(d.http, randomWallet());
+    const [s1, s2] = [await openSse(`${d.url}/api/events`, gone.token), await openSse(`${d.url}/api/events`, kept.token)];
+    await sql`delete from sessions where token_hash = ${hashToken(gone.token)}`.execute(d.daemon.store.db);
+    assert.ok(await settled(s1.ended), "the stream of the deleted session ended");
+    // Expired in the store (its last request was long ago): the stream ends too; the other stays.
+    await sql`update sessions set expires_at = 1 where token_hash = ${hashToken(kept.token)}`.execute(d.daemon.store.db);
+    assert.ok(await settled(s2.ended), "the stream of the expired session ended");
+    const third = await signIn(d.http, randomWallet());
+    const s3 = await openSse(`${d.url}/api/events`, third.token);
+    assert.not.ok(await Promise.race([s3.ended.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), 2_500))]), "a live session's stream stays open");
+    s3.close();
   } finally {
     await d.close();
   }
