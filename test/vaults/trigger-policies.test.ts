@@ -48,6 +48,21 @@ async function protectedThenBreached(c: VaultCase) {
   }, { timeoutMs: 30_000, what: "the vault paused and its policy held" });
 }
 
+t("a stop-loss on an active vault's long fires when the price crosses it and leaves the vault flat, unpaused", async ({ d }) => {
+  const c = await vaultCase(d);
+  await longBtc(c);
+  const stop = await vaultTrade(c, c.tom, { side: "sell", trigger: { price: 58000, kind: "sl" } });
+  assert.is(stop.status, 200, JSON.stringify(stop.body));
+  setPrice(d, "BTC", "58500");
+  assert.is((await positions(c))[0]?.size, 0.1, "above the stop: still long");
+  // 60 000 -> 57 900 costs the 10 000 vault 210 (2.1%): inside its 5% daily limit.
+  setPrice(d, "BTC", "57900");
+  await waitUntil(async () => (await positions(c)).length === 0, { what: "the stop closed the vault's long" });
+  assert.equal(await openOrders(c), []);
+  await d.daemon.oracle.cycle();
+  assert.is((await vaultDetail(c)).paused, false);
+});
+
 t("pause: every resting order goes, the stop, the target and the entry with its protection", async ({ d }) => {
   const c = await vaultCase(d);
   await protectedThenBreached(c);
