@@ -3,28 +3,14 @@
 // daemon: the request carries them beside the entry (POST /api/trade's stopLoss / takeProfit, with the
 // vault's address), the notice tells each one's state, and the open orders show the stop waiting on a
 // resting entry, and as a trigger order of its own once a market entry filled.
-import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import type { Browser, Request } from "playwright-core";
-import { fakeClock, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
-import { launchChromium } from "./helpers/chromium.js";
+import type { Request } from "playwright-core";
 import { expectNotice, go } from "./helpers/pages.js";
-import { vaultParties, type VaultParties } from "./helpers/vault-parties.js";
+import { vaultPageSuite, type VaultPageCtx } from "./helpers/vault-parties.js";
 
-interface Ctx { d: TestDaemon; browser: Browser; p: VaultParties }
-const t = suite<Ctx>("vault protection");
+type Ctx = VaultPageCtx;
+const t = vaultPageSuite("vault protection");
 const PW = { timeout: 30_000 };
-
-t.before(async (ctx) => {
-  ctx.d = await startTestDaemon({ startOracle: false, clock: fakeClock(Date.now(), { realTime: true }) });
-  ctx.browser = await launchChromium();
-  ctx.d.daemon.sim!.setPrice("BTC", "60000");
-  ctx.p = await vaultParties(ctx.d, ctx.browser);
-});
-t.after(async (ctx) => {
-  await ctx.browser?.close();
-  await ctx.d?.close();
-});
 
 /** Fills the vault page's form and submits it; returns the request the page sent. */
 async function place(ctx: Ctx, values: Record<string, string>): Promise<Request> {

@@ -2,29 +2,14 @@
 // Trading a vault from its own page in a real browser against a real daemon (embedded sim and chain):
 // the trader places a limit order and cancels it, a market buy shows the vault's position with its
 // figures and Close flattens it; the investor reads the same tables without a form or a button.
-import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import type { Browser } from "playwright-core";
 import { grouped, usdcText } from "../../daemon/lib/figures.js";
-import { fakeClock, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
-import { launchChromium } from "./helpers/chromium.js";
 import { expectNotice, go } from "./helpers/pages.js";
-import { vaultParties, type VaultParties } from "./helpers/vault-parties.js";
+import { vaultPageSuite, type VaultPageCtx, type VaultParties } from "./helpers/vault-parties.js";
 
-interface Ctx { d: TestDaemon; browser: Browser; p: VaultParties }
-const t = suite<Ctx>("vault trading");
+type Ctx = VaultPageCtx;
+const t = vaultPageSuite("vault trading");
 const PW = { timeout: 30_000 };
-
-t.before(async (ctx) => {
-  ctx.d = await startTestDaemon({ startOracle: false, clock: fakeClock(Date.now(), { realTime: true }) });
-  ctx.browser = await launchChromium();
-  ctx.d.daemon.sim!.setPrice("BTC", "60000");
-  ctx.p = await vaultParties(ctx.d, ctx.browser);
-});
-t.after(async (ctx) => {
-  await ctx.browser?.close();
-  await ctx.d?.close();
-});
 const clean = (ctx: Ctx) => {
   for (const u of [ctx.p.ivy, ctx.p.tom]) assert.equal(u.problems, [], "no page errors, no CSP violations");
 };

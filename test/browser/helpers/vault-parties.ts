@@ -1,8 +1,10 @@
 // A vault between two browser users, made through the real path (proposal, both signatures, relay)
 // over the API with the same keys their injected wallets hold: the tests that are about the vault
 // page start on it rather than walking the proposal screens again (dashboard.test.ts walks them).
+import { suite } from "uvu";
 import type { Browser } from "playwright-core";
-import { approveAgent, createVault, faucet, signIn as apiSignIn, type Party, type TestDaemon } from "../../helpers/daemon.js";
+import { approveAgent, createVault, faucet, fakeClock, signIn as apiSignIn, startTestDaemon, type Party, type TestDaemon } from "../../helpers/daemon.js";
+import { launchChromium } from "./chromium.js";
 import { openUser, signIn, type User } from "./pages.js";
 
 export interface VaultParties {
@@ -23,4 +25,22 @@ export async function vaultParties(d: TestDaemon, browser: Browser, viewport?: {
   await approveAgent(d.http, api.ivy.token, ivy.wallet.key);
   const vault = await createVault(d, api.ivy, api.tom);
   return { vault, ivy, tom, api };
+}
+
+export interface VaultPageCtx { d: TestDaemon; browser: Browser; p: VaultParties }
+
+/** A suite on one daemon (no oracle timer, BTC at 60 000) and one browser, with a vault between two of its users. */
+export function vaultPageSuite(name: string) {
+  const t = suite<VaultPageCtx>(name);
+  t.before(async (ctx) => {
+    ctx.d = await startTestDaemon({ startOracle: false, clock: fakeClock(Date.now(), { realTime: true }) });
+    ctx.browser = await launchChromium();
+    ctx.d.daemon.sim!.setPrice("BTC", "60000");
+    ctx.p = await vaultParties(ctx.d, ctx.browser);
+  });
+  t.after(async (ctx) => {
+    await ctx.browser?.close();
+    await ctx.d?.close();
+  });
+  return t;
 }
