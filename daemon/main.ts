@@ -63,6 +63,8 @@ export interface Daemon {
   oracle: Oracle;
   /** Each paused vault's breach policy, enforced (tests trigger runs as a pause would). */
   enforcement: Enforcement;
+  /** Ends the event streams whose sessions ended elsewhere (tests run a check as its timer would). */
+  streamSessions: { check(): Promise<void> };
   /** The operator's alert monitor, with --alert-url (tests run a check as its timer would). */
   alerts?: { tick(): Promise<void> };
   routes: RouteSpec[];
@@ -109,7 +111,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     base.log.info({ url, publicUrl, dataDir: base.config.dataDir, network: base.config.network, chain: chain.rpcUrl, exchange: venue.exchange.url, metrics: background.metricsUrl }, `tradevaultd listening on ${url}`);
     return {
       url, publicUrl, store, sim: venue.sim, exchange: venue.exchange, chain,
-      oracle: services.oracle, enforcement: services.enforcement, alerts: background.alerts, routes: http.routes, router: http.router, metricsUrl: background.metricsUrl,
+      oracle: services.oracle, enforcement: services.enforcement, streamSessions: services.streamSessions, alerts: background.alerts, routes: http.routes, router: http.router, metricsUrl: background.metricsUrl,
       reconcile: (cloid) => services.reconciler.settle(cloid),
       refreshVault: (address) => services.vaults.refresh(address),
       stop: once(() => shutdown(base.log, [
