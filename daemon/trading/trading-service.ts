@@ -9,11 +9,11 @@ import type { Executor, UnitOfWork } from "../db/store.js";
 import * as orders from "../db/orders-repo.js";
 import type { OrderRow } from "../db/schema.js";
 import { AppError, asAppError, type ErrorCode } from "../errors.js";
-import type { Cloid, ExchangeAdapter, OpenOrderState } from "../exchange/types.js";
+import type { ActionOptions, Cloid, ExchangeAdapter, OpenOrderState, Signer } from "../exchange/types.js";
 import { compareDecimal } from "../lib/decimal.js";
 import type { AgentService } from "./agent-service.js";
 import { checkOrder, type CheckedOrder, type OrderIntent } from "./order-rules.js";
-import { protectionOf, protectionRecords, settleProtection, type ProtectionState } from "./protection.js";
+import { protectionOf, protectionRecords, settleProtection, type ProtectionRecord, type ProtectionState } from "./protection.js";
 import type { Reconciler } from "./reconciler.js";
 import type { Target } from "./target.js";
 
@@ -168,17 +168,7 @@ export function createTradingService(deps: TradingDeps) {
     }
 
     try {
-      const entry = wireOrder(order, cloid);
-      const opts = { subAccount, expiresAfter: row.expires_at };
-      let placed, protection: string | null = null;
-      if (order.children && row.protection) {
-        const records = JSON.parse(row.protection) as ReturnType<typeof protectionRecords>;
-        const answer = await exchange.placeWithTpsl(agent, entry, order.children.map((c, i) => wireOrder(c, records[i]!.cloid)), opts);
-        placed = answer.entry;
-        protection = JSON.stringify(settleProtection(records, answer.children));
-      } else {
-        placed = await exchange.placeOrder(agent, entry, opts);
-      }
+      const { placed, protection } = await send(agent, order, row, { subAccount, expiresAfter: row.expires_at });
       // Not synced to disk (saves an fsync per order): if a power cut loses this update, the row is
       // left pending and the reconciler settles it by cloid at start-up, as it does after a crash.
       const settled = { ...(protection ? { protection } : {}) };
@@ -195,6 +185,18 @@ export function createTradingService(deps: TradingDeps) {
       await orders.updateOrder(db, cloid, { status: "rejected", error_code: e.code, error_message: e.message }, clock());
       throw e;
     }
+  }
+
+  /**
+   * Sends a checked order: alone, or with its stop and target as one normalTpsl action. The
+   * placement, and the children's records with the exchange's answer for each (null without any).
+   */
+  async function send(agent: Signer, order: CheckedOrder, row: { cloid: Cloid; protection: string | null }, opts: ActionOptions) {
+    const entry = wireOrder(order, row.cloid);
+    if (!order.children || !row.protection) return { placed: await exchange.placeOrder(agent, entry, opts), protection: null };
+    const records = JSON.parse(row.protection) as ProtectionRecord[];
+    const answer = await exchange.placeWithTpsl(agent, entry, order.children.map((c, i) => wireOrder(c, records[i]!.cloid)), opts);
+    return { placed: answer.entry, protection: JSON.stringify(settleProtection(records, answer.children)) };
   }
 
   /** The exchange did not answer clearly: ask it by cloid now; the reconciler keeps asking after. */
