@@ -24,18 +24,26 @@ export interface ProtectionFigures {
   error?: string;
 }
 
+/** What each kind is called: the CLI says "stop-loss" and "take-profit", the dashboard "stop" and "target". */
+export type ProtectionNames = Record<ProtectionFigures["kind"], string>;
+
+const CLI_NAMES: ProtectionNames = { sl: "stop-loss", tp: "take-profit" };
+
 const PROTECTION_STATUS: Record<string, string> = {
   waitingForFill: "waits for the fill",
-  waitingForTrigger: "armed",
-  resting: "armed",
+  waitingForTrigger: "waits for its trigger",
+  resting: "rests",
   filled: "filled",
-  unknown: "not known yet (see the open orders)",
+  rejected: "was rejected",
+  unknown: "is unknown (the exchange's answer was lost)",
 };
 
+/** "stop-loss 58,000 waits for the fill", "target 64,000 was rejected: too close". */
+export function describeProtectionChild(c: ProtectionFigures, names: ProtectionNames = CLI_NAMES): string {
+  return `${names[c.kind]} ${grouped(c.price)} ${PROTECTION_STATUS[c.status] ?? c.status}${c.error ? `: ${c.error}` : ""}`;
+}
+
 /** "stop-loss 58,000 waits for the fill, take-profit 65,000 waits for the fill". */
-export function describeProtection(children: ProtectionFigures[]): string {
-  return children.map((c) => {
-    const what = `${c.kind === "sl" ? "stop-loss" : "take-profit"} ${grouped(c.price)}`;
-    return c.status === "rejected" ? `${what} refused: ${c.error ?? "by the exchange"}` : `${what} ${PROTECTION_STATUS[c.status] ?? c.status}`;
-  }).join(", ");
+export function describeProtection(children: ProtectionFigures[], names: ProtectionNames = CLI_NAMES): string {
+  return children.map((c) => describeProtectionChild(c, names)).join(", ");
 }

@@ -1,6 +1,7 @@
 // Orders, their triggers and their protection in words, for the trade panel's tables and notices
 // ("Stop 58,000 (market)", "stop 58,000 waits for the fill"). Figures are grouped as the CLI's.
 import type { OpenOrders, TradeResult } from "../../../daemon/http/responses.js";
+import { describeProtectionChild } from "../../../daemon/trading/describe-fill.js";
 import { figure } from "../format.js";
 
 /** One of an entry's stop and target (POST /api/trade's answer, GET /api/orders' resting entries). */
@@ -8,15 +9,8 @@ export type Protection = NonNullable<TradeResult["protection"]>[number];
 export type OpenOrder = OpenOrders["orders"][number];
 
 const KIND = { sl: "Stop", tp: "Target" } as const;
-
-const STATUS: Record<Protection["status"], string> = {
-  waitingForFill: "waits for the fill",
-  waitingForTrigger: "waits for its trigger",
-  resting: "rests",
-  filled: "filled",
-  rejected: "was rejected",
-  unknown: "is unknown (the exchange's answer was lost)",
-};
+/** The words of an entry's stop and target, as the CLI's with the dashboard's names for them. */
+export const PROTECTION_NAMES = { sl: "stop", tp: "target" } as const;
 
 /** "Stop 58,000 (market)", "Target 62,000 (limit), triggered"; empty for a plain order. */
 export function triggerText(o: OpenOrder): string {
@@ -26,9 +20,7 @@ export function triggerText(o: OpenOrder): string {
 }
 
 /** "stop 58,000 waits for the fill" (lower case: it goes inside a sentence). */
-export function protectionText(p: Protection): string {
-  return `${KIND[p.kind].toLowerCase()} ${figure(p.price)} ${STATUS[p.status]}${p.error ? `: ${p.error}` : ""}`;
-}
+export const protectionText = (p: Protection): string => describeProtectionChild(p, PROTECTION_NAMES);
 
 /** An open order's trigger, or the stop and target waiting on it; "-" when it has neither. */
 export function orderNote(o: OpenOrder): string {
