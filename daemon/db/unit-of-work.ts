@@ -2,7 +2,7 @@
 // inside it (found through AsyncLocalStorage, so callees need not pass the transaction along) joins it
 // as a savepoint, and grouped calls made in one turn of the event loop share one commit. The adapter
 // says how a transaction is opened, committed and made durable; this module says how they nest.
-import { AsyncLocalStorage } from "node:async_hooks";
+import { scopedStorage } from "../lib/scoped-storage.js";
 import type { Executor, UnitOfWork } from "./store.js";
 
 /** An open transaction as its adapter hands it over. */
@@ -33,7 +33,7 @@ interface Queued {
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 export function unitOfWork(transaction: TransactionRunner): UnitOfWork & { flush(): Promise<void> } {
-  const current = new AsyncLocalStorage<OpenTransaction>();
+  const current = scopedStorage<OpenTransaction>();
 
   async function inSavepoint<T>(t: OpenTransaction, fn: (trx: Executor) => Promise<T>): Promise<T> {
     const name = `sp${++t.savepoints}`;
