@@ -1,5 +1,5 @@
-// The Koa application. Middleware order is written once, here: request id, access log (outside the
-// envelope, so it logs the final status), error envelope, CORS, origin check, body parser, session,
+// The Koa application. Middleware order is written once, here: the request frame (request id, access
+// log, error envelope, origin check, session: one middleware, request-frame.ts), CORS, body parser,
 // routes, then, for requests no route took, the 405/OPTIONS answers for paths the routes know, the
 // API docs page (not an operation) and the dashboard's files. A request a route answers passes
 // through nothing that is not about it (bench http-read).
@@ -8,13 +8,9 @@ import Router from "@koa/router";
 import Koa from "koa";
 import type { Logger } from "pino";
 import type { AuthService } from "../auth/auth-service.js";
-import { accessLog } from "./middleware/access-log.js";
 import { allowedMethods } from "./middleware/allowed-methods.js";
 import { jsonBody } from "./middleware/body.js";
-import { errorEnvelope } from "./middleware/errors.js";
-import { originCheck } from "./middleware/origin.js";
-import { requestId } from "./middleware/request-id.js";
-import { session } from "./middleware/session.js";
+import { requestFrame } from "./middleware/request-frame.js";
 import { staticFiles } from "./middleware/static.js";
 import { mountRoutes, type Limiters, type RouteSpec } from "./route.js";
 import { apiDocs } from "./routes/docs-route.js";
@@ -39,9 +35,7 @@ export function buildApp(deps: AppDeps): { app: Koa; router: Router } {
   const exactRoutes = mountRoutes(router, deps.routes, deps.limiters);
 
   if (deps.metrics) app.use(deps.metrics);
-  app.use(requestId());
-  app.use(accessLog(deps.log));
-  app.use(errorEnvelope(deps.log));
+  app.use(requestFrame({ log: deps.log, auth: deps.auth, allowedOrigins: deps.allowedOrigins }));
   if (deps.corsOrigins.length > 0) {
     const allowed = new Set(deps.corsOrigins);
     app.use(
@@ -53,9 +47,7 @@ export function buildApp(deps: AppDeps): { app: Koa; router: Router } {
       }),
     );
   }
-  app.use(originCheck(deps.allowedOrigins));
   app.use(jsonBody());
-  app.use(session(deps.auth));
   app.use(exactRoutes);
   app.use(router.routes()); // calls next only when no route matches the path and method
   app.use(allowedMethods());

@@ -1,32 +1,28 @@
 // Renders every failure as { ok: false, error: { code, message, details? } }. Boundaries translate
 // foreign errors into AppError; anything else is a bug: a masked 500, logged once with its stack.
-import type { Middleware } from "koa";
+import type { Context } from "koa";
 import type { Logger } from "pino";
 import { AppError, isAppError } from "../../errors.js";
 
-export function errorEnvelope(log: Logger): Middleware {
-  return async (ctx, next) => {
-    try {
-      await next();
-      if (ctx.status === 404 && ctx.body === undefined) {
-        throw new AppError("NOT_FOUND", `no route for ${ctx.method} ${ctx.path}`);
-      }
-    } catch (err) {
-      let appErr = isAppError(err) ? err : undefined;
-      if (!appErr) {
-        log.error({ err, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, "unhandled error");
-        appErr = new AppError("INTERNAL", "internal error; see the daemon log with this request id");
-      }
-      ctx.status = appErr.status;
-      if (appErr.retryAfter !== undefined) ctx.set("Retry-After", String(Math.max(1, Math.ceil(appErr.retryAfter))));
-      ctx.body = {
-        ok: false,
-        error: {
-          code: appErr.code,
-          message: appErr.message,
-          ...(appErr.details === undefined ? {} : { details: appErr.details }),
-        },
-      };
-    }
+/** A request nothing below answered is a 404 in the envelope, not Koa's text "Not Found". */
+export function unanswered(ctx: Context): AppError | undefined {
+  return ctx.status === 404 && ctx.body === undefined ? new AppError("NOT_FOUND", `no route for ${ctx.method} ${ctx.path}`) : undefined;
+}
+
+export function renderError(log: Logger, ctx: Context, err: unknown): void {
+  let appErr = isAppError(err) ? err : undefined;
+  if (!appErr) {
+    log.error({ err, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, "unhandled error");
+    appErr = new AppError("INTERNAL", "internal error; see the daemon log with this request id");
+  }
+  ctx.status = appErr.status;
+  if (appErr.retryAfter !== undefined) ctx.set("Retry-After", String(Math.max(1, Math.ceil(appErr.retryAfter))));
+  ctx.body = {
+    ok: false,
+    error: {
+      code: appErr.code,
+      message: appErr.message,
+      ...(appErr.details === undefined ? {} : { details: appErr.details }),
+    },
   };
 }

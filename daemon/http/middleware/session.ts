@@ -1,7 +1,7 @@
 // Reads the session from the `session` cookie or `Authorization: Bearer <token>` (for clients that
 // cannot send a SameSite=Strict cookie). A bad token is not an error here: routes that need a user
 // raise it, so a stale cookie never blocks signing in again.
-import type { Middleware } from "koa";
+import type { Context } from "koa";
 import type { AuthService } from "../../auth/auth-service.js";
 
 export const SESSION_COOKIE = "session";
@@ -16,17 +16,15 @@ export function readSessionToken(authorization: string, cookie: () => string | u
   return cookie() || undefined;
 }
 
-export function session(auth: AuthService): Middleware {
-  return async (ctx, next) => {
-    const token = readSessionToken(ctx.get("Authorization"), () => ctx.cookies.get(SESSION_COOKIE));
-    if (token) {
-      try {
-        ctx.state.user = await auth.authenticate(token);
-        ctx.state.sessionToken = token;
-      } catch (err) {
-        ctx.state.authError = err;
-      }
-    }
-    await next();
-  };
+/**
+ * Puts the caller's user on ctx.state (and the token, for the order limiter), or the reason a token
+ * was refused, for the routes that need a user to raise.
+ */
+export async function attachSession(ctx: Context, auth: AuthService, token: string): Promise<void> {
+  try {
+    ctx.state.user = await auth.authenticate(token);
+    ctx.state.sessionToken = token;
+  } catch (err) {
+    ctx.state.authError = err;
+  }
 }
