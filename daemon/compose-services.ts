@@ -144,7 +144,7 @@ export function composeServices(deps: ServiceDeps) {
   });
   // A pause stored by any source, on any daemon sharing the store: the holder of the vault acts on it.
   live.observe(enforcement.observe);
-  const vaults = createVaultService({ db, changeKey: store.changeKey, chain: chainOps, balances, views, enforcement, modes, deadMan, share, exclusive: store.exclusive, clock, log });
+  const vaults = createVaultService({ db, changeKey: store.changeKey, changeKeyNow: store.changeKeyNow, chain: chainOps, balances, views, enforcement, modes, deadMan, share, exclusive: store.exclusive, clock, log });
   const gate = createVaultGate({ db, balances, refresh: vaults.refresh, clock, staleAfterMs: config.staleAfter * 1000 });
   const desk = createOrderDesk({ db, trading, views, gate, balances, log });
   const watch = createVaultWatch({

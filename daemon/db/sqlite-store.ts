@@ -104,6 +104,7 @@ export async function openSqliteStore(path: string): Promise<SqliteStore> {
     grouped: work.grouped,
     // The daemon is the file's only writer, and writes through this connection.
     changeKey: async () => String(totalChanges.get()),
+    changeKeyNow: () => String(totalChanges.get()),
     exclusive: exclusiveInProcess(),
     now: async () => Date.now(),
     listen: () => () => undefined,

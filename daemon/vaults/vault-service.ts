@@ -23,6 +23,7 @@ export interface VaultServiceDeps {
   db: Executor;
   /** The store's change key: the list cache is valid while it does not move. */
   changeKey(): Promise<string>;
+  changeKeyNow?: () => string;
   chain: VaultChainOps;
   balances: VaultBalances;
   views: AccountViews;
@@ -221,7 +222,7 @@ export function createVaultService(deps: VaultServiceDeps) {
 
     /** Vaults where `user` is the investor or the trader, newest first. */
     async list(user: string): Promise<readonly VaultSummary[]> {
-      const changes = await deps.changeKey();
+      const changes = deps.changeKeyNow ? deps.changeKeyNow() : await deps.changeKey();
       const hit = lists.get(user);
       if (hit && hit.changes === changes) return hit.items;
       const items = Object.freeze((await vaultsRepo.vaultSummariesOfParty(db, user)).map(rowToSummary));

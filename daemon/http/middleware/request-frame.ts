@@ -22,7 +22,8 @@ export function requestFrame(deps: { log: Logger; auth: AuthService; allowedOrig
     try {
       checkOrigin(ctx, allowedOrigins);
       const token = readSessionToken(ctx.get("Authorization"), () => ctx.cookies.get(SESSION_COOKIE));
-      if (token) await attachSession(ctx, auth, token);
+      const pending = token ? attachSession(ctx, auth, token) : undefined;
+      if (pending) await pending;
       await next();
       const missing = unanswered(ctx);
       if (missing) throw missing;

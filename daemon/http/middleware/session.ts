@@ -18,9 +18,18 @@ export function readSessionToken(authorization: string, cookie: () => string | u
 
 /**
  * Puts the caller's user on ctx.state (and the token, for the order limiter), or the reason a token
- * was refused, for the routes that need a user to raise.
+ * was refused, for the routes that need a user to raise. Synchronous when the session is known
+ * without a query (auth.known): a promise only when there is something to wait for.
  */
-export async function attachSession(ctx: Context, auth: AuthService, token: string): Promise<void> {
+export function attachSession(ctx: Context, auth: AuthService, token: string): Promise<void> | undefined {
+  const user = auth.known(token);
+  if (!user) return authenticate(ctx, auth, token);
+  ctx.state.user = user;
+  ctx.state.sessionToken = token;
+  return undefined;
+}
+
+async function authenticate(ctx: Context, auth: AuthService, token: string): Promise<void> {
   try {
     ctx.state.user = await auth.authenticate(token);
     ctx.state.sessionToken = token;
