@@ -191,7 +191,7 @@ function serveRoute(route: RouteSpec, limiters: Limiters) {
     const data = await route.handler(input);
     if (route.raw) return;
     if (data instanceof Prerendered) {
-      ctx.type = "application/json; charset=utf-8";
+      ctx.set("Content-Type", "application/json; charset=utf-8"); // the full type: Koa's `type` would look it up
       ctx.body = data.bytes;
     } else {
       ctx.body = { ok: true, data };
