@@ -52,6 +52,21 @@ async function signIns(clients: Client[], durationS: number): Promise<{ rate: nu
   return { rate: done / (Number(process.hrtime.bigint() - t0) / 1e9), done };
 }
 
+/** Challenges alone, `clients.length` at a time, over `durationS`: how many were answered. */
+async function challengesOnly(clients: Client[], durationS: number): Promise<number> {
+  const end = Date.now() + durationS * 1000;
+  let done = 0;
+  await Promise.all(clients.map(async (client) => {
+    const address = wallet().address;
+    while (Date.now() < end) {
+      const c = await client.send("POST", "/api/auth/challenge", { address });
+      if (c.status !== 200) throw new Error(`challenge: ${c.status} ${JSON.stringify(c.body)}`);
+      done += 1;
+    }
+  }));
+  return done;
+}
+
 interface Signed {
   address: string;
   message: string;
@@ -97,6 +112,9 @@ export async function login(size: LoginSize = LOGIN_FULL): Promise<BenchResult> 
   const cpu: number[] = [];
   /** Daemon CPU per sign-in beyond one verify, as a share of the verify's CPU. */
   const added: number[] = [];
+  const verifyCpuMs: number[] = [];
+  /** Daemon CPU per challenge request alone (ms): the part of a sign-in's extra that is not the login request. */
+  let challengeCpuMs = 0;
   let commits: Record<string, number> = {};
   let loadCommits: Record<string, number> = {};
   let loadDone = 0;
@@ -126,7 +144,11 @@ export async function login(size: LoginSize = LOGIN_FULL): Promise<BenchResult> 
       verifies.push(verify.rate);
       ethersRates.push(verifyRate(samples, size.durationS / 2, "ethers").rate);
       added.push((cpuMs / done - verify.cpuMs) / verify.cpuMs);
+      verifyCpuMs.push(verify.cpuMs);
     }
+    const c0 = await worker.usage();
+    const answered = await challengesOnly(clients, Math.min(1, size.durationS));
+    challengeCpuMs = ((await worker.usage()).cpuMs - c0.cpuMs) / answered;
     await worker.call("countCommits");
     for (let i = 0; i < size.commitProbe; i++) await signInOnce(clients[0]!, wallet());
     commits = await worker.call<Record<string, number>>("commits");
@@ -154,6 +176,8 @@ export async function login(size: LoginSize = LOGIN_FULL): Promise<BenchResult> 
         `ethers' verifyMessage over the same, run by run: ${ethersRates.map((r) => `${fmt(r)}/s`).join(", ")} (login's check, same runs: ${verifies.map((r) => `${fmt(r)}/s`).join(", ")}).`,
       `Sign-ins/s run by run: ${rates.map((r) => fmt(r)).join(", ")}; each over the check's rate measured right after it: ${rates.map((r, i) => `${fmt(r / verifies[i]!)}x`).join(", ")}.`,
       `Daemon CPU per sign-in beyond one verify, run by run (x the verify's CPU): ${added.map((a) => fmt(a)).join(", ")}; it counts the daemon process's background work too.`,
+      `Of that, the challenge request (measured alone): ${fmt(challengeCpuMs * 1000)} µs of daemon CPU, ${fmt(challengeCpuMs / median(verifyCpuMs))}x the verify; ` +
+        `the rest is the login request around its verify, with its share of the synced commit.`,
       `Daemon CPU while signing in: ${Math.round(median(cpu) * 100)}% of one core (at rest, before the runs: ${fmt(restShare * 100)}%); the wallets sign in the benchmark process, on the other core.`,
       `SQLite commits per sign-in (each one fsync unless marked), one at a time: ${per(commits, size.commitProbe)}; ` +
         `${size.concurrency} at once (1 s, ${loadDone} sign-ins): ${per(loadCommits, loadDone)}. Sign-ins that arrive together share the session commit (store.grouped).`,

@@ -129,9 +129,7 @@ export function createAuthService(deps: {
       // Grouped: sign-ins verified in the same turn of the event loop share one durable commit.
       const spent = await work.grouped(async (trx) => {
         if (sweep) await repo.deleteExpired(trx, now, now - SPENT_KEPT_AFTER_EXPIRY_MS);
-        if (!(await repo.spendNonce(trx, nonce, issued.expiresAt))) return false;
-        await repo.ensureUser(trx, address, now);
-        await repo.insertSession(trx, {
+        return repo.recordLogin(trx, { nonce, expiresAt: issued.expiresAt }, {
           token_hash: hashToken(sessionToken),
           address,
           created_at: now,
@@ -139,7 +137,6 @@ export function createAuthService(deps: {
           expires_at: expiresAt,
           absolute_expires_at: now + settings.sessionMaxAgeMs,
         });
-        return true;
       });
       if (!spent) throw rejected("this nonce was already used; request a new challenge");
       return { address, sessionToken, expiresAt };

@@ -1,15 +1,15 @@
 // Request field schemas shared by routes. Addresses are accepted in any case and come out EIP-55.
-import { getAddress } from "ethers";
 import { z } from "zod";
 import { numberLiteralToDecimal } from "../lib/decimal.js";
 import { canonicalSignature, signatureProblem } from "../lib/ecdsa.js";
+import { checksumAddress } from "../lib/eip55.js";
 import { usdcToBaseUnits } from "../vaults/units.js";
 import { JsonNumber } from "./json-number.js";
 
 export const address = z
   .string()
   .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")
-  .transform((a) => getAddress(a.toLowerCase()))
+  .transform(checksumAddress)
   .meta({ example: "0x14791697260E4c9A71f18484C9f997B308e59325" });
 
 /** 0x and 65 bytes of hex: the shape of a signature, nothing more (sign-in checks the rest itself: 401). */
