@@ -1,15 +1,14 @@
 // The Koa application. Middleware order is written once, here: the request frame (request id, access
-// log, error envelope, origin check, session: one middleware, request-frame.ts), CORS, body parser,
-// routes, then, for requests no route took, the 405/OPTIONS answers for paths the routes know, the
-// API docs page (not an operation) and the dashboard's files. A request a route answers passes
-// through nothing that is not about it (bench http-read).
+// log, error envelope, origin check, session: one middleware, request-frame.ts), CORS, the routes
+// (each reads its own body, route.ts), then, for requests no route took, the 405/OPTIONS answers for
+// paths the routes know, the API docs page (not an operation) and the dashboard's files. A request a
+// route answers passes through nothing that is not about it (bench http-read).
 import cors from "@koa/cors";
 import Router from "@koa/router";
 import Koa from "koa";
 import type { Logger } from "pino";
 import type { AuthService } from "../auth/auth-service.js";
 import { allowedMethods } from "./middleware/allowed-methods.js";
-import { jsonBody } from "./middleware/body.js";
 import { requestFrame } from "./middleware/request-frame.js";
 import { staticFiles } from "./middleware/static.js";
 import { mountRoutes, type Limiters, type RouteSpec } from "./route.js";
@@ -47,7 +46,6 @@ export function buildApp(deps: AppDeps): { app: Koa; router: Router } {
       }),
     );
   }
-  app.use(jsonBody());
   app.use(exactRoutes);
   app.use(router.routes()); // calls next only when no route matches the path and method
   app.use(allowedMethods());
