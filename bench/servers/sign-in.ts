@@ -9,7 +9,7 @@ export function serve() {
       hosted = await hostDaemon();
       return { url: hosted.daemon.url };
     },
-    ...commitProbe(),
+    ...commitProbe(() => hosted?.daemon.store),
     close: () => hosted?.close(),
   };
 }

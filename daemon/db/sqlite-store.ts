@@ -1,10 +1,11 @@
-// The store on one SQLite file: WAL, synchronous=FULL (an acknowledged write survives a power cut),
+// The store on one SQLite file: WAL, durable commits (an acknowledged write survives a power cut),
 // foreign keys on, a busy timeout, then the migrations. One connection: kysely's lease of it is the
-// write lock, so a unit of work is exclusive (BEGIN IMMEDIATE) and a relaxed one can lower the sync
-// level for its own commit without touching anyone else's.
+// write lock, so a unit of work is exclusive (BEGIN IMMEDIATE), and a durable one holds it until its
+// commit is on disk (wal-sync.ts).
 import BetterSqlite3 from "better-sqlite3";
 import { Kysely, SqliteDialect } from "kysely";
 import { mkdirSync } from "node:fs";
+import { walSyncer, type WalSyncer } from "./wal-sync.js";
 import { dirname } from "node:path";
 import { migrateToLatest } from "./migrate.js";
 import { sqliteMigrations } from "./migrations/index.js";
@@ -16,6 +17,8 @@ export interface SqliteStore extends Store {
   readonly kind: "sqlite";
   /** The raw handle, for tests and benchmarks that measure the file itself; services never use it. */
   sqlite: BetterSqlite3.Database;
+  /** WAL syncs completed so far: one per durable commit (tests and benchmarks count them). */
+  walSyncs(): number;
 }
 
 /** One daemon per file: a lock by name within this process is a lock on the database. */
@@ -53,33 +56,30 @@ function cachingHandle(sqlite: BetterSqlite3.Database) {
 
 /**
  * BEGIN IMMEDIATE on the store's one connection; every other query waits for kysely's lease of it.
- * The transaction's own statements (BEGIN, COMMIT, savepoints, the sync level) run directly on the
- * handle while the lease is held, which saves four trips through kysely's async path per unit of
- * work (bench order-path).
+ * The transaction's own statements (BEGIN, COMMIT, savepoints) run directly on the handle while the
+ * lease is held, which saves four trips through kysely's async path per unit of work (bench
+ * order-path). A durable unit of work keeps the lease until the WAL is synced: nothing reads what
+ * it wrote before it is on disk, as at synchronous = FULL, but the event loop is free meanwhile.
  */
-function sqliteTransactions(db: Executor, sqlite: BetterSqlite3.Database): TransactionRunner {
+function sqliteTransactions(db: Executor, sqlite: BetterSqlite3.Database, wal: WalSyncer): TransactionRunner {
   const exec = (statement: string): void => void sqlite.exec(statement);
   return (synced, body) =>
     db.connection().execute(async (trx) => {
-      // One connection: no other commit can run while the level is relaxed.
-      if (!synced) exec("pragma synchronous = NORMAL");
+      exec("begin immediate");
+      let value;
       try {
-        exec("begin immediate");
+        value = await body({ trx, run: exec });
+        exec("commit");
+      } catch (err) {
         try {
-          const value = await body({ trx, run: exec });
-          exec("commit");
-          return value;
-        } catch (err) {
-          try {
-            exec("rollback");
-          } catch {
-            /* the failure already ended the transaction */
-          }
-          throw err;
+          exec("rollback");
+        } catch {
+          /* the failure already ended the transaction */
         }
-      } finally {
-        if (!synced) exec("pragma synchronous = FULL");
+        throw err;
       }
+      if (synced) await wal.sync();
+      return value;
     });
 }
 
@@ -87,18 +87,22 @@ export async function openSqliteStore(path: string): Promise<SqliteStore> {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const sqlite = new BetterSqlite3(path);
   sqlite.pragma("journal_mode = WAL");
-  sqlite.pragma("synchronous = FULL");
+  // NORMAL: a commit writes the WAL without syncing it; a durable unit of work syncs it itself, off
+  // the event loop (wal-sync.ts). Checkpoints still sync the WAL before and the file after.
+  sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingHandle(sqlite) }) });
   await migrateToLatest(db, sqliteMigrations);
 
-  const work = unitOfWork(sqliteTransactions(db, sqlite));
+  const wal = walSyncer(path);
+  const work = unitOfWork(sqliteTransactions(db, sqlite, wal));
   const totalChanges = sqlite.prepare("select total_changes()").pluck();
   return {
     kind: "sqlite",
     db,
     sqlite,
+    walSyncs: () => wal.count,
     write: work.write,
     relaxed: work.relaxed,
     grouped: work.grouped,
@@ -111,6 +115,7 @@ export async function openSqliteStore(path: string): Promise<SqliteStore> {
     close: async () => {
       await work.flush();
       await db.destroy();
+      await wal.close();
     },
   };
 }
