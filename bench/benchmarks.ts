@@ -64,15 +64,15 @@ export const BENCHMARKS: Benchmark[] = [
     name: "breach",
     full: () => breach(BREACH_FULL),
     tiny: () => breach({
-      runs: 1, stepMs: 200, oracleIntervalS: 2, weightVaults: 2, weightMinutes: 0.1,
-      enforcement: { intervalsS: [2], perPolicy: 1, outageMs: 3_000, holdMinutes: 0.05 },
+      runs: 1, stepMs: 50, oracleIntervalS: 1, weightVaults: 2, weightMinutes: 0.02,
+      enforcement: { intervalsS: [1], perPolicy: 1, outageMs: 500, holdMinutes: 0.01 },
     }),
   },
   {
     name: "scale-out",
     full: () => scaleOut(SCALE_OUT_FULL),
     tiny: () => scaleOut({
-      vaults: 4, intervalS: 2, daemons: 2, coverage: { order: [1, 2], windowS: 6 }, kills: { full: 1, spent: 0 },
+      vaults: 4, intervalS: 1, daemons: 2, coverage: { order: [1, 2], windowS: 3 }, kills: { full: 1, spent: 0 },
       reads: { connections: 2, durationS: 0.3, runs: 1, warmupS: 0.1 }, orders: { orders: 3, runs: 1, warmup: 1 },
     }),
   },

@@ -1,10 +1,12 @@
 // The benchmarks are not tests (npm run bench runs them at full size, outside CI), but each one must
-// still start, measure and clean up: here every benchmark runs at a tiny size.
+// still start, measure and clean up: here every benchmark runs at a tiny size, the slow ones in files
+// of their own (helpers/smoke.ts, SPLIT) and every other one in this file.
+import { readdirSync } from "node:fs";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { BENCHMARKS } from "../../bench/benchmarks.js";
-import { markdownTable, textTable } from "../../bench/lib/report.js";
 import { median, percentile } from "../../bench/lib/stats.js";
+import { benchmark, smokeTest, SPLIT } from "./helpers/smoke.js";
 
 test("stats: median and nearest-rank percentiles", () => {
   assert.is(median([3, 1, 2]), 2);
@@ -14,16 +16,15 @@ test("stats: median and nearest-rank percentiles", () => {
   assert.is(percentile(hundred, 99), 99);
 });
 
-for (const b of BENCHMARKS) {
-  test(`${b.name} starts and finishes at a tiny size`, async () => {
-    const r = await b.tiny();
-    assert.is(r.name, b.name);
-    assert.ok(r.figures.length > 0);
-    for (const f of r.figures) assert.ok(Number.isFinite(f.value), `${f.label} is ${f.value}`);
-    assert.ok(r.peakRssMb > 0);
-    assert.match(textTable([r]), b.name);
-    assert.match(markdownTable([r]), `| ${b.name} |`);
-  });
-}
+test("every benchmark the split files name exists, in a file that exists", () => {
+  const here = readdirSync(new URL(".", import.meta.url));
+  for (const [file, names] of Object.entries(SPLIT)) {
+    assert.ok(here.includes(file), `${file} is missing`);
+    for (const name of names) benchmark(name);
+  }
+});
+
+const split = new Set(Object.values(SPLIT).flat());
+for (const b of BENCHMARKS) if (!split.has(b.name)) smokeTest(test, b);
 
 test.run();
