@@ -194,7 +194,8 @@ function serveRoute(route: RouteSpec, limiters: Limiters, readBody: (ctx: Contex
       ctx,
     };
     if (route.csv && wantsCsv(ctx, input.query)) return sendCsv(ctx, await route.csv.open({ ...input, body: undefined }));
-    const data = await route.handler(input);
+    const answered = route.handler(input);
+    const data = answered instanceof Promise ? await answered : answered;
     if (route.raw) return;
     if (data instanceof Prerendered) {
       ctx.set("Content-Type", "application/json; charset=utf-8"); // the full type: Koa's `type` would look it up

@@ -220,6 +220,16 @@ export function createVaultService(deps: VaultServiceDeps) {
       return { active: vaults.length, due: live.length, read };
     },
 
+    /**
+     * What list would answer, when that needs no wait: the list kept for `user` under a change key
+     * read without one (SQLite) that has not moved since. Undefined otherwise (then list).
+     */
+    listKept(user: string): readonly VaultSummary[] | undefined {
+      if (!deps.changeKeyNow) return undefined;
+      const hit = lists.get(user);
+      return hit?.changes === deps.changeKeyNow() ? hit.items : undefined;
+    },
+
     /** Vaults where `user` is the investor or the trader, newest first. */
     async list(user: string): Promise<readonly VaultSummary[]> {
       const changes = deps.changeKeyNow ? deps.changeKeyNow() : await deps.changeKey();
