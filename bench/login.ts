@@ -179,7 +179,7 @@ export async function login(size: LoginSize = LOGIN_FULL): Promise<BenchResult> 
       `Of that, the challenge request (measured alone): ${fmt(challengeCpuMs * 1000)} µs of daemon CPU, ${fmt(challengeCpuMs / median(verifyCpuMs))}x the verify; ` +
         `the rest is the login request around its verify, with its share of the synced commit.`,
       `Daemon CPU while signing in: ${Math.round(median(cpu) * 100)}% of one core (at rest, before the runs: ${fmt(restShare * 100)}%); the wallets sign in the benchmark process, on the other core.`,
-      `SQLite commits per sign-in (the daemon's: not synced in COMMIT, then one WAL sync per durable unit of work, off the event loop, counted as its WAL syncs), one at a time: ${per(commits, size.commitProbe)}; ` +
+      `SQLite commits per sign-in (each one fsync unless marked), one at a time: ${per(commits, size.commitProbe)}; ` +
         `${size.concurrency} at once (1 s, ${loadDone} sign-ins): ${per(loadCommits, loadDone)}. Sign-ins that arrive together share the session commit (store.grouped).`,
     ],
     seconds: (Date.now() - started) / 1000,

@@ -77,7 +77,7 @@ export async function orderPath(size: OrderPathSize = ORDER_PATH_FULL): Promise<
     peakRssMb: mib(usage.maxRssKb),
     notes: [
       `Overhead at p50 run by run (ms, the figure is their median): ${list(overheads)}; at p99: ${list(overheadsP99)}.`,
-      `Durability: SQLite commits per order (the sim's: each one fsync inside COMMIT; the daemon's: not synced in COMMIT, then one WAL sync per durable unit of work, off the event loop, counted as its WAL syncs): ${perOrder || "none counted"}; ` +
+      `Durability: SQLite commits per order (each one fsync, synchronous=FULL, unless marked): ${perOrder || "none counted"}; ` +
         `an fdatasync on this disk takes ${fmt(fsync.p50)} ms at p50, ${fmt(fsync.p99)} ms at p99.`,
       `Baseline: the same order signed by the SDK in the benchmark process and sent straight to the daemon's embedded sim.`,
     ],

@@ -1,16 +1,12 @@
 // Counts SQLite commits that wrote something, per database file, in this process: with WAL and
-// synchronous=FULL (the sim's store) each such commit is one fsync of the WAL inside COMMIT
-// (checkpoints add a few more), so this is what durability costs a request. Commits made at
-// synchronous=NORMAL are counted apart, under "<file> (not synced in COMMIT)": the daemon's store
-// commits so and syncs the WAL itself after a durable unit of work (db/wal-sync.ts); given the store,
-// commitProbe counts those syncs too, under "<file> WAL syncs". It wraps better-sqlite3's Statement methods
+// synchronous=FULL each such commit is one fsync of the WAL (checkpoints add a few more), so this is
+// what durability costs a request. Commits made with synchronous=NORMAL (the store's `relaxed`) are
+// not synced and are counted apart, under "<file> (no fsync)". It wraps better-sqlite3's Statement methods
 // and Database#exec (the store's units of work send BEGIN and COMMIT through exec); both are looked up
 // at call time, so it may be installed and removed at any moment. Measurement only: keep it out of
 // timed runs.
 import BetterSqlite3 from "better-sqlite3";
 import { basename } from "node:path";
-import { sqliteHandle, type SqliteStore } from "../../daemon/db/sqlite-store.js";
-import type { Store } from "../../daemon/db/store.js";
 
 interface StatementLike {
   database: BetterSqlite3.Database;
@@ -34,7 +30,7 @@ export function installCommitCounter(): CommitCounter {
   const dirty = new Set<BetterSqlite3.Database>();
   const bump = (db: BetterSqlite3.Database) => {
     const synced = (db.pragma("synchronous", { simple: true }) as number) >= 2;
-    const name = basename(db.name) + (synced ? "" : " (not synced in COMMIT)");
+    const name = basename(db.name) + (synced ? "" : " (no fsync)");
     counts.set(name, (counts.get(name) ?? 0) + 1);
   };
   const originals = { run: proto.run!, get: proto.get!, all: proto.all! };
@@ -79,29 +75,18 @@ export function installCommitCounter(): CommitCounter {
 export const commitsBetween = (before: Record<string, number>, after: Record<string, number>): Record<string, number> =>
   Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - (before[k] ?? 0)]).filter(([, v]) => (v as number) > 0));
 
-/**
- * The two worker methods a server module spreads into its API to offer commit counting; `store`, when
- * given, is the daemon's, whose WAL syncs are counted beside the commits.
- */
-export function commitProbe(store?: () => Store | undefined) {
+/** The two worker methods a server module spreads into its API to offer commit counting. */
+export function commitProbe() {
   let counter: CommitCounter | undefined;
-  let syncsBefore = 0;
-  const syncs = () => {
-    const s = store?.();
-    return s?.kind === "sqlite" ? { file: basename(sqliteHandle(s).name), n: (s as SqliteStore).walSyncs() } : undefined;
-  };
   return {
     countCommits(): void {
       counter ??= installCommitCounter();
-      syncsBefore = syncs()?.n ?? 0;
     },
     /** Stops counting; the commits since countCommits(), by database file name. */
     commits(): Record<string, number> {
       const counts = counter?.snapshot() ?? {};
       counter?.uninstall();
       counter = undefined;
-      const s = syncs();
-      if (s && s.n > syncsBefore) counts[`${s.file} WAL syncs`] = s.n - syncsBefore;
       return counts;
     },
   };

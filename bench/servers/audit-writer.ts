@@ -1,8 +1,7 @@
 // Worker side of audit-write: the daemon's own write path for vault trades (appendFills inside
-// store.write: a durable commit; on SQLite committed at NORMAL, then the WAL synced, db/wal-sync.ts)
-// and its baseline, plain prepared INSERTs of the same rows with the same commits (the same number of
-// rows a transaction, each committed durably: synchronous=FULL, the sync inside COMMIT) on the same
-// migrated schema. Each measurement gets a fresh database, so every variant
+// store.write: a durable commit, synchronous=FULL on SQLite) and its baseline, plain prepared INSERTs
+// of the same rows with the same commits (the same number of rows a transaction, each committed
+// durably) on the same migrated schema. Each measurement gets a fresh database, so every variant
 // writes into an equally empty table. On PostgreSQL the same pair runs on a throwaway server
 // (test/helpers/postgres-server.js), the baseline through one pg client with a named statement.
 import { join } from "node:path";
@@ -45,18 +44,13 @@ async function plainInserts(store: Store, target: string, count: number, batch: 
   if (store.kind === "sqlite") {
     const sqlite = sqliteHandle(store);
     const insert = sqlite.prepare(`${INSERT} values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    sqlite.pragma("synchronous = FULL"); // durable as SQLite alone makes it: the WAL synced in each COMMIT
-    try {
-      const t = process.hrtime.bigint();
-      for (let i = 0; i < count; i += batch) {
-        sqlite.transaction(() => {
-          for (let j = i; j < Math.min(count, i + batch); j++) insert.run(...params(rows[j]!, j + 1));
-        }).immediate();
-      }
-      return count / seconds(t);
-    } finally {
-      sqlite.pragma("synchronous = NORMAL");
+    const t = process.hrtime.bigint();
+    for (let i = 0; i < count; i += batch) {
+      sqlite.transaction(() => {
+        for (let j = i; j < Math.min(count, i + batch); j++) insert.run(...params(rows[j]!, j + 1));
+      }).immediate();
     }
+    return count / seconds(t);
   }
   const client = new pg.Client({ connectionString: target });
   await client.connect();

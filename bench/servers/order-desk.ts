@@ -5,6 +5,7 @@
 import { Wallet } from "ethers";
 import { commitProbe } from "../lib/commit-counter.js";
 import { approveAgent, hostDaemon, signIn, type HostedDaemon } from "../lib/daemon-host.js";
+import { sqliteHandle } from "../../daemon/db/sqlite-store.js";
 
 export interface OrderDesk {
   url: string;
@@ -38,7 +39,11 @@ export function serve() {
       await approveAgent(daemon.url, token, trader);
       return { token, directKey: direct.privateKey };
     },
-    ...commitProbe(() => hosted?.daemon.store),
+    ...commitProbe(),
+    /** Experiments only: e.g. "OFF" to see what fsyncs cost the order path. */
+    synchronous(mode: string): void {
+      sqliteHandle(hosted!.daemon.store).pragma(`synchronous = ${mode}`);
+    },
     close: () => hosted?.close(),
   };
 }

@@ -9,7 +9,7 @@ export function serve() {
       hosted = await hostDaemon();
       return { url: hosted.daemon.url };
     },
-    ...commitProbe(() => hosted?.daemon.store),
+    ...commitProbe(),
     close: () => hosted?.close(),
   };
 }

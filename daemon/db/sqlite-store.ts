@@ -1,11 +1,10 @@
-// The store on one SQLite file: WAL, durable commits (an acknowledged write survives a power cut),
+// The store on one SQLite file: WAL, synchronous=FULL (an acknowledged write survives a power cut),
 // foreign keys on, a busy timeout, then the migrations. One connection: kysely's lease of it is the
-// write lock, so a unit of work is exclusive (BEGIN IMMEDIATE), and a durable one holds it until its
-// commit is on disk (wal-sync.ts).
+// write lock, so a unit of work is exclusive (BEGIN IMMEDIATE) and a relaxed one can lower the sync
+// level for its own commit without touching anyone else's.
 import BetterSqlite3 from "better-sqlite3";
 import { Kysely, SqliteDialect } from "kysely";
 import { mkdirSync } from "node:fs";
-import { walSyncer, type WalSyncer } from "./wal-sync.js";
 import { dirname } from "node:path";
 import { migrateToLatest } from "./migrate.js";
 import { sqliteMigrations } from "./migrations/index.js";
@@ -17,8 +16,6 @@ export interface SqliteStore extends Store {
   readonly kind: "sqlite";
   /** The raw handle, for tests and benchmarks that measure the file itself; services never use it. */
   sqlite: BetterSqlite3.Database;
-  /** WAL syncs completed so far: one per durable commit (tests and benchmarks count them). */
-  walSyncs(): number;
 }
 
 /** One daemon per file: a lock by name within this process is a lock on the database. */
@@ -56,30 +53,33 @@ function cachingHandle(sqlite: BetterSqlite3.Database) {
 
 /**
  * BEGIN IMMEDIATE on the store's one connection; every other query waits for kysely's lease of it.
- * The transaction's own statements (BEGIN, COMMIT, savepoints) run directly on the handle while the
- * lease is held, which saves four trips through kysely's async path per unit of work (bench
- * order-path). A durable unit of work keeps the lease until the WAL is synced: nothing reads what
- * it wrote before it is on disk, as at synchronous = FULL, but the event loop is free meanwhile.
+ * The transaction's own statements (BEGIN, COMMIT, savepoints, the sync level) run directly on the
+ * handle while the lease is held, which saves four trips through kysely's async path per unit of
+ * work (bench order-path).
  */
-function sqliteTransactions(db: Executor, sqlite: BetterSqlite3.Database, wal: WalSyncer): TransactionRunner {
+function sqliteTransactions(db: Executor, sqlite: BetterSqlite3.Database): TransactionRunner {
   const exec = (statement: string): void => void sqlite.exec(statement);
   return (synced, body) =>
     db.connection().execute(async (trx) => {
-      exec("begin immediate");
-      let value;
+      // One connection: no other commit can run while the level is relaxed.
+      if (!synced) exec("pragma synchronous = NORMAL");
       try {
-        value = await body({ trx, run: exec });
-        exec("commit");
-      } catch (err) {
+        exec("begin immediate");
         try {
-          exec("rollback");
-        } catch {
-          /* the failure already ended the transaction */
+          const value = await body({ trx, run: exec });
+          exec("commit");
+          return value;
+        } catch (err) {
+          try {
+            exec("rollback");
+          } catch {
+            /* the failure already ended the transaction */
+          }
+          throw err;
         }
-        throw err;
+      } finally {
+        if (!synced) exec("pragma synchronous = FULL");
       }
-      if (synced) await wal.sync();
-      return value;
     });
 }
 
@@ -87,22 +87,18 @@ export async function openSqliteStore(path: string): Promise<SqliteStore> {
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const sqlite = new BetterSqlite3(path);
   sqlite.pragma("journal_mode = WAL");
-  // NORMAL: a commit writes the WAL without syncing it; a durable unit of work syncs it itself, off
-  // the event loop (wal-sync.ts). Checkpoints still sync the WAL before and the file after.
-  sqlite.pragma("synchronous = NORMAL");
+  sqlite.pragma("synchronous = FULL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingHandle(sqlite) }) });
   await migrateToLatest(db, sqliteMigrations);
 
-  const wal = walSyncer(path);
-  const work = unitOfWork(sqliteTransactions(db, sqlite, wal));
+  const work = unitOfWork(sqliteTransactions(db, sqlite));
   const totalChanges = sqlite.prepare("select total_changes()").pluck();
   return {
     kind: "sqlite",
     db,
     sqlite,
-    walSyncs: () => wal.count,
     write: work.write,
     relaxed: work.relaxed,
     grouped: work.grouped,
@@ -115,7 +111,6 @@ export async function openSqliteStore(path: string): Promise<SqliteStore> {
     close: async () => {
       await work.flush();
       await db.destroy();
-      await wal.close();
     },
   };
 }

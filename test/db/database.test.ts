@@ -1,15 +1,15 @@
 // The store's write modes on either store: durable commits by default, relaxed ones that skip the
-// sync for one transaction (SQLite: no WAL sync after its commit; PostgreSQL: synchronous_commit=off
-// set locally), units of work nested as savepoints, group commits.
+// sync for one transaction and must always put it back (SQLite's synchronous=NORMAL for one commit,
+// PostgreSQL's synchronous_commit=off set locally), units of work nested as savepoints, group commits.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { readdirSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { sql } from "kysely";
 import { openStore } from "../../daemon/db/database.js";
 import { postgresMigrations } from "../../daemon/db/migrations/index.js";
-import { sqliteHandle, type SqliteStore } from "../../daemon/db/sqlite-store.js";
-import type { Executor, Store } from "../../daemon/db/store.js";
+import { sqliteHandle } from "../../daemon/db/sqlite-store.js";
+import type { Executor } from "../../daemon/db/store.js";
 import { freshDatabase } from "../helpers/postgres.js";
 import { only, openTestStore, storeKind } from "../helpers/stores.js";
 
@@ -17,79 +17,49 @@ import { only, openTestStore, storeKind } from "../helpers/stores.js";
 const insert = (x: Executor, v: number) => sql`INSERT INTO t VALUES (${v})`.execute(x).then((r) => Number(r.numAffectedRows ?? 0n));
 const values = (x: Executor) => sql<{ v: number }>`SELECT v FROM t ORDER BY v`.execute(x).then((r) => r.rows.map((row) => row.v));
 
-/**
- * Runs a unit of work and says how durable its commit was: on SQLite by the WAL syncs the store made
- * after it (wal-sync.ts: one per durable commit), on PostgreSQL by synchronous_commit as `probe`
- * reads it inside the transaction.
- */
-async function commitOf(store: Store, unit: (probe: (x: Executor) => Promise<void>) => Promise<unknown>): Promise<"durable" | "relaxed"> {
+/** How durable a commit on `x` is now: "durable" (FULL, on) or "relaxed" (NORMAL, off). */
+async function level(x: Executor): Promise<"durable" | "relaxed"> {
   if (storeKind === "sqlite") {
-    const before = (store as SqliteStore).walSyncs();
-    await unit(async () => undefined);
-    const synced = (store as SqliteStore).walSyncs() - before;
-    return synced === 1 ? "durable" : synced === 0 ? "relaxed" : (`${synced} syncs` as never);
+    const n = (await sql<{ synchronous: number }>`PRAGMA synchronous`.execute(x)).rows[0]!.synchronous;
+    return n === 2 ? "durable" : n === 1 ? "relaxed" : (`synchronous=${n}` as never);
   }
-  let s = "";
-  await unit(async (x) => {
-    s = (await sql<{ s: string }>`select current_setting('synchronous_commit') as s`.execute(x)).rows[0]!.s;
-  });
+  const s = (await sql<{ s: string }>`select current_setting('synchronous_commit') as s`.execute(x)).rows[0]!.s;
   return s === "on" ? "durable" : s === "off" ? "relaxed" : (`synchronous_commit=${s}` as never);
 }
-
-const durableWrite = (store: Store) => commitOf(store, (probe) => store.write((trx) => probe(trx)));
 
 test("relaxed commits skip the sync for their own commit only, also when they throw; nested units are savepoints", async () => {
   const { store, close } = await openTestStore();
   try {
+    assert.is(await level(store.db), "durable");
     await sql`CREATE TABLE t (v INTEGER)`.execute(store.db);
-    assert.is(await durableWrite(store), "durable");
-    const seen = await commitOf(store, (probe) => store.relaxed(async (trx) => {
+    const seen = await store.relaxed(async (trx) => {
       await insert(trx, 1);
-      await probe(trx);
-    }));
+      return level(trx);
+    });
     assert.is(seen, "relaxed");
-    assert.is(await durableWrite(store), "durable");
-    const failed = await commitOf(store, (probe) => store.relaxed(async (trx) => {
-      await insert(trx, 2);
-      await probe(trx);
-      throw new Error("boom");
-    }).then(() => assert.unreachable("the relaxed write threw"), (err) => assert.match((err as Error).message, /boom/)));
-    assert.is(failed, "relaxed");
-    assert.is(await durableWrite(store), "durable", "durable again after a failed transaction");
+    assert.is(await level(store.db), "durable");
+    try {
+      await store.relaxed(async (trx) => {
+        await insert(trx, 2);
+        throw new Error("boom");
+      });
+      assert.unreachable("the relaxed write threw");
+    } catch (err) {
+      assert.match((err as Error).message, /boom/);
+    }
+    assert.is(await level(store.db), "durable", "durable again after a failed transaction");
     assert.equal(await values(store.db), [1], "the failed transaction rolled back");
+    assert.is(await store.write((trx) => level(trx)), "durable");
     // inside a durable transaction a relaxed write joins it (a savepoint) instead of failing
-    const joined = await commitOf(store, (probe) => store.write((trx) => store.relaxed((inner) => insert(inner, 3)).then(() => insert(trx, 4)).then(() => probe(trx))));
-    assert.is(joined, "durable");
+    await store.write((trx) => store.relaxed((inner) => insert(inner, 3)).then(() => insert(trx, 4)));
     assert.equal(await values(store.db), [1, 3, 4]);
+    assert.is(await level(store.db), "durable");
     // a unit of work that fails inside another rolls back alone
     await store.write(async (trx) => {
       await store.write((inner) => insert(inner, 5).then(() => Promise.reject(new Error("inner")))).catch(() => undefined);
       await insert(trx, 6);
     });
     assert.equal(await values(store.db), [1, 3, 4, 6]);
-  } finally {
-    await close();
-  }
-});
-
-only("sqlite", test)("a durable commit is synced through the -wal file itself (the store holds a descriptor of it)", async () => {
-  const { store, target, close } = await openTestStore();
-  try {
-    await sql`CREATE TABLE t (v INTEGER)`.execute(store.db);
-    const open = () => readdirSync("/proc/self/fd").map((fd) => {
-      try {
-        return readlinkSync(`/proc/self/fd/${fd}`);
-      } catch {
-        return "";
-      }
-    });
-    const walPath = realpathSync(target) + "-wal";
-    const held = () => open().filter((p) => p === walPath).length;
-    const before = held(); // SQLite's own descriptor
-    await store.write((trx) => insert(trx, 1));
-    assert.is(held(), before + 1, "the store's descriptor of the WAL");
-    await store.relaxed((trx) => insert(trx, 2));
-    assert.is(held(), before + 1, "one descriptor, kept");
   } finally {
     await close();
   }
@@ -175,7 +145,7 @@ test("grouped calls made together share one commit; one that throws is rolled ba
       const frames = walFrames();
       assert.ok(frames >= 1 && frames <= 2, `four calls, one commit (${frames} WAL frames)`);
     }
-    assert.is(await durableWrite(store), "durable");
+    assert.is(await level(store.db), "durable");
     // calls made in a later turn form a new group
     assert.is(await store.grouped((trx) => insert(trx, 5)), 1);
     // a call still queued when the store closes is committed first
