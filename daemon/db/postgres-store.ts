@@ -1,9 +1,9 @@
 // The store on a PostgreSQL database (kysely's PostgresDialect over a `pg` pool), shared with any
 // other daemon that opens the same URL. Reads run side by side on the pool; write transactions take
 // one advisory lock (WRITE_LOCK), so they commit one at a time, as on SQLite.
+import { AsyncLocalStorage } from "node:async_hooks";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
-import { scopedStorage } from "../lib/scoped-storage.js";
 import { migrateToLatest } from "./migrate.js";
 import { postgresPresence } from "./presence.js";
 import { postgresMigrations } from "./migrations/index.js";
@@ -33,11 +33,11 @@ const types = {
 /**
  * The pool as kysely sees it, noting which client each transaction leased: a transaction's own
  * statements (BEGIN, COMMIT, savepoints) go to that client directly, and COMMIT's answer is read
- * there, which kysely does not pass on. The slot is per transaction (a scoped AsyncLocalStorage); the first
+ * there, which kysely does not pass on. The slot is per transaction (AsyncLocalStorage); the first
  * connection taken in it is the lease, any later one (a query on `db` from inside) is someone else's.
  */
 function leasingPool(pool: pg.Pool) {
-  const slots = scopedStorage<{ client?: pg.PoolClient }>();
+  const slots = new AsyncLocalStorage<{ client?: pg.PoolClient }>();
   return {
     pool: {
       async connect() {

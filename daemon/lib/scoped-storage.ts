@@ -1,10 +1,13 @@
 // An AsyncLocalStorage that is switched on only while one of its runs is in flight. On Node 20, while
 // any AsyncLocalStorage is enabled, a hook runs for every promise the process makes, whatever it is
 // for: about 4 µs of a bare Koa request, and more of the daemon's (bench http-read, RESULTS.md). The
-// stores that use this (an open transaction, a leased connection) mean something only inside a run,
-// so between runs the hook is off and a read pays nothing for them. Outside every run, getStore() is
+// unit of work's store (the open transaction) means something only inside a transaction, so between
+// transactions the hook is off and a read pays nothing for it. Outside every run, getStore() is
 // undefined, as it would be anyway for code that did not start inside one; code that kept a store
-// across the end of its run must not rely on it (both users check whether theirs is still open).
+// across the end of its run must not rely on it (the unit of work checks whether its transaction is
+// still open). The PostgreSQL adapter's lease keeps a plain AsyncLocalStorage, so on PostgreSQL the
+// hook stays on: with both scoped, a PostgreSQL test hung once, unexplained, and the read benchmark
+// is SQLite's.
 import { AsyncLocalStorage } from "node:async_hooks";
 
 export interface ScopedStorage<T> {
