@@ -4,6 +4,7 @@
 // else's nonce and two concurrent logins with one nonce yield one session (the spent nonce's key).
 import { randomBytes } from "node:crypto";
 import type { Executor, UnitOfWork } from "../db/store.js";
+import type { SessionRow } from "../db/schema.js";
 import * as repo from "../db/auth-repo.js";
 import { AppError } from "../errors.js";
 import { createEventTickets } from "./event-tickets.js";
@@ -93,6 +94,10 @@ export function createAuthService(deps: {
   const tickets = createEventTickets({ db, work: deps.work, clock });
   const sessions = createSessionReader({ db, changeKey: deps.changeKey, changeKeyNow: deps.changeKeyNow });
   const key = signInKey(db, clock);
+  // One reading of a session row, for authenticate and known alike.
+  const expired = (s: SessionRow, now: number) => s.expires_at <= now || s.absolute_expires_at <= now;
+  const refreshDue = (s: SessionRow, now: number) => now - s.refreshed_at >= settings.refreshEveryMs;
+  const asUser = (s: SessionRow, tokenHash: string): AuthUser => ({ address: s.address, sessionExpiresAt: s.expires_at, sessionKey: tokenHash });
 
   return {
     async challenge(address, requestOrigin) {
@@ -144,25 +149,20 @@ export function createAuthService(deps: {
 
     known(token) {
       const kept = sessions.kept(token);
-      if (!kept) return undefined;
       const now = clock();
-      const s = kept.row;
-      if (s.expires_at <= now || s.absolute_expires_at <= now || now - s.refreshed_at >= settings.refreshEveryMs) return undefined;
-      return { address: s.address, sessionExpiresAt: s.expires_at, sessionKey: kept.tokenHash };
+      return kept && !expired(kept.row, now) && !refreshDue(kept.row, now) ? asUser(kept.row, kept.tokenHash) : undefined;
     },
 
     async authenticate(token) {
       const now = clock();
       const { tokenHash, row: session } = await sessions.find(token);
       if (!session) throw rejected("not signed in, or the session has ended");
-      if (session.expires_at <= now || session.absolute_expires_at <= now) {
+      if (expired(session, now)) {
         sessions.forget(token);
         await repo.deleteSession(db, tokenHash);
         throw rejected("the session has expired; sign in again");
       }
-      if (now - session.refreshed_at < settings.refreshEveryMs) {
-        return { address: session.address, sessionExpiresAt: session.expires_at, sessionKey: tokenHash };
-      }
+      if (!refreshDue(session, now)) return asUser(session, tokenHash);
       const expiresAt = Math.min(now + settings.sessionTtlMs, session.absolute_expires_at);
       sessions.forget(token);
       await repo.refreshSession(db, tokenHash, now, expiresAt);
