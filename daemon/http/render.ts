@@ -1,6 +1,6 @@
 // The one place exact values become JSON numbers (DESIGN section 4): SPEC's numbers (size, price,
 // pnl, profit, shares) are kept as decimal strings inside and rendered here, at the edge.
-import { getAddress } from "ethers";
+import { checksumAddress } from "../lib/eip55.js";
 import type { PositionView } from "../trading/account-views.js";
 /** A decimal string as a JSON number (the nearest double: display only, never arithmetic). */
 export const num = (decimal: string): number => Number(decimal);
@@ -23,5 +23,5 @@ export const renderPosition = (p: PositionView) => ({
   liquidationPrice: numOrNull(p.liquidationPrice),
 });
 
-/** An address in EIP-55 form, whatever case a lower layer (the sim, the venue) gave it in. */
-export const checksummed = (address: string): string => getAddress(address.toLowerCase());
+/** An address in EIP-55 form, whatever case a lower layer (the sim, the venue) gave it in (the same kept checksums as the address schema). */
+export const checksummed = checksumAddress;
