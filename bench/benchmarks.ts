@@ -9,6 +9,7 @@ import type { BenchResult } from "./lib/report.js";
 import { LOGIN_FULL, login } from "./login.js";
 import { LOGIN_SHARED_FULL, loginShared } from "./login-shared.js";
 import { ORACLE_SCALE_FULL, oracleScale } from "./oracle-scale.js";
+import { ORACLE_SCALE_SHARED_FULL, oracleScaleShared } from "./oracle-scale-shared.js";
 import { ORDER_PATH_FULL, orderPath } from "./order-path.js";
 import { SCALE_OUT_FULL, scaleOut } from "./scale-out.js";
 import { SOAK_FULL, soak } from "./soak.js";
@@ -50,6 +51,11 @@ export const BENCHMARKS: Benchmark[] = [
     name: "oracle-scale",
     full: () => oracleScale(ORACLE_SCALE_FULL),
     tiny: () => oracleScale({ vaults: [2, 3], runs: 1 }),
+  },
+  {
+    name: "oracle-scale-shared",
+    full: () => oracleScaleShared(ORACLE_SCALE_SHARED_FULL),
+    tiny: () => oracleScaleShared({ vaults: [2], cycles: 1 }),
   },
   {
     name: "trade-history",
