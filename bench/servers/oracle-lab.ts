@@ -67,12 +67,15 @@ function chainMemory(): { rssKb: number; peakKb: number } {
 
 /**
  * Wraps `methods` of `target` to add up the wall time with at least one call in flight, and count the
- * calls: which step of a cycle its time went to.
+ * calls: which step of a cycle its time went to. `ms()` includes a stretch still open, so the
+ * difference of two readings is what fell between them, even for a call that spans a reading (the
+ * indexer's write may).
  */
 function timeCalls<T extends object>(target: T, methods: readonly (keyof T & string)[]) {
   let inFlight = 0;
   let since = 0;
-  const total = { ms: 0, calls: 0 };
+  let closed = 0;
+  const total = { calls: 0, ms: () => closed + (inFlight > 0 ? performance.now() - since : 0) };
   for (const name of methods) {
     const call = (target[name] as (...args: unknown[]) => Promise<unknown>).bind(target);
     (target as Record<string, unknown>)[name] = async (...args: unknown[]) => {
@@ -81,7 +84,7 @@ function timeCalls<T extends object>(target: T, methods: readonly (keyof T & str
       try {
         return await call(...args);
       } finally {
-        if (--inFlight === 0) total.ms += performance.now() - since;
+        if (--inFlight === 0) closed += performance.now() - since;
       }
     };
   }
@@ -93,8 +96,8 @@ const timeWrites = (store: Store) => timeCalls(store, ["write", "relaxed", "grou
 
 export function serve() {
   let hosted: HostedDaemon | undefined;
-  let reads = { ms: 0, calls: 0 };
-  let writes = { ms: 0, calls: 0 };
+  let reads = { ms: () => 0, calls: 0 };
+  let writes = { ms: () => 0, calls: 0 };
   let faucet: ((user: string, amount: number) => Promise<unknown>) | undefined;
   const oracles: Partial<Record<"daemon" | "unbatched", Oracle>> = {};
   const trader = Wallet.createRandom();
@@ -128,17 +131,17 @@ export function serve() {
     sent = { gas: 0, transactions: 0 };
     const block = await d().chain.provider.getBlockNumber();
     const [applied0, other0] = [await count("BalanceUpdated"), await daemonEvents()];
-    const reads0 = { ...reads };
-    const writes0 = { ...writes };
+    const reads0 = { ms: reads.ms(), calls: reads.calls };
+    const writes0 = writes.ms();
     const cpu0 = process.cpuUsage();
     const t = process.hrtime.bigint();
     await what();
     const ms = Number(process.hrtime.bigint() - t) / 1e6;
     const cpu = process.cpuUsage(cpu0);
     const cpuMs = (cpu.user + cpu.system) / 1000;
-    const readMs = reads.ms - reads0.ms;
+    const readMs = reads.ms() - reads0.ms;
     const readCalls = reads.calls - reads0.calls;
-    const writeMs = writes.ms - writes0.ms;
+    const writeMs = writes.ms() - writes0;
     const vaults = (await vaultsRepo.activeVaults(d().store.db)).length; // outside the timed window
     return {
       ms, vaults, applied: (await count("BalanceUpdated")) - applied0, otherEvents: (await daemonEvents()) - other0, readMs, reads: readCalls, writeMs, cpuMs,
