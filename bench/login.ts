@@ -53,7 +53,7 @@ export async function signIns(clients: Client[], durationS: number): Promise<{ r
 }
 
 /** Challenges alone, `clients.length` at a time, over `durationS`: how many were answered. */
-export async function challengesOnly(clients: Client[], durationS: number): Promise<number> {
+async function challengesOnly(clients: Client[], durationS: number): Promise<number> {
   const end = Date.now() + durationS * 1000;
   let done = 0;
   await Promise.all(clients.map(async (client) => {
