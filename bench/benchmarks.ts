@@ -7,7 +7,9 @@ import { HTTP_READ_FULL, httpRead } from "./http-read.js";
 import { HTTP_READ_SHARED_FULL, httpReadShared } from "./http-read-shared.js";
 import type { BenchResult } from "./lib/report.js";
 import { LOGIN_FULL, login } from "./login.js";
+import { LOGIN_SHARED_FULL, loginShared } from "./login-shared.js";
 import { ORACLE_SCALE_FULL, oracleScale } from "./oracle-scale.js";
+import { ORACLE_SCALE_SHARED_FULL, oracleScaleShared } from "./oracle-scale-shared.js";
 import { ORDER_PATH_FULL, orderPath } from "./order-path.js";
 import { SCALE_OUT_FULL, scaleOut } from "./scale-out.js";
 import { SOAK_FULL, soak } from "./soak.js";
@@ -41,9 +43,19 @@ export const BENCHMARKS: Benchmark[] = [
     tiny: () => login({ concurrency: 2, durationS: 0.3, runs: 1, warmupS: 0.1, commitProbe: 2 }),
   },
   {
+    name: "login-shared",
+    full: () => loginShared(LOGIN_SHARED_FULL),
+    tiny: () => loginShared({ concurrency: 2, durationS: 0.3, runs: 1, warmupS: 0.1, commitProbe: 2 }),
+  },
+  {
     name: "oracle-scale",
     full: () => oracleScale(ORACLE_SCALE_FULL),
     tiny: () => oracleScale({ vaults: [2, 3], runs: 1 }),
+  },
+  {
+    name: "oracle-scale-shared",
+    full: () => oracleScaleShared(ORACLE_SCALE_SHARED_FULL),
+    tiny: () => oracleScaleShared({ vaults: [2], cycles: 1 }),
   },
   {
     name: "trade-history",

@@ -23,9 +23,9 @@ export interface LoginSize {
 
 export const LOGIN_FULL: LoginSize = { concurrency: 8, durationS: 4, runs: 3, warmupS: 1, commitProbe: 50 };
 
-const wallet = () => new Wallet(hexlify(randomBytes(32)));
+export const wallet = () => new Wallet(hexlify(randomBytes(32)));
 
-async function signInOnce(client: Client, w: Wallet): Promise<void> {
+export async function signInOnce(client: Client, w: Wallet): Promise<void> {
   const c = await client.send("POST", "/api/auth/challenge", { address: w.address });
   if (c.status !== 200) throw new Error(`challenge: ${c.status} ${JSON.stringify(c.body)}`);
   const signature = await w.signMessage(c.body.data.message);
@@ -38,7 +38,7 @@ async function signInRate(clients: Client[], durationS: number): Promise<number>
   return (await signIns(clients, durationS)).rate;
 }
 
-async function signIns(clients: Client[], durationS: number): Promise<{ rate: number; done: number }> {
+export async function signIns(clients: Client[], durationS: number): Promise<{ rate: number; done: number }> {
   const end = Date.now() + durationS * 1000;
   const t0 = process.hrtime.bigint();
   let done = 0;
@@ -67,14 +67,14 @@ async function challengesOnly(clients: Client[], durationS: number): Promise<num
   return done;
 }
 
-interface Signed {
+export interface Signed {
   address: string;
   message: string;
   signature: string;
 }
 
 /** Challenges the daemon issued (its SIWE text, as login verifies it), each signed by its wallet. */
-async function issuedChallenges(client: Client, count: number): Promise<Signed[]> {
+export async function issuedChallenges(client: Client, count: number): Promise<Signed[]> {
   const out: Signed[] = [];
   for (let i = 0; i < count; i++) {
     const w = wallet();
@@ -86,7 +86,7 @@ async function issuedChallenges(client: Client, count: number): Promise<Signed[]
 }
 
 /** Signature checks per second over `durationS`, and the CPU each took (ms): login's own, or ethers' verifyMessage. */
-function verifyRate(samples: Signed[], durationS: number, check: "login" | "ethers" = "login"): { rate: number; cpuMs: number } {
+export function verifyRate(samples: Signed[], durationS: number, check: "login" | "ethers" = "login"): { rate: number; cpuMs: number } {
   const end = Date.now() + durationS * 1000;
   const t0 = process.hrtime.bigint();
   const cpu0 = process.cpuUsage();

@@ -7,6 +7,7 @@
 // timed runs.
 import BetterSqlite3 from "better-sqlite3";
 import { basename } from "node:path";
+import { installPgCommitCounter } from "./pg-commit-counter.js";
 
 interface StatementLike {
   database: BetterSqlite3.Database;
@@ -75,12 +76,12 @@ export function installCommitCounter(): CommitCounter {
 export const commitsBetween = (before: Record<string, number>, after: Record<string, number>): Record<string, number> =>
   Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - (before[k] ?? 0)]).filter(([, v]) => (v as number) > 0));
 
-/** The two worker methods a server module spreads into its API to offer commit counting. */
+/** The two worker methods a server module spreads into its API to offer commit counting (SQLite's and PostgreSQL's). */
 export function commitProbe() {
   let counter: CommitCounter | undefined;
   return {
     countCommits(): void {
-      counter ??= installCommitCounter();
+      counter ??= both(installCommitCounter(), installPgCommitCounter());
     },
     /** Stops counting; the commits since countCommits(), by database file name. */
     commits(): Record<string, number> {
@@ -90,4 +91,8 @@ export function commitProbe() {
       return counts;
     },
   };
+}
+
+function both(a: CommitCounter, b: CommitCounter): CommitCounter {
+  return { snapshot: () => ({ ...a.snapshot(), ...b.snapshot() }), uninstall: () => (a.uninstall(), b.uninstall()) };
 }

@@ -24,6 +24,20 @@ export function tempDir(prefix = "tradevault-bench-"): { path: string; remove():
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }
 
+/** What one daemon on a shared set-up (lib/shared-setup.ts) is given: an external chain and exchange. */
+export interface SharedSetup {
+  rpcUrl: string;
+  exchangeUrl: string;
+  operatorKeyFile: string;
+  /** A PostgreSQL database; absent: the daemon's own SQLite file. */
+  databaseUrl?: string;
+}
+
+/** hostDaemon's config on a shared set-up (Anvil's chain id is the embedded chain's, 31337). */
+export const sharedConfig = (s: SharedSetup): Partial<ConfigInput> => ({
+  rpcUrl: s.rpcUrl, chainId: 31337, exchangeUrl: s.exchangeUrl, operatorKeyFile: s.operatorKeyFile, databaseUrl: s.databaseUrl,
+});
+
 /** Rate limits are lifted (a benchmark is one client hammering); everything else is the default. */
 export async function hostDaemon(opts: { startOracle?: boolean; config?: Partial<ConfigInput>; dataDir?: string } = {}): Promise<HostedDaemon> {
   const dir = opts.dataDir ? undefined : tempDir();

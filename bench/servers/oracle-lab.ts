@@ -1,5 +1,6 @@
 // Daemon side of oracle-scale: a daemon (embedded defaults: the sim, and Anvil as the embedded chain,
-// in a child process) with its oracle loop off, grown to N active vaults, where the
+// in a child process; or, given `shared`, oracle-scale-shared's external Anvil and sim and maybe a
+// PostgreSQL database) with its oracle loop off, grown to N active vaults, where the
 // benchmark runs cycles of the daemon's own oracle and of the baseline (the same createOracle and vault
 // balances over the same store, exchange and chain sender, but sending one update transaction per
 // vault), and reads what they cost in gas.
@@ -12,8 +13,8 @@ import { chainOps } from "../../daemon/vaults/chain-ops.js";
 import { createVaultBalances } from "../../daemon/vaults/vault-balances.js";
 import type { VaultChainOps } from "../../daemon/vaults/vault-chain.js";
 import type { ExchangeAdapter } from "../../daemon/exchange/types.js";
-import { createVaults, hostDaemon, type HostedDaemon } from "../lib/daemon-host.js";
-import { sqliteHandle } from "../../daemon/db/sqlite-store.js";
+import type { Store } from "../../daemon/db/store.js";
+import { createVaults, hostDaemon, sharedConfig, simFaucet, type HostedDaemon, type SharedSetup } from "../lib/daemon-host.js";
 
 export interface CycleCost {
   ms: number;
@@ -28,6 +29,8 @@ export interface CycleCost {
   readMs: number;
   /** Exchange reads made. */
   reads: number;
+  /** Wall time during which at least one of the store's units of work (write, relaxed, grouped) was in flight (shared set-up only, else 0). */
+  writeMs: number;
   /** CPU time of the daemon's process during the cycle (the in-process sim included, Anvil not). */
   cpuMs: number;
 }
@@ -62,38 +65,47 @@ function chainMemory(): { rssKb: number; peakKb: number } {
   return { rssKb, peakKb };
 }
 
-/** Wall time spent with at least one of the exchange's reads in flight, and how many were made. */
-function timeReads(exchange: ExchangeAdapter) {
+/**
+ * Wraps `methods` of `target` to add up the wall time with at least one call in flight, and count the
+ * calls: which step of a cycle its time went to. `ms()` includes a stretch still open, so the
+ * difference of two readings is what fell between them, even for a call that spans a reading (the
+ * indexer's write may).
+ */
+function timeCalls<T extends object>(target: T, methods: readonly (keyof T & string)[]) {
   let inFlight = 0;
   let since = 0;
-  const total = { ms: 0, calls: 0 };
-  const methods = ["accountState", "ledgerUpdates", "fills"] as const;
+  let closed = 0;
+  const total = { calls: 0, ms: () => closed + (inFlight > 0 ? performance.now() - since : 0) };
   for (const name of methods) {
-    const read = exchange[name].bind(exchange) as (...args: unknown[]) => Promise<unknown>;
-    (exchange as unknown as Record<string, unknown>)[name] = async (...args: unknown[]) => {
+    const call = (target[name] as (...args: unknown[]) => Promise<unknown>).bind(target);
+    (target as Record<string, unknown>)[name] = async (...args: unknown[]) => {
       total.calls += 1;
       if (inFlight++ === 0) since = performance.now();
       try {
-        return await read(...args);
+        return await call(...args);
       } finally {
-        if (--inFlight === 0) total.ms += performance.now() - since;
+        if (--inFlight === 0) closed += performance.now() - since;
       }
     };
   }
   return total;
 }
 
+const timeReads = (exchange: ExchangeAdapter) => timeCalls(exchange, ["accountState", "ledgerUpdates", "fills"]);
+const timeWrites = (store: Store) => timeCalls(store, ["write", "relaxed", "grouped"]);
+
 export function serve() {
   let hosted: HostedDaemon | undefined;
-  let reads = { ms: 0, calls: 0 };
+  let reads = { ms: () => 0, calls: 0 };
+  let writes = { ms: () => 0, calls: 0 };
+  let faucet: ((user: string, amount: number) => Promise<unknown>) | undefined;
   const oracles: Partial<Record<"daemon" | "unbatched", Oracle>> = {};
   const trader = Wallet.createRandom();
 
   const d = () => hosted!.daemon;
-  const count = (type: string) =>
-    (sqliteHandle(d().store).prepare("select count(*) n from vault_events where type = ?").get(type) as { n: number }).n;
-  const daemonEvents = () =>
-    (sqliteHandle(d().store).prepare("select count(*) n from vault_events where tx is null").get() as { n: number }).n;
+  const events = () => d().store.db.selectFrom("vault_events").select((eb) => eb.fn.countAll<number>().as("n"));
+  const count = async (type: string) => Number((await events().where("type", "=", type).executeTakeFirstOrThrow()).n);
+  const daemonEvents = async () => Number((await events().where("tx", "is", null).executeTakeFirstOrThrow()).n);
 
   /** Gas and transaction count of the blocks after `from` (each operator transaction mines its own block). */
   async function gasSince(from: number): Promise<{ gas: number; transactions: number }> {
@@ -118,27 +130,35 @@ export function serve() {
   async function measure(what: () => Promise<void>, counted = false): Promise<CycleCost> {
     sent = { gas: 0, transactions: 0 };
     const block = await d().chain.provider.getBlockNumber();
-    const [applied0, other0] = [count("BalanceUpdated"), daemonEvents()];
-    const reads0 = { ...reads };
+    const [applied0, other0] = [await count("BalanceUpdated"), await daemonEvents()];
+    const reads0 = { ms: reads.ms(), calls: reads.calls };
+    const writes0 = writes.ms();
     const cpu0 = process.cpuUsage();
     const t = process.hrtime.bigint();
     await what();
     const ms = Number(process.hrtime.bigint() - t) / 1e6;
     const cpu = process.cpuUsage(cpu0);
     const cpuMs = (cpu.user + cpu.system) / 1000;
-    const readMs = reads.ms - reads0.ms;
+    const readMs = reads.ms() - reads0.ms;
     const readCalls = reads.calls - reads0.calls;
+    const writeMs = writes.ms() - writes0;
     const vaults = (await vaultsRepo.activeVaults(d().store.db)).length; // outside the timed window
     return {
-      ms, vaults, applied: count("BalanceUpdated") - applied0, otherEvents: daemonEvents() - other0, readMs, reads: readCalls, cpuMs,
+      ms, vaults, applied: (await count("BalanceUpdated")) - applied0, otherEvents: (await daemonEvents()) - other0, readMs, reads: readCalls, writeMs, cpuMs,
       ...(counted ? sent : await gasSince(block)),
     };
   }
 
   return {
-    async start(): Promise<void> {
-      hosted = await hostDaemon({ startOracle: false });
+    /** Starts the daemon; the store it runs on. */
+    async start(shared?: SharedSetup): Promise<Store["kind"]> {
+      hosted = await hostDaemon({ startOracle: false, ...(shared ? { config: sharedConfig(shared) } : {}) });
       reads = timeReads(d().exchange);
+      if (shared) {
+        faucet = (user, amount) => simFaucet(shared.exchangeUrl, user, amount);
+        // oracle-scale-shared's split of a cycle; oracle-scale's daemon is left as it was measured.
+        writes = timeWrites(d().store);
+      }
       const gasLimit = (await d().chain.provider.getBlock("latest"))!.gasLimit;
       const ops = chainOps(d().chain, gasLimit);
       oracles.daemon = d().oracle;
@@ -175,12 +195,13 @@ export function serve() {
         // deadline (its interval) must not cut the baseline short.
         clock: Date.now, log, intervalMs: 600_000,
       });
+      return d().store.kind;
     },
     /** Adds vaults until `total` are active; the seconds it took. */
     async grow(total: number): Promise<number> {
       const t = Date.now();
       const have = (await vaultsRepo.activeVaults(d().store.db)).length;
-      if (total > have) await createVaults(d(), trader, total - have, { parallel: 50 });
+      if (total > have) await createVaults(d(), trader, total - have, { parallel: 50, faucet });
       return (Date.now() - t) / 1000;
     },
     /** One cycle of the daemon's own oracle, or of the unbatched baseline. */

@@ -1,12 +1,14 @@
 // Daemon side of login: a bare daemon (sign-in needs nothing else), with commit counting on demand.
+// Given `shared` (login-shared), on an external chain and exchange, and a PostgreSQL database when it
+// names one.
 import { commitProbe } from "../lib/commit-counter.js";
-import { hostDaemon, type HostedDaemon } from "../lib/daemon-host.js";
+import { hostDaemon, sharedConfig, type HostedDaemon, type SharedSetup } from "../lib/daemon-host.js";
 
 export function serve() {
   let hosted: HostedDaemon | undefined;
   return {
-    async start(): Promise<{ url: string }> {
-      hosted = await hostDaemon();
+    async start(shared?: SharedSetup): Promise<{ url: string }> {
+      hosted = await hostDaemon(shared ? { config: sharedConfig(shared) } : {});
       return { url: hosted.daemon.url };
     },
     ...commitProbe(),

@@ -8,7 +8,7 @@ import { markdownTable, textTable } from "../../../bench/lib/report.js";
 
 /** Benchmarks smoke-tested in a file of their own, by that file's name. */
 export const SPLIT: Record<string, string[]> = {
-  "smoke-reads.test.ts": ["http-read", "http-read-shared", "login"],
+  "smoke-reads.test.ts": ["http-read", "http-read-shared", "login", "login-shared", "oracle-scale-shared"],
   "smoke-breach.test.ts": ["breach"],
   "smoke-scale-out.test.ts": ["scale-out"],
 };
