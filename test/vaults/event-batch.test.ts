@@ -12,7 +12,8 @@ import * as repo from "../../daemon/db/vaults-repo.js";
 import { enqueueDeliveries, insertWebhook } from "../../daemon/db/webhooks-repo.js";
 import type { ChainEventInput } from "../../daemon/chain/event-rows.js";
 import { applyChainEvents, effect } from "../../daemon/vaults/vault-events.js";
-import { openTestStore, rows, storeKind } from "../helpers/stores.js";
+import { EVENTS_CHANNEL } from "../../daemon/db/notices.js";
+import { only, openTestStore, rows, storeKind } from "../helpers/stores.js";
 import { randomAddress, randomHash, vaultRow } from "../helpers/rows.js";
 import { waitUntil } from "../helpers/util.js";
 
@@ -112,7 +113,12 @@ test("a call with many vaults' events leaves the same vault rows, events and del
     const vb = got.vaults.find((v) => v.address === b.address)!;
     assert.equal([vb.current_balance, vb.paused, vb.closed, vb.final_balance, vb.funded_total, vb.event_count], ["9000000001", 0, 1, "9000000001", "5", 5]);
     assert.equal(got.events.filter((e) => e.vault === b.address).map((e) => e.seq).sort((p, q) => p - q), [1, 2, 3, 4, 5]);
-    assert.equal(got.deliveries.filter((d) => d.webhook_id === "loud").map((d) => d.event_type).sort(), ["Funded", "Funded", "Paused", "Withdrawn", "Withdrawn"]);
+    // Checked by hand as well: the reference queues its deliveries with the same repository code.
+    const typesTo = (hook: string) => got.deliveries.filter((d) => d.webhook_id === hook).map((d) => d.event_type).sort();
+    assert.equal(typesTo("loud"), ["Funded", "Funded", "Paused", "Withdrawn", "Withdrawn"], "the investor's: every type but the quiet ones");
+    assert.equal(typesTo("readings"), ["BalanceUpdated", "BalanceUpdated", "Funded", "Funded"], "the trader's: the types it names");
+    assert.equal(typesTo("off"), [], "a disabled webhook");
+    assert.equal(typesTo("other-vault"), [], "a webhook of another vault");
     assert.is(got.deliveries.filter((d) => d.webhook_id.startsWith("all-")).length, vaults.length - 2);
   } finally {
     await x.close();
@@ -195,6 +201,40 @@ test("two daemons applying overlapping event sets at once store each event once,
     }
   } finally {
     if (other !== t.store) await other.close();
+    await t.close();
+  }
+});
+
+only("postgres", test)("a call's events wake the other daemons with one notice at commit, carrying the newest id; a rolled-back call sends none", async () => {
+  const t = await openTestStore();
+  const other = await openStore(t.target);
+  try {
+    const heard: number[] = [];
+    const stop = t.store.listen(EVENTS_CHANNEL, (id) => heard.push(Number(id)));
+    const vaults = Array.from({ length: 3 }, () => vaultRow());
+    await other.write(async (trx) => {
+      for (const v of vaults) await repo.insertVault(trx, v);
+    });
+    const call = () => vaults.map((v) => ev(v.address, "Funded", { from: v.investor, amount: "1" }));
+    // The listener's connection opens in the background: a first call proves it is listening.
+    await waitUntil(async () => {
+      await other.write((trx) => applyChainEvents(trx, call(), NOW));
+      return heard.length > 0;
+    }, { what: "a notice for a committed call" });
+    let rolledBack: number[] = [];
+    await other.write(async (trx) => {
+      rolledBack = (await applyChainEvents(trx, call(), NOW)).map((r) => r.id);
+      throw new Error("rolled back");
+    }).catch(() => undefined);
+    assert.is(rolledBack.length, 3);
+    const ids = (await other.write((trx) => applyChainEvents(trx, call(), NOW))).map((r) => r.id);
+    // Notices arrive in commit order: once the last commit's is here, a rolled-back one would be too.
+    await waitUntil(() => heard.includes(ids[2]!), { what: "the committed call's notice" });
+    assert.not.ok(heard.includes(ids[0]!) || heard.includes(ids[1]!), "one notice a call, with its newest id");
+    assert.not.ok(rolledBack.some((id) => heard.includes(id)), "none for the rolled-back call");
+    stop();
+  } finally {
+    await other.close();
     await t.close();
   }
 });
