@@ -3,7 +3,7 @@
 // so inserting the same chain event twice inserts nothing and reports nothing. The events table holds
 // a vault's number and a transaction's id (migration 007); rows come out with address and hash.
 // Numbers are allocated so that concurrent writers (PostgreSQL) never take the same one: see
-// insertVault and insertEvent.
+// insertVault, insertEvent, and insertChainEvents (many events at once, under lockVaults' row locks).
 import { PostgresAdapter, sql } from "kysely";
 import { packEventData } from "./event-data.js";
 import { lockSequence } from "./sequence-lock.js";
@@ -168,7 +168,9 @@ export async function insertChainEvents(db: Executor, items: ReadonlyArray<{ vau
   });
   const values = fresh.flatMap((f) => (f ? [f.values] : []));
   if (values.length === 0) return fresh.map(() => undefined);
-  // Matched by (vault, seq), unique: nothing here counts on RETURNING keeping the VALUES order.
+  // No ON CONFLICT: under the row locks no other writer stores these meanwhile, and if one did, the
+  // unit of work fails rather than leave a gap in a sequence. Rows are matched back by (vault, seq),
+  // unique: nothing here counts on RETURNING keeping the VALUES order.
   const idOf = new Map<string, number>();
   for (const part of chunks(values)) {
     for (const r of await db.insertInto("vault_events").values(part).returning(["id", "vault_num", "seq"]).execute()) idOf.set(`${r.vault_num}:${r.seq}`, r.id);
