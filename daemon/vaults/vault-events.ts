@@ -1,9 +1,10 @@
 // What a contract event does to the vault's row (the projection of the chain into the database), and
 // the daemon's own events. Applied inside the caller's unit of work; each event stored once, keyed by
-// (tx hash, log index), so applying a block twice changes nothing and reports nothing.
+// (tx hash, log index), so applying a block twice changes nothing and reports nothing. A call's chain
+// events are applied together (a receipt of the oracle's batched update holds one per vault).
 import type { Executor } from "../db/store.js";
 import * as repo from "../db/vaults-repo.js";
-import { enqueueDeliveries } from "../db/webhooks-repo.js";
+import { enqueueDeliveries, enqueueDeliveriesOf } from "../db/webhooks-repo.js";
 import type { VaultEventRow, VaultRow } from "../db/schema-chain.js";
 import type { ChainEventInput } from "../chain/event-rows.js";
 
@@ -71,28 +72,62 @@ export function effect(v: VaultRow, e: ChainEventInput): repo.VaultChange | unde
 }
 
 /**
- * Applies contract events in the given order (chain order within one call). Events of vaults the
- * database does not know (and that no VaultCreated in this call introduces) are skipped: the indexer
- * meets the VaultCreated first. Returns the event rows actually inserted.
+ * Applies contract events in the given order (chain order within one call), in a few statements for
+ * the whole call, not several per event: the involved vault rows locked and read first, then the new
+ * events inserted with their seqs, each vault's new state written, the webhook deliveries queued.
+ * Events of vaults the database does not know (and that no VaultCreated before them in this call
+ * introduces) are skipped: the indexer meets the VaultCreated first. Returns the event rows actually
+ * inserted, in the given order.
  */
 export async function applyChainEvents(trx: Executor, events: ChainEventInput[], now: number): Promise<VaultEventRow[]> {
-  const inserted: VaultEventRow[] = [];
+  if (events.length === 0) return [];
+  // Locked until commit, and read under the lock: what another writer committed before is in these
+  // rows (PostgreSQL), so the state written below, computed from them, undoes none of it.
+  const vaults = await repo.lockVaults(trx, events.map((e) => e.vault));
+  const known = await withCreatedVaults(trx, events, vaults, now);
+  const rows = await repo.insertChainEvents(trx, known.map((e) => ({ vault: vaults.get(e.vault)!, event: e })));
+  const fresh = known.flatMap((e, i) => (rows[i] ? [{ e, row: rows[i]! }] : []));
+  if (fresh.length === 0) return [];
+  await repo.updateVaults(trx, projection(vaults, fresh, now));
+  // In the events' own transaction, and only for new rows: a crash loses no delivery, and the
+  // receipt and the indexer recording the same event enqueue it once.
+  await enqueueDeliveriesOf(trx, fresh.map(({ e, row }) => ({ vault: vaults.get(e.vault)!, event: row })), now);
+  return fresh.map((f) => f.row);
+}
+
+/**
+ * Stores the vaults the call's VaultCreated events introduce (rare: one at a time) and adds their rows
+ * to `vaults`; answers the events whose vault is known where they stand in the call.
+ */
+async function withCreatedVaults(trx: Executor, events: ChainEventInput[], vaults: Map<string, VaultRow>, now: number): Promise<ChainEventInput[]> {
+  const known = new Set(vaults.keys());
+  const created: string[] = [];
+  const out: ChainEventInput[] = [];
   for (const e of events) {
-    if (e.type === "VaultCreated") await repo.insertVault(trx, vaultFromCreated(e, now));
-    const v = await repo.findVault(trx, e.vault);
-    if (!v) continue;
-    const row = await repo.insertEvent(trx, v, e);
-    if (!row) continue;
-    // insertEvent locked the vault's row until commit: read it again, so that what another writer
-    // committed meanwhile (PostgreSQL) is not undone by a change computed from the row read before.
-    const current = (await repo.findVault(trx, v.address))!;
-    await repo.updateVault(trx, v.address, { ...effect(current, e), updated_at: now });
-    // In the event's own transaction, and only for a new row: a crash loses no delivery, and the
-    // receipt and the indexer recording the same event enqueue it once.
-    await enqueueDeliveries(trx, v, row, now);
-    inserted.push(row);
+    if (e.type === "VaultCreated" && !known.has(e.vault)) {
+      await repo.insertVault(trx, vaultFromCreated(e, now));
+      created.push(e.vault);
+      known.add(e.vault);
+    }
+    if (known.has(e.vault)) out.push(e);
   }
-  return inserted;
+  if (created.length === 0) return out;
+  for (const [address, row] of await repo.lockVaults(trx, created)) vaults.set(address, row);
+  // A VaultCreated that stored nothing (its terms already another vault's) leaves its vault unknown.
+  return out.filter((e) => vaults.has(e.vault));
+}
+
+/** Each vault's change: its new events' effects applied in order, each to the result of the one before. */
+function projection(vaults: Map<string, VaultRow>, fresh: Array<{ e: ChainEventInput; row: VaultEventRow }>, now: number) {
+  const states = new Map<string, VaultRow>();
+  const changes = new Map<string, repo.VaultChange & { address: string }>();
+  for (const { e, row } of fresh) {
+    const v = states.get(e.vault) ?? vaults.get(e.vault)!;
+    const change = { ...effect(v, e), event_count: row.seq, updated_at: now };
+    states.set(e.vault, { ...v, ...change });
+    changes.set(e.vault, { ...changes.get(e.vault), ...change, address: e.vault });
+  }
+  return [...changes.values()];
 }
 
 /** Records a daemon-side event; undefined when the vault is unknown. */
