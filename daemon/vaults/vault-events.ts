@@ -4,6 +4,7 @@
 // events are applied together (a receipt of the oracle's batched update holds one per vault).
 import type { Executor } from "../db/store.js";
 import * as repo from "../db/vaults-repo.js";
+import { insertChainEvents, lockVaults, updateVaults } from "../db/vault-events-repo.js";
 import { enqueueDeliveries, enqueueDeliveriesOf } from "../db/webhooks-repo.js";
 import type { VaultEventRow, VaultRow } from "../db/schema-chain.js";
 import type { ChainEventInput } from "../chain/event-rows.js";
@@ -83,12 +84,12 @@ export async function applyChainEvents(trx: Executor, events: ChainEventInput[],
   if (events.length === 0) return [];
   // Locked until commit, and read under the lock: what another writer committed before is in these
   // rows (PostgreSQL), so the state written below, computed from them, undoes none of it.
-  const vaults = await repo.lockVaults(trx, events.map((e) => e.vault));
+  const vaults = await lockVaults(trx, events.map((e) => e.vault));
   const known = await withCreatedVaults(trx, events, vaults, now);
-  const rows = await repo.insertChainEvents(trx, known.map((e) => ({ vault: vaults.get(e.vault)!, event: e })));
+  const rows = await insertChainEvents(trx, known.map((e) => ({ vault: vaults.get(e.vault)!, event: e })));
   const fresh = known.flatMap((e, i) => (rows[i] ? [{ e, row: rows[i]! }] : []));
   if (fresh.length === 0) return [];
-  await repo.updateVaults(trx, projection(vaults, fresh, now));
+  await updateVaults(trx, projection(vaults, fresh, now));
   // In the events' own transaction, and only for new rows: a crash loses no delivery, and the
   // receipt and the indexer recording the same event enqueue it once.
   await enqueueDeliveriesOf(trx, fresh.map(({ e, row }) => ({ vault: vaults.get(e.vault)!, event: row })), now);
@@ -112,7 +113,7 @@ async function withCreatedVaults(trx: Executor, events: ChainEventInput[], vault
     if (known.has(e.vault)) out.push(e);
   }
   if (created.length === 0) return out;
-  for (const [address, row] of await repo.lockVaults(trx, created)) vaults.set(address, row);
+  for (const [address, row] of await lockVaults(trx, created)) vaults.set(address, row);
   // A VaultCreated that stored nothing (its terms already another vault's) leaves its vault unknown.
   return out.filter((e) => vaults.has(e.vault));
 }
