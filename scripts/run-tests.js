@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Runs every test/**/*.test.ts file in its own Node process (uvu suites, TypeScript through tsx),
-// three at a time on two cores (TEST_CONCURRENCY to change it), and ends with one line `N passed, N failed` that CI reads. test/browser/** is part of it:
+// Runs every test/**/*.test.ts file in its own Node process (uvu suites), three at a time on two
+// cores (TEST_CONCURRENCY to change it), and ends with one line `N passed, N failed` that CI reads.
+// Each file's seconds and CPU seconds end the run, slowest first. TypeScript runs through tsx. test/browser/** is part of it:
 // those files drive headless Chromium (Debian's package, or CHROMIUM_PATH) against real daemons.
 // Without a Chromium they fail, each with a line saying how to get one (CI must run them, so they are
 // never skipped quietly); TEST_SKIP_BROWSER=1 leaves them out on purpose, counted as skipped.
@@ -114,6 +115,23 @@ function withoutPostgres(run, problem) {
   return { file: run.name, code: 1, output, passed: 0, failed: 1, skipped: 0, ms: 0 };
 }
 
+/**
+ * CPU seconds of this runner's reaped children (and theirs: daemons, chains), from /proc (Linux only;
+ * undefined elsewhere). Read as each test process exits, the step since the last reading is that
+ * file's CPU: on two cores a file's CPU, not its wall time (which includes waiting for the others),
+ * says what it costs the run. Two files reaped in the same tick would share one reading (rare).
+ */
+function childrenCpuMs() {
+  try {
+    const fields = readFileSync("/proc/self/stat", "utf8").split(")").at(-1).trim().split(/\s+/);
+    // cutime and cstime are the stat file's fields 16 and 17, in clock ticks (100 a second on Linux).
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+let cpuSeen = childrenCpuMs();
+
 function runFile(file, name, env) {
   return new Promise((resolve) => {
     const started = Date.now();
@@ -129,6 +147,12 @@ function runFile(file, name, env) {
       output += `\n[run-tests] ${name} exceeded ${fileTimeoutMs} ms; killed\n`;
       child.kill("SIGKILL");
     }, fileTimeoutMs);
+    let cpuMs;
+    child.on("exit", () => {
+      const now = childrenCpuMs();
+      if (now !== undefined && cpuSeen !== undefined) cpuMs = now - cpuSeen;
+      cpuSeen = now;
+    });
     child.on("close", (code) => {
       clearTimeout(timer);
       const text = strip(output);
@@ -140,7 +164,7 @@ function runFile(file, name, env) {
       let failed = Number.isNaN(total) ? 1 : total - passed;
       // A file that exits non-zero after reporting all green still counts as a failure.
       if (code !== 0 && failed === 0) failed = 1;
-      resolve({ file: name, code, output, passed: Number.isNaN(passed) ? 0 : passed, failed, skipped, ms: Date.now() - started });
+      resolve({ file: name, code, output, passed: Number.isNaN(passed) ? 0 : passed, failed, skipped, ms: Date.now() - started, cpuMs });
     });
   });
 }
@@ -158,7 +182,8 @@ async function worker() {
   while (next < runs.length) {
     const r = await runOne(runs[next++]);
     results.push(r);
-    process.stdout.write(`\n=== ${r.file} (${(r.ms / 1000).toFixed(1)} s, exit ${r.code})\n${r.output}`);
+    const cpu = r.cpuMs === undefined ? "" : `, ${(r.cpuMs / 1000).toFixed(1)} s CPU`;
+    process.stdout.write(`\n=== ${r.file} (${(r.ms / 1000).toFixed(1)} s${cpu}, exit ${r.code})\n${r.output}`);
   }
 }
 const runStarted = Date.now();

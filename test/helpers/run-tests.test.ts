@@ -69,6 +69,11 @@ test("the run ends with its slowest files and the mean time per test, printed be
     const tests = (r.last.match(/^(\d+) passed/) ?? [])[1];
     assert.match(report, new RegExp(`^SQLite runs: 2 files, ${tests} tests, [\\d.]+ s of file time, [\\d.]+ s of file time per test$`, "m"));
     assert.match(report, new RegExp(`^Wall clock: [\\d.]+ s for ${tests} tests, [\\d.]+ s per test$`, "m"));
+    if (process.platform === "linux") {
+      // Each file's CPU (its process and every process it started) and the run's, read from /proc.
+      for (const f of files) assert.ok(f[7] === "CPU" && Number(f[5]) > 0, f.join(" "));
+      assert.match(report, /^CPU: [\d.]+ s in the test processes, \d+% of \d+ cores over the wall clock$/m);
+    }
     // Each file's time is kept for the next run's order (slowest first).
     assert.equal(Object.keys(JSON.parse(readFileSync(join(dir.path, "test-times.json"), "utf8"))).sort(), ["test/db/integers.test.ts", "test/lib/decimal.test.ts"]);
   } finally {
