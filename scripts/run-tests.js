@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Runs every test/**/*.test.ts file in its own Node process (uvu suites), three at a time on two
 // cores (TEST_CONCURRENCY to change it), and ends with one line `N passed, N failed` that CI reads.
-// Each file's seconds and CPU seconds end the run, slowest first. TypeScript runs through tsx. test/browser/** is part of it:
+// The files run as JavaScript, transpiled once per run into a copy of the package: tsx's loader costs
+// each process about 1.3 s of CPU (test/helpers/compiled-tree.js); TEST_TSX=1 runs them through tsx
+// as before. Each file's seconds and CPU seconds end the run, slowest first. test/browser/** is part of it:
 // those files drive headless Chromium (Debian's package, or CHROMIUM_PATH) against real daemons.
 // Without a Chromium they fail, each with a line saying how to get one (CI must run them, so they are
 // never skipped quietly); TEST_SKIP_BROWSER=1 leaves them out on purpose, counted as skipped.
@@ -19,6 +21,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import { CHROMIUM_FIX, findChromium } from "../test/browser/helpers/chromium-path.js";
 import { startPostgresServer } from "../test/helpers/postgres-server.js";
 import { timingReport } from "../test/helpers/timing-report.js";
+import { compileTree } from "../test/helpers/compiled-tree.js";
 
 /** Folders whose files also run against PostgreSQL when TRADEVAULT_TEST_PG=1: add a suite with one line. */
 const POSTGRES_SUITES = [
@@ -135,7 +138,8 @@ let cpuSeen = childrenCpuMs();
 function runFile(file, name, env) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(process.execPath, ["--import", "tsx", file], {
+    const args = tree ? ["--enable-source-maps", join(tree, file.replace(/\.ts$/, ".js"))] : ["--import", "tsx", file];
+    const child = spawn(process.execPath, args, {
       cwd: root,
       env: { ...env, FORCE_COLOR: "0" },
       stdio: ["ignore", "pipe", "pipe"],
@@ -168,6 +172,10 @@ function runFile(file, name, env) {
     });
   });
 }
+
+/** The transpiled copy the files run from, or undefined to run them through tsx. */
+const tree = process.env.TEST_TSX === "1" ? undefined : (await compileTree(root)).tree;
+console.log(tree ? `[run-tests] the files run as JavaScript from ${tree} (TEST_TSX=1: through tsx)` : "[run-tests] the files run through tsx");
 
 runs.sort(byLastTime);
 const results = [];

@@ -52,6 +52,16 @@ test("TRADEVAULT_TEST_PG=1: a store suite's file runs again as '[pg]', which fai
   assert.is(r.code, 1);
 });
 
+test("the files run as JavaScript from a transpiled copy; TEST_TSX=1 runs them through tsx, to the same result", () => {
+  const tsx = runTests({ TEST_TSX: "1" }, ["test/lib/decimal"]);
+  assert.is(tsx.code, 0, tsx.out);
+  assert.match(tsx.last, /^\d+ passed, 0 failed$/);
+  assert.match(tsx.out, /^\[run-tests\] the files run through tsx$/m);
+  const copy = runTests({}, ["test/lib/decimal"]);
+  assert.is(copy.last, tsx.last);
+  assert.match(copy.out, /^\[run-tests\] the files run as JavaScript from \S+tradevault-test-tree-\w+ /m);
+});
+
 test("the run ends with its slowest files and the mean time per test, printed before the last line and written to a file", () => {
   const dir = tempDir();
   try {
