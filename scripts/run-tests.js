@@ -1,6 +1,9 @@
 #!/usr/bin/env node
-// Runs every test/**/*.test.ts file in its own Node process (uvu suites, TypeScript through tsx),
-// three at a time on two cores (TEST_CONCURRENCY to change it), and ends with one line `N passed, N failed` that CI reads. test/browser/** is part of it:
+// Runs every test/**/*.test.ts file in its own Node process (uvu suites), three at a time on two
+// cores (TEST_CONCURRENCY to change it), and ends with one line `N passed, N failed` that CI reads.
+// The files run as JavaScript, transpiled once per run into a copy of the package: tsx's loader costs
+// each process about 1.3 s of CPU (test/helpers/compiled-tree.js); TEST_TSX=1 runs them through tsx
+// as before. Each file's seconds and CPU seconds end the run, slowest first. test/browser/** is part of it:
 // those files drive headless Chromium (Debian's package, or CHROMIUM_PATH) against real daemons.
 // Without a Chromium they fail, each with a line saying how to get one (CI must run them, so they are
 // never skipped quietly); TEST_SKIP_BROWSER=1 leaves them out on purpose, counted as skipped.
@@ -18,6 +21,7 @@ import { availableParallelism, tmpdir } from "node:os";
 import { CHROMIUM_FIX, findChromium } from "../test/browser/helpers/chromium-path.js";
 import { startPostgresServer } from "../test/helpers/postgres-server.js";
 import { timingReport } from "../test/helpers/timing-report.js";
+import { compileTree } from "../test/helpers/compiled-tree.js";
 
 /** Folders whose files also run against PostgreSQL when TRADEVAULT_TEST_PG=1: add a suite with one line. */
 const POSTGRES_SUITES = [
@@ -114,10 +118,28 @@ function withoutPostgres(run, problem) {
   return { file: run.name, code: 1, output, passed: 0, failed: 1, skipped: 0, ms: 0 };
 }
 
+/**
+ * CPU seconds of this runner's reaped children (and theirs: daemons, chains), from /proc (Linux only;
+ * undefined elsewhere). Read as each test process exits, the step since the last reading is that
+ * file's CPU: on two cores a file's CPU, not its wall time (which includes waiting for the others),
+ * says what it costs the run. Two files reaped in the same tick would share one reading (rare).
+ */
+function childrenCpuMs() {
+  try {
+    const fields = readFileSync("/proc/self/stat", "utf8").split(")").at(-1).trim().split(/\s+/);
+    // cutime and cstime are the stat file's fields 16 and 17, in clock ticks (100 a second on Linux).
+    return (Number(fields[13]) + Number(fields[14])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+let cpuSeen = childrenCpuMs();
+
 function runFile(file, name, env) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(process.execPath, ["--import", "tsx", file], {
+    const args = tree ? ["--enable-source-maps", join(tree, file.replace(/\.ts$/, ".js"))] : ["--import", "tsx", file];
+    const child = spawn(process.execPath, args, {
       cwd: root,
       env: { ...env, FORCE_COLOR: "0" },
       stdio: ["ignore", "pipe", "pipe"],
@@ -129,6 +151,12 @@ function runFile(file, name, env) {
       output += `\n[run-tests] ${name} exceeded ${fileTimeoutMs} ms; killed\n`;
       child.kill("SIGKILL");
     }, fileTimeoutMs);
+    let cpuMs;
+    child.on("exit", () => {
+      const now = childrenCpuMs();
+      if (now !== undefined && cpuSeen !== undefined) cpuMs = now - cpuSeen;
+      cpuSeen = now;
+    });
     child.on("close", (code) => {
       clearTimeout(timer);
       const text = strip(output);
@@ -140,10 +168,14 @@ function runFile(file, name, env) {
       let failed = Number.isNaN(total) ? 1 : total - passed;
       // A file that exits non-zero after reporting all green still counts as a failure.
       if (code !== 0 && failed === 0) failed = 1;
-      resolve({ file: name, code, output, passed: Number.isNaN(passed) ? 0 : passed, failed, skipped, ms: Date.now() - started });
+      resolve({ file: name, code, output, passed: Number.isNaN(passed) ? 0 : passed, failed, skipped, ms: Date.now() - started, cpuMs });
     });
   });
 }
+
+/** The transpiled copy the files run from, or undefined to run them through tsx. */
+const tree = process.env.TEST_TSX === "1" ? undefined : (await compileTree(root)).tree;
+console.log(tree ? `[run-tests] the files run as JavaScript from ${tree} (TEST_TSX=1: through tsx)` : "[run-tests] the files run through tsx");
 
 runs.sort(byLastTime);
 const results = [];
@@ -158,7 +190,8 @@ async function worker() {
   while (next < runs.length) {
     const r = await runOne(runs[next++]);
     results.push(r);
-    process.stdout.write(`\n=== ${r.file} (${(r.ms / 1000).toFixed(1)} s, exit ${r.code})\n${r.output}`);
+    const cpu = r.cpuMs === undefined ? "" : `, ${(r.cpuMs / 1000).toFixed(1)} s CPU`;
+    process.stdout.write(`\n=== ${r.file} (${(r.ms / 1000).toFixed(1)} s${cpu}, exit ${r.code})\n${r.output}`);
   }
 }
 const runStarted = Date.now();

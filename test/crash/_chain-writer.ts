@@ -2,7 +2,7 @@
 // (one batched balance update per cycle for every open vault) and closes a vault every few cycles,
 // printing a line for each write once it is acknowledged (mined, and applied to the database). The
 // crash test SIGKILLs it at random points and starts it again on the same directory.
-// Usage: node --import tsx test/crash/_chain-writer.ts <dataDir>
+// Usage: node --import tsx test/crash/_chain-writer.ts <dataDir> (or its .js in the test runner's copy)
 import { join } from "node:path";
 import { Wallet } from "ethers";
 import { startChain } from "../../daemon/chain/chain.js";

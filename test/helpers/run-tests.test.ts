@@ -52,6 +52,16 @@ test("TRADEVAULT_TEST_PG=1: a store suite's file runs again as '[pg]', which fai
   assert.is(r.code, 1);
 });
 
+test("the files run as JavaScript from a transpiled copy; TEST_TSX=1 runs them through tsx, to the same result", () => {
+  const tsx = runTests({ TEST_TSX: "1" }, ["test/lib/decimal"]);
+  assert.is(tsx.code, 0, tsx.out);
+  assert.match(tsx.last, /^\d+ passed, 0 failed$/);
+  assert.match(tsx.out, /^\[run-tests\] the files run through tsx$/m);
+  const copy = runTests({}, ["test/lib/decimal"]);
+  assert.is(copy.last, tsx.last);
+  assert.match(copy.out, /^\[run-tests\] the files run as JavaScript from \S+tradevault-test-tree-\w+ /m);
+});
+
 test("the run ends with its slowest files and the mean time per test, printed before the last line and written to a file", () => {
   const dir = tempDir();
   try {
@@ -69,6 +79,11 @@ test("the run ends with its slowest files and the mean time per test, printed be
     const tests = (r.last.match(/^(\d+) passed/) ?? [])[1];
     assert.match(report, new RegExp(`^SQLite runs: 2 files, ${tests} tests, [\\d.]+ s of file time, [\\d.]+ s of file time per test$`, "m"));
     assert.match(report, new RegExp(`^Wall clock: [\\d.]+ s for ${tests} tests, [\\d.]+ s per test$`, "m"));
+    if (process.platform === "linux") {
+      // Each file's CPU (its process and every process it started) and the run's, read from /proc.
+      for (const f of files) assert.ok(f[7] === "CPU" && Number(f[5]) > 0, f.join(" "));
+      assert.match(report, /^CPU: [\d.]+ s in the test processes, \d+% of \d+ cores over the wall clock$/m);
+    }
     // Each file's time is kept for the next run's order (slowest first).
     assert.equal(Object.keys(JSON.parse(readFileSync(join(dir.path, "test-times.json"), "utf8"))).sort(), ["test/db/integers.test.ts", "test/lib/decimal.test.ts"]);
   } finally {

@@ -1,5 +1,5 @@
 export declare function timingReport(
-  results: { file: string; ms: number; passed: number; failed: number; skipped: number }[],
+  results: { file: string; ms: number; cpuMs?: number; passed: number; failed: number; skipped: number }[],
   wallMs: number,
   top?: number,
 ): string;
