@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { freePort, waitUntil } from "../helpers/util.js";
+import { waitUntil } from "../helpers/util.js";
 
 const BIN = fileURLToPath(new URL("../../bin/tradevaultd", import.meta.url));
 
@@ -28,27 +28,32 @@ export interface DaemonProcess {
  * compactions as often as the config allows (so kills land in them), and a static price feed (balances
  * move only when the test moves them).
  */
-const crashFlags = (dataDir: string, port: number) => [
-  "--data-dir", dataDir, "--port", String(port), "--host", "127.0.0.1",
+const crashFlags = (dataDir: string) => [
+  "--data-dir", dataDir, "--port", "0", "--host", "127.0.0.1",
   "--oracle-interval", "1", "--stale-after", "120",
   "--chain-snapshot-interval", "1", "--chain-compact-blocks", "100",
   "--sim-feed", "static", "--sign-in-rate-limit", "10000", "--order-rate-limit", "10000",
   "--log-level", process.env.TEST_LOG ?? "info",
 ];
 
-/** Starts the daemon on `dataDir` and a fresh free port (and `extraFlags`); resolves once its HTTP API answers. */
+/**
+ * Starts the daemon on `dataDir` (and `extraFlags`) on a port the kernel picks, and resolves once its
+ * HTTP API answers. The port is the one its "tradevaultd listening on" log line names (info level:
+ * TEST_LOG may ask for more, not less): a port found free here and handed over on the command line is
+ * free only until another process takes it, and under load one did (a chain's public RPC port, whose
+ * 204 to a JSON body the crash test then read as the daemon's answer).
+ */
 export async function startDaemonProcess(dataDir: string, extraFlags: string[] = []): Promise<DaemonProcess> {
-  const port = await freePort();
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("TRADEVAULT_")));
-  const child: ChildProcess = spawn(process.execPath, [BIN, ...crashFlags(dataDir, port), ...extraFlags], { env, stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(process.execPath, [BIN, ...crashFlags(dataDir), ...extraFlags], { env, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (out += d));
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   const running = () => child.exitCode === null && child.signalCode === null;
-  const url = `http://127.0.0.1:${port}`;
+  const listening = () => /tradevaultd listening on (https?:\/\/[^\s"]+)/.exec(out)?.[1];
   const proc: DaemonProcess = {
-    pid: child.pid!, url, exited, running,
+    pid: child.pid!, url: "", exited, running,
     log: () => out,
     exitCode: () => child.exitCode,
     async kill() {
@@ -57,14 +62,15 @@ export async function startDaemonProcess(dataDir: string, extraFlags: string[] =
     },
   };
   try {
-    // Ended (a refused start) also ends the wait: a fetch that fails is only "not yet".
-    await waitUntil(async () => !running() || (await fetch(`${url}/healthz`)).status > 0, {
-      timeoutMs: 90_000, intervalMs: 100, what: `tradevaultd on ${url} to answer`,
-    });
+    // Ended (a refused start) also ends the wait.
+    await waitUntil(() => !running() || listening(), { timeoutMs: 90_000, intervalMs: 100, what: `tradevaultd on ${dataDir} to say where it listens` });
     if (!running()) {
       const said = out.split("\n").filter((l) => l.startsWith("tradevaultd")).join("; ");
       throw new Error(`tradevaultd on ${dataDir} ended instead of starting: ${said}`);
     }
+    proc.url = listening()!;
+    // It logs that line once its routes are in place; a fetch that fails is only "not yet".
+    await waitUntil(async () => (await fetch(`${proc.url}/healthz`)).status > 0, { timeoutMs: 30_000, intervalMs: 100, what: `tradevaultd on ${proc.url} to answer` });
   } catch (e) {
     await proc.kill();
     throw new Error(`${(e as Error).message}\n--- its log ---\n${out.slice(-3000)}`);

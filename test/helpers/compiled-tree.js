@@ -13,7 +13,7 @@
 // The folder is kept between runs (in the temporary folder, one per checkout): only the files whose
 // source changed are transpiled again, and what the sources no longer have is removed.
 import { transform } from "esbuild";
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { dirname, extname, join, relative, resolve } from "node:path";
@@ -70,10 +70,15 @@ function walk(src, out, options, jobs) {
     link(from, to);
     if (isTs(entry.name)) {
       const out = join(dirname(to), js(entry.name));
-      if (!existsSync(out) || statSync(out).mtimeMs < statSync(from).mtimeMs) jobs.push(transpile(from, out, options));
+      // The .js carries its source's modification time: any other time (older or newer: a file
+      // restored with its old time) means the source is not the one it was made from.
+      if (!existsSync(out) || !sameTime(statSync(out), statSync(from))) jobs.push(transpile(from, out, options));
     }
   }
 }
+
+/** The same modification time, as far as utimes can copy one (to the millisecond, give or take its rounding). */
+const sameTime = (a, b) => Math.abs(a.mtimeMs - b.mtimeMs) < 1;
 
 async function transpile(from, js, options) {
   const code = readFileSync(from, "utf8");
@@ -83,6 +88,8 @@ async function transpile(from, js, options) {
   // step while files run from it, and must never leave a half-written module there.
   const aside = `${js}.${process.pid}.tmp`;
   writeFileSync(aside, result.code);
+  const { atime, mtime } = statSync(from);
+  utimesSync(aside, atime, mtime);
   renameSync(aside, js);
 }
 

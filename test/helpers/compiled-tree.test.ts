@@ -68,6 +68,13 @@ test("only what changed is transpiled again, and what the sources lost is gone f
     utimesSync(join(pkg.path, "daemon/thing.ts"), later, later);
     assert.is((await compileTree(pkg.path)).transpiled, 1);
     assert.is(JSON.parse(run(tree).stdout).size, 3);
+    // An older version put back with its old time (a copy that keeps times) is transpiled again too.
+    const earlier = new Date(Date.now() - 86_400_000);
+    writeFileSync(join(pkg.path, "daemon/thing.ts"), "export class Thing { readonly size: number = 4; }\nexport type Size = number;\n");
+    utimesSync(join(pkg.path, "daemon/thing.ts"), earlier, earlier);
+    assert.is((await compileTree(pkg.path)).transpiled, 1);
+    assert.is(JSON.parse(run(tree).stdout).size, 4);
+    assert.is((await compileTree(pkg.path)).transpiled, 0);
     rmSync(join(pkg.path, "web/page.ts"));
     rmSync(join(pkg.path, "fixture.txt"));
     await compileTree(pkg.path);

@@ -1,5 +1,5 @@
 // The smoke test of the benchmarks, shared by test/bench/smoke*.test.ts: the slow benchmarks run in
-// files of their own so the test runner (two files at a time) spreads them over both cores; every
+// files of their own so the test runner (several files at a time) spreads them over both cores; every
 // other benchmark runs in smoke.test.ts, so a new one is smoke-tested without anyone listing it.
 import type { Test } from "uvu";
 import * as assert from "uvu/assert";
