@@ -3,7 +3,7 @@
 // (each reads its own body, route.ts), then, for requests no route took, the 405/OPTIONS answers for
 // paths the routes know, the API docs page (not an operation) and the dashboard's files. A request a
 // route answers passes through nothing that is not about it (bench http-read).
-import koaCors from "@koa/cors";
+import cors from "@koa/cors";
 import Router from "@koa/router";
 import Koa from "koa";
 import type { Logger } from "pino";
@@ -33,14 +33,12 @@ export function buildApp(deps: AppDeps): { app: Koa; router: Router } {
   const router = new Router();
   const exactRoutes = mountRoutes(router, deps.routes, deps.limiters);
 
-  // With no CORS layer between them, the frame calls the route table itself (one dispatch fewer).
-  const cors = deps.corsOrigins.length > 0;
   if (deps.metrics) app.use(deps.metrics);
-  app.use(requestFrame({ log: deps.log, auth: deps.auth, allowedOrigins: deps.allowedOrigins, inner: cors ? undefined : exactRoutes }));
-  if (cors) {
+  app.use(requestFrame({ log: deps.log, auth: deps.auth, allowedOrigins: deps.allowedOrigins }));
+  if (deps.corsOrigins.length > 0) {
     const allowed = new Set(deps.corsOrigins);
     app.use(
-      koaCors({
+      cors({
         origin: (ctx) => (allowed.has(ctx.get("Origin")) ? ctx.get("Origin") : ""),
         credentials: true,
         exposeHeaders: ["X-Request-Id", "Retry-After"],
@@ -48,7 +46,7 @@ export function buildApp(deps: AppDeps): { app: Koa; router: Router } {
       }),
     );
   }
-  if (cors) app.use(exactRoutes as Koa.Middleware);
+  app.use(exactRoutes);
   app.use(router.routes()); // calls next only when no route matches the path and method
   app.use(allowedMethods());
   app.use(apiDocs());

@@ -2,7 +2,7 @@
 // document are both built from the same list, and a test checks the router serves nothing the
 // document does not describe.
 import type Router from "@koa/router";
-import type { Context } from "koa";
+import type { Context, Middleware } from "koa";
 import { z } from "zod";
 import type { AuthUser } from "../auth/auth-service.js";
 import { AppError, type ErrorCode } from "../errors.js";
@@ -10,7 +10,6 @@ import { Prerendered, type Answer, type Checked } from "./answer.js";
 import { JsonNumber, numberTakenForObject } from "./json-number.js";
 import { jsonBody } from "./middleware/body.js";
 import type { RateLimiter } from "./middleware/rate-limit.js";
-import type { MaybeSyncMiddleware } from "./middleware/request-frame.js";
 import { SIGN_IN_FIRST } from "./middleware/session.js";
 import { sendCsv, wantsCsv, type CsvRows } from "./csv.js";
 
@@ -158,8 +157,8 @@ export function edgeErrors(route: RouteSpec): ErrorCode[] {
  * HEAD, OPTIONS). A route that takes a method with a body reads it first (so a bad body is refused
  * before anything else, as a body parser in the chain would); a GET never passes the reader.
  */
-export function mountRoutes(router: Router, routes: RouteSpec[], limiters: Limiters): MaybeSyncMiddleware {
-  const exact = new Map<string, { path: string; serve: (ctx: Context) => Promise<void> | void }>();
+export function mountRoutes(router: Router, routes: RouteSpec[], limiters: Limiters): Middleware {
+  const exact = new Map<string, { path: string; serve: (ctx: Context) => Promise<void> }>();
   const body = jsonBody();
   const done = async () => undefined;
   const readBody = (ctx: Context) => body(ctx, done);
@@ -177,13 +176,9 @@ export function mountRoutes(router: Router, routes: RouteSpec[], limiters: Limit
   };
 }
 
-/**
- * A route's middleware. It answers without a promise when nothing is waited for (a GET whose handler
- * answers from memory), so the request frame can skip one per request; a thrown error reaches the
- * frame either way (thrown, or as the promise's rejection).
- */
 function serveRoute(route: RouteSpec, limiters: Limiters, readBody: (ctx: Context) => Promise<unknown>) {
-  const answer = (ctx: Context): Promise<void> | void => {
+  return async (ctx: Context) => {
+    if (route.method !== "get") await readBody(ctx);
     if (route.limit === "signIn") limiters.signIn.take(ctx.ip);
     const user = route.auth ? (ctx.state.user as AuthUser | undefined) : undefined;
     if (route.auth && !user) {
@@ -198,20 +193,15 @@ function serveRoute(route: RouteSpec, limiters: Limiters, readBody: (ctx: Contex
       user: user as AuthUser,
       ctx,
     };
-    if (route.csv && wantsCsv(ctx, input.query)) return route.csv.open({ ...input, body: undefined }).then((rows) => sendCsv(ctx, rows));
+    if (route.csv && wantsCsv(ctx, input.query)) return sendCsv(ctx, await route.csv.open({ ...input, body: undefined }));
     const answered = route.handler(input);
-    if (answered instanceof Promise) return answered.then((data) => render(route, ctx, data));
-    render(route, ctx, answered);
+    const data = answered instanceof Promise ? await answered : answered;
+    if (route.raw) return;
+    if (data instanceof Prerendered) {
+      ctx.set("Content-Type", "application/json; charset=utf-8"); // the full type: Koa's `type` would look it up
+      ctx.body = data.bytes;
+    } else {
+      ctx.body = { ok: true, data };
+    }
   };
-  return route.method === "get" ? answer : (ctx: Context) => readBody(ctx).then(() => answer(ctx));
-}
-
-function render(route: RouteSpec, ctx: Context, data: unknown): void {
-  if (route.raw) return;
-  if (data instanceof Prerendered) {
-    ctx.set("Content-Type", "application/json; charset=utf-8"); // the full type: Koa's `type` would look it up
-    ctx.body = data.bytes;
-  } else {
-    ctx.body = { ok: true, data };
-  }
 }
