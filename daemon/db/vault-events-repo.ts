@@ -2,7 +2,8 @@
 // locked and read, the new events inserted with their seqs, the vaults' new state written, in a few
 // statements whatever the number of vaults (an oracle receipt holds one event per vault; on
 // PostgreSQL each statement is a round trip, bench oracle-scale-shared).
-import { PostgresAdapter, sql } from "kysely";
+import { sql } from "kysely";
+import { chunks, onPostgres } from "./batches.js";
 import { packEventData } from "./event-data.js";
 import { EVENTS_CHANNEL, notifyAtCommit } from "./notices.js";
 import type { Executor } from "./store.js";
@@ -11,13 +12,6 @@ import type { NewEvent, VaultChange } from "./vaults-repo.js";
 
 /** A chain event to store: one with its transaction's hash and its log's index. */
 export type NewChainEvent = NewEvent & { txHash: string; logIndex: number };
-
-/** Rows per statement: far under either store's limit on bound parameters (SQLite 32,766; PostgreSQL 65,535). */
-const CHUNK = 1_000;
-const chunks = <T>(list: readonly T[]): T[][] =>
-  Array.from({ length: Math.ceil(list.length / CHUNK) }, (_, i) => list.slice(i * CHUNK, (i + 1) * CHUNK));
-
-const onPostgres = (db: Executor) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /**
  * The rows of the known vaults among `addresses`, locked until commit: on PostgreSQL by FOR UPDATE, in

@@ -1,6 +1,7 @@
 // Webhooks and their outbox (webhook_deliveries): rows in, rows out. When to send and what a reply
 // does to a row is the delivery worker's rule (webhooks/delivery-worker.ts); this module only stores.
-import { PostgresAdapter, sql } from "kysely";
+import { sql } from "kysely";
+import { chunks, onPostgres } from "./batches.js";
 import type { Executor } from "./store.js";
 import type { VaultEventRow, VaultRow } from "./schema-chain.js";
 import type { DeliveryRow, NewWebhook, WebhookRow } from "./schema-webhooks.js";
@@ -48,11 +49,6 @@ const takesVault = (filter: string | null, vault: string) => filter === null || 
 export function enqueueDeliveries(db: Executor, vault: VaultRow, event: VaultEventRow, now: number): Promise<number> {
   return enqueueDeliveriesOf(db, [{ vault, event }], now);
 }
-
-/** Rows per statement: far under either store's limit on bound parameters. */
-const CHUNK = 1_000;
-const chunks = <T>(list: readonly T[]): T[][] =>
-  Array.from({ length: Math.ceil(list.length / CHUNK) }, (_, i) => list.slice(i * CHUNK, (i + 1) * CHUNK));
 
 /**
  * enqueueDeliveries for many new events at once: one select of the webhooks of every party involved,
@@ -107,7 +103,7 @@ export async function claimDue(
   let inner = free(db.selectFrom("webhook_deliveries").select("id"));
   if (busy.length > 0) inner = inner.where("webhook_id", "not in", busy);
   inner = inner.orderBy("next_attempt_at").orderBy("event_id").limit(limit);
-  if (db.getExecutor().adapter instanceof PostgresAdapter) inner = inner.forUpdate().skipLocked();
+  if (onPostgres(db)) inner = inner.forUpdate().skipLocked();
   return free(db.updateTable("webhook_deliveries").set({ claimed_by: claimer, claim_until: until }).where("id", "in", inner))
     .returningAll()
     .execute() as Promise<DeliveryRow[]>;
