@@ -84,6 +84,9 @@ async function outage(c: VaultCase, opts: { ordersRest?: boolean } = {}): Promis
 }
 
 async function assertOutcomeOnce(c: VaultCase, type: string) {
+  // The vault's detail may show "holds" a moment before the commit that stores the outcome event
+  // (on PostgreSQL a round trip or two): wait for the event, then require exactly one.
+  await waitUntil(async () => (await ofType(c, type)).length > 0, { timeoutMs: 30_000, what: `the ${type} event` });
   const outcome = await ofType(c, type);
   assert.is(outcome.length, 1, `one ${type}: ${JSON.stringify(outcome)}`);
   assert.ok(outcome[0]!.data.attempts >= 2, JSON.stringify(outcome[0]));
