@@ -62,17 +62,23 @@ export function createEnforcementRows(deps: { db: Executor; work: UnitOfWork; pu
       rows.set(v.address, row);
       return row;
     },
-    setState(row: EnforcementRow, state: EnforcementState) {
-      if (row.state !== state) Object.assign(row, { state, since: clock() });
+    /** The fields that move the row to `state` (and restart its `since`), if it is not there. */
+    toState(row: EnforcementRow, state: EnforcementState): Partial<EnforcementRow> {
+      return row.state === state ? {} : { state, since: clock() };
     },
-    /** Saves the row, with an event in the same commit when one is due. */
-    async save(row: EnforcementRow, event?: RecordedEvent): Promise<void> {
-      row.updated_at = clock();
+    /**
+     * Saves the row with `changes`, and an event in the same commit when one is due. The shared row
+     * takes the changes only once the commit has landed: a reader (the vault's detail) never sees a
+     * state whose event is not stored yet, and a failed save leaves the row as it was.
+     */
+    async save(row: EnforcementRow, changes: Partial<EnforcementRow>, event?: RecordedEvent): Promise<void> {
+      const applied = { ...changes, updated_at: clock() };
       const stored = await work.write(async (trx) => {
-        await enforcementRepo.saveEnforcement(trx, row);
+        await enforcementRepo.saveEnforcement(trx, { ...row, ...applied });
         if (!event) return undefined;
         return appendDaemonEvent(trx, { vault: row.vault, type: event.type, time: toSeconds(clock()), data: event.data }, clock());
       });
+      Object.assign(row, applied);
       if (stored) deps.publish([stored]);
     },
     async drop(address: string): Promise<void> {

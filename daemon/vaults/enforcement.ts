@@ -72,7 +72,7 @@ export function createEnforcement(deps: EnforcementDeps) {
   const recheckMs = Math.max((deps.recheckEvery ?? 5) * deps.intervalMs, RECHECK_MIN_MS);
   const retryCapMs = deps.retryCapMs ?? 3_000;
   const rows = createEnforcementRows(deps);
-  const { setState, save } = rows;
+  const { toState, save } = rows;
   /** When each holding vault was last compared with the exchange (Unix ms). */
   const checkedAt = new Map<string, number>();
   const retries = new Map<string, NodeJS.Timeout>();
@@ -103,14 +103,15 @@ export function createEnforcement(deps: EnforcementDeps) {
     gate.answered(v.address);
     clearTimeout(promotions.get(v.address));
     promotions.delete(v.address);
-    const wasHolding = row.state === "holds" && row.outcome_recorded === 1;
-    setState(row, "holds");
-    row.last_error = null;
-    row.dust = JSON.stringify(dust);
-    if (wasHolding) return;
-    const event = row.outcome_recorded === 0 ? outcomeEvent(v, row) : undefined;
-    row.outcome_recorded = 1;
-    await save(row, event);
+    const dustJson = JSON.stringify(dust);
+    if (row.state === "holds" && row.outcome_recorded === 1) {
+      // A re-check that found it holding: nothing to record.
+      Object.assign(row, { last_error: null, dust: dustJson });
+      return;
+    }
+    const changes: Partial<EnforcementRow> = { ...toState(row, "holds"), last_error: null, dust: dustJson, outcome_recorded: 1 };
+    const event = row.outcome_recorded === 0 ? outcomeEvent(v, { ...row, ...changes }) : undefined;
+    await save(row, changes, event);
     log.info({ vault: v.address, policy: breachPolicyRule(v.breach_policy).name, attempts: row.attempts }, "paused vault holds its breach policy");
     if (JSON.parse(row.closed).length > 0) {
       await deps.recordFills(v).catch((err) => log.warn({ vault: v.address, err: (err as Error).message }, "cannot record the flattening fills yet"));
@@ -127,16 +128,15 @@ export function createEnforcement(deps: EnforcementDeps) {
   async function promote(address: string): Promise<void> {
     const row = rows.get(address);
     if (!row || row.state === "failing" || !overdue(row)) return;
-    setState(row, "failing");
-    const event = row.failing_recorded === 0 ? failingEvent((await vaultsRepo.findVault(db, address))?.breach_policy, row) : undefined;
-    row.failing_recorded = 1;
-    await save(row, event);
+    const changes: Partial<EnforcementRow> = { ...toState(row, "failing"), failing_recorded: 1 };
+    const event = row.failing_recorded === 0 ? failingEvent((await vaultsRepo.findVault(db, address))?.breach_policy, { ...row, ...changes }) : undefined;
+    await save(row, changes, event);
   }
 
   async function failed(v: VaultRow, row: EnforcementRow, err: AppError, recheck: boolean) {
     const message = err.code === "AGENT_NOT_APPROVED" ? AGENT_LAPSED : err.message;
-    row.last_error = message;
     if (recheck) {
+      row.last_error = message;
       // A holding vault whose re-check could not read the account still holds as far as anyone knows.
       log.warn({ vault: v.address, err: message }, "cannot re-check a paused vault's breach policy; next cycle");
       return;
@@ -150,10 +150,10 @@ export function createEnforcement(deps: EnforcementDeps) {
       timer.unref();
       promotions.set(v.address, timer);
     }
-    setState(row, failing ? "failing" : "enforcing");
-    const event = failing && row.failing_recorded === 0 ? failingEvent(v.breach_policy, row) : undefined;
-    if (event) row.failing_recorded = 1;
-    await save(row, event);
+    const changes: Partial<EnforcementRow> = { ...toState(row, failing ? "failing" : "enforcing"), last_error: message };
+    const event = failing && row.failing_recorded === 0 ? failingEvent(v.breach_policy, { ...row, ...changes }) : undefined;
+    if (event) changes.failing_recorded = 1;
+    await save(row, changes, event);
     const delay = retryDelay(v.address, row, err);
     log.warn({ vault: v.address, attempts: row.attempts, retryInMs: delay, err: message }, "paused vault does not hold its breach policy yet; retrying");
     retryIn(v.address, delay);
@@ -202,9 +202,8 @@ export function createEnforcement(deps: EnforcementDeps) {
         acted = true;
         row.canceled_orders += r.canceled;
         if (r.closed.length > 0) row.closed = JSON.stringify([...JSON.parse(row.closed), ...r.closed]);
-        if (row.state === "holds") setState(row, "enforcing");
         // Saved before the next read: a crash now must not forget what was already closed.
-        await save(row);
+        await save(row, row.state === "holds" ? toState(row, "enforcing") : {});
       }
       throw new AppError("EXCHANGE_UNAVAILABLE", `the account still differs from the policy after ${MAX_PASSES} passes`, { retryable: true });
     } catch (err) {
