@@ -82,6 +82,13 @@ t("a body in pieces (chunked, no Content-Length) is read whole", async ({ port }
   assert.equal(r.body.data.body, { a: "bc" });
 });
 
+t("a declared body in pieces is decoded whole, a character split between them", async ({ port }) => {
+  const bytes = Buffer.from('{"a":"café €"}', "utf8");
+  const cut = bytes.indexOf(0xc3) + 1; // inside "é"
+  const split = await send(port, { headers: { "Content-Type": "application/json", "Content-Length": bytes.length }, chunks: [bytes.subarray(0, cut), bytes.subarray(cut)] });
+  assert.equal(split.body.data.body, { a: "café €" });
+});
+
 t("over the limit: 413 whether the length is declared or only found while reading", async (ctx) => {
   const { port } = ctx;
   const before = ctx.seen;

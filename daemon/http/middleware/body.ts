@@ -1,7 +1,11 @@
 // JSON bodies only, small. A body in any other media type is refused (415) rather than silently
 // ignored; a POST that SPEC gives no body may come empty with no Content-Type. koa-body only reads the
-// text (limit, charset, content encoding); parseJsonBody parses it, keeping each number's text.
-import type { Middleware } from "koa";
+// text (limit, charset, content encoding); parseJsonBody parses it, keeping each number's text. What
+// nearly every client sends (UTF-8 JSON, uncompressed, its length declared and within the limit) is
+// read straight from the request stream instead: koa-body's layers (co-body, raw-body, the charset
+// decoder) cost more CPU than the rest of a small POST's handling (docs/benchmarks.md).
+import type { IncomingMessage } from "node:http";
+import type { Context, Middleware } from "koa";
 import { HttpMethodEnum, koaBody } from "koa-body";
 import { AppError } from "../../errors.js";
 import { parseJsonBody } from "../json-number.js";
@@ -11,6 +15,41 @@ export const BODY_LIMIT_BYTES = 16 * 1024;
 const NOT_JSON = "the request body is not valid JSON (an object is expected)";
 
 const PARSED = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** What `ctx.is("application/json")` takes; the text is read as UTF-8 whatever the charset, as koa-body reads it. */
+const PLAIN_JSON = /^application\/json[ \t]*(?:;|$)/i;
+
+/** The declared length when the body can take the direct read; undefined for koa-body's. */
+function plainLength(ctx: Context): number | undefined {
+  const h = ctx.req.headers;
+  if (h["transfer-encoding"] !== undefined) return undefined;
+  if (h["content-encoding"] !== undefined && h["content-encoding"].toLowerCase() !== "identity") return undefined;
+  if (h["content-type"] === undefined || !PLAIN_JSON.test(h["content-type"])) return undefined;
+  const length = ctx.request.length;
+  return length !== undefined && length <= BODY_LIMIT_BYTES ? length : undefined;
+}
+
+/** A declared-length body as text, without its byte-order mark (as koa-body's decoder drops it). */
+function readPlain(req: IncomingMessage, length: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    const settle = (err: unknown, text?: string) => {
+      req.off("data", onData).off("end", onEnd).off("error", settle).off("close", onClose);
+      if (err) reject(err);
+      else resolve(text!.charCodeAt(0) === 0xfeff ? text!.slice(1) : text!);
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      chunks.push(chunk);
+    };
+    const onEnd = () => received === length
+      ? settle(undefined, (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString("utf8"))
+      : settle(new AppError("INVALID_INPUT", "the request body is shorter than its Content-Length"));
+    const onClose = () => settle(new AppError("INVALID_INPUT", "the request ended before its body"));
+    req.on("data", onData).on("end", onEnd).on("error", settle).on("close", onClose);
+  });
+}
 
 /**
  * One middleware: a request whose method takes no body and that declares none (every GET a poller
@@ -54,9 +93,15 @@ export function jsonBody(): Middleware {
     }
     await next();
   };
-  return (ctx, next) => {
+  return async (ctx, next) => {
     const declared = ctx.request.length;
-    if (!PARSED.has(ctx.method) && !(declared !== undefined && declared > 0) && ctx.get("Transfer-Encoding") === "") return next();
-    return hasBody(ctx, () => read(ctx, () => parse(ctx, next)));
+    if (!PARSED.has(ctx.method)) {
+      if (!(declared !== undefined && declared > 0) && ctx.get("Transfer-Encoding") === "") return next();
+      return hasBody(ctx, () => read(ctx, next));
+    }
+    const plain = plainLength(ctx);
+    if (plain === undefined) return hasBody(ctx, () => read(ctx, () => parse(ctx, next)));
+    ctx.request.body = (await readPlain(ctx.req, plain)) as typeof ctx.request.body;
+    return parse(ctx, next);
   };
 }
