@@ -5,6 +5,7 @@ import type Router from "@koa/router";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import { createAuthService, type AuthSettings } from "./auth/auth-service.js";
+import { createSignerPool, type SignerPool } from "./auth/signer-pool.js";
 import { startChain, type Chain } from "./chain/chain.js";
 import { loadOrCreateOperatorKey, readOperatorKeyFile } from "./chain/operator-key.js";
 import { composeServices } from "./compose-services.js";
@@ -104,7 +105,9 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
     undo.push(() => closeServer(listening.server));
     // From here until the app answers on the server nothing awaits: the port is open, but no
     // connection is read before the event loop turns, so no early request goes unanswered.
-    const services = buildServices(base, { store, box, chain, ops, venue, members, address: listening.address, authSettings: opts.authSettings });
+    const signers = createSignerPool();
+    undo.push(() => signers.close());
+    const services = buildServices(base, { store, box, chain, ops, venue, members, address: listening.address, signers, authSettings: opts.authSettings });
     const http = serveApi(base, { store, chain, venue, services, members, listening });
     const background = await startBackground(base, services, { store, chain, exchange: venue.exchange, members }, opts.startOracle !== false, undo);
     const { url, publicUrl } = listening.address;
@@ -116,6 +119,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       refreshVault: (address) => services.vaults.refresh(address),
       stop: once(() => shutdown(base.log, [
         () => drainServer(base.log, listening, services),
+        () => signers.close(),
         background.stopMetricsServer,
         async () => services.prices?.stop(),
         () => services.oracle.stop(),
@@ -203,7 +207,10 @@ type Services = ReturnType<typeof composeServices> & {
 /** Sign-in, the services of compose-services.ts and the price stream; built, not yet started. */
 function buildServices(
   base: Base,
-  parts: { store: Store; box: SecretBox; chain: Chain; ops: VaultChainOps; venue: Venue; members: Membership; address: ListenAddress; authSettings?: Partial<AuthSettings> },
+  parts: {
+    store: Store; box: SecretBox; chain: Chain; ops: VaultChainOps; venue: Venue; members: Membership; address: ListenAddress;
+    signers: SignerPool; authSettings?: Partial<AuthSettings>;
+  },
 ): Services {
   const { config, log, clock, metrics } = base;
   const { store, chain, venue, address } = parts;
@@ -212,6 +219,7 @@ function buildServices(
     origin: () => ({ publicUrl: address.publicUrl, chainId: chain.chainId }),
     allowedOrigins: () => address.allowedOrigins,
     settings: { sessionMaxAgeMs: config.sessionMaxAgeDays * 86_400_000, ...parts.authSettings },
+    signers: parts.signers,
   });
   const services = composeServices({
     config, store, exchange: venue.exchange, chainOps: parts.ops,

@@ -12,6 +12,7 @@ import { createSessionReader, hashToken } from "./session-reader.js";
 import { challengeMessage, type SignInOrigin } from "./sign-in-message.js";
 import { mintNonce, openNonce } from "./sign-in-nonce.js";
 import { recoverSigner } from "./signer.js";
+import type { SignerPool } from "./signer-pool.js";
 
 export interface AuthSettings {
   nonceTtlMs: number;
@@ -80,9 +81,12 @@ export function createAuthService(deps: {
   allowedOrigins: () => Set<string>;
   clock: () => number;
   settings?: Partial<AuthSettings>;
+  /** Where the signature check runs (the daemon's: a worker thread); on the event loop without one. */
+  signers?: Pick<SignerPool, "recover" | "warm">;
 }): AuthService {
   const { db, work, clock } = deps;
   const settings = { ...DEFAULT_AUTH_SETTINGS, ...deps.settings };
+  const signers = deps.signers ?? { recover: async (message: string, signature: string) => recoverSigner(message, signature), warm: () => undefined };
   // Spent nonces and ended sessions are swept at most once a minute, in a login's commit: login and
   // authenticate check expiry themselves, so the sweep only keeps the tables small. A spent nonce is
   // kept a while past its expiry, so a daemon whose clock runs behind still finds it spent.
@@ -101,6 +105,7 @@ export function createAuthService(deps: {
 
   return {
     async challenge(address, requestOrigin) {
+      signers.warm();
       const issuedAt = clock();
       const own = deps.origin();
       const publicUrl = requestOrigin && deps.allowedOrigins().has(requestOrigin) ? requestOrigin : own.publicUrl;
@@ -123,7 +128,7 @@ export function createAuthService(deps: {
         throw rejected("this challenge was not issued by tradevault; request a new challenge");
       }
       const message = challengeMessage({ publicUrl: issued.origin, chainId }, { address, nonce, issuedAt: issued.issuedAt, expiresAt: issued.expiresAt });
-      if (recoverSigner(message, signature) !== address.toLowerCase()) {
+      if ((await signers.recover(message, signature)) !== address.toLowerCase()) {
         throw rejected("the signature was not made by this address over the issued message");
       }
 

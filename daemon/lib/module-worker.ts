@@ -1,5 +1,5 @@
-// Runs one of our modules in a worker thread for a single job, from the sources (tests and benchmarks
-// run through tsx) or from dist/ alike. A worker does not inherit tsx's loader, so the bootstrap
+// Runs one of our modules in a worker thread, for a single job or for as long as it is needed, from
+// the sources (tests and benchmarks run through tsx) or from dist/ alike. A worker does not inherit tsx's loader, so the bootstrap
 // registers it when the module is TypeScript. Used for work that would otherwise hold the event loop
 // for a second or more (parsing a large chain dump), while requests and oracle cycles go on.
 import { Worker } from "node:worker_threads";
@@ -12,12 +12,17 @@ const { workerData } = require("node:worker_threads");
   await import(workerData.entry);
 })();`;
 
+/** A worker thread running `entry` (TypeScript through tsx, or JavaScript from dist/), given `input` as workerData.input. */
+export function startModuleWorker<I>(entry: URL, input?: I): Worker {
+  const tsx = entry.pathname.endsWith(".ts") ? import.meta.resolve("tsx/esm/api") : null;
+  return new Worker(BOOT, { eval: true, workerData: { entry: entry.href, tsx, input } });
+}
+
 /** Starts `entry` in a worker with `input`; resolves with its one reply, rejects if it fails or ends without one. */
 export function runInWorker<I, O>(entry: URL, input: I): Promise<O> {
-  const tsx = entry.pathname.endsWith(".ts") ? import.meta.resolve("tsx/esm/api") : null;
   return new Promise<O>((resolve, reject) => {
     let settled = false;
-    const worker = new Worker(BOOT, { eval: true, workerData: { entry: entry.href, tsx, input } });
+    const worker = startModuleWorker(entry, input);
     worker.once("message", (out: O) => {
       settled = true;
       resolve(out);
