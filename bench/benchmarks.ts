@@ -40,12 +40,12 @@ export const BENCHMARKS: Benchmark[] = [
   {
     name: "login",
     full: () => login(LOGIN_FULL),
-    tiny: () => login({ concurrency: 2, durationS: 0.3, runs: 1, warmupS: 0.1, commitProbe: 2 }),
+    tiny: () => login({ concurrency: 2, durationS: 0.3, runs: 1, warmupS: 0.1, commitProbe: 2, readProbeS: 0.3 }),
   },
   {
     name: "login-shared",
     full: () => loginShared(LOGIN_SHARED_FULL),
-    tiny: () => loginShared({ concurrency: 2, durationS: 0.3, runs: 1, warmupS: 0.1, commitProbe: 2 }),
+    tiny: () => loginShared({ concurrency: 2, durationS: 0.3, runs: 1, warmupS: 0.1, commitProbe: 2, readProbeS: 0 }),
   },
   {
     name: "oracle-scale",

@@ -13,7 +13,7 @@ import { withSharedRig, type SharedRig } from "./lib/shared-setup.js";
 import { median } from "./lib/stats.js";
 import type { Worker } from "./lib/worker-client.js";
 
-export const LOGIN_SHARED_FULL: LoginSize = { concurrency: 8, durationS: 4, runs: 3, warmupS: 1, commitProbe: 50 };
+export const LOGIN_SHARED_FULL: LoginSize = { concurrency: 8, durationS: 4, runs: 3, warmupS: 1, commitProbe: 50, readProbeS: 0 };
 
 interface Side {
   name: string;

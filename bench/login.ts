@@ -3,13 +3,16 @@
 // session written in one commit) with `concurrency` wallets signing in at once, against the signature
 // check alone in a loop on one core: recoverSigner (auth/signer.ts) over challenges the daemon issued,
 // exactly the call login makes. Also what the daemon adds to that check: its CPU per sign-in beyond
-// one verify; and ethers' verifyMessage over the same challenges, for comparison.
+// one verify; and ethers' verifyMessage over the same challenges, for comparison. And what a sign-in
+// burst does to everyone else: a read's latency (another process, one at a time) while the wallets
+// sign in, beside the same read's at rest.
 import { hexlify, randomBytes, verifyMessage, Wallet } from "ethers";
 import { recoverSigner } from "../daemon/auth/signer.js";
 import { httpClient, type Client } from "./lib/load.js";
 import { fmt, mib, type BenchResult } from "./lib/report.js";
 import { profiled } from "./lib/profile.js";
-import { median } from "./lib/stats.js";
+import { probeReads } from "./lib/read-probe.js";
+import { median, type LatencySummary } from "./lib/stats.js";
 import { startWorker, type ProcessUsage } from "./lib/worker-client.js";
 
 export interface LoginSize {
@@ -19,9 +22,20 @@ export interface LoginSize {
   warmupS: number;
   /** Sign-ins (untimed) while counting commits. */
   commitProbe: number;
+  /** Seconds of reads timed at rest, then as long again while the wallets sign in (login only; login-shared runs none). */
+  readProbeS: number;
 }
 
-export const LOGIN_FULL: LoginSize = { concurrency: 8, durationS: 4, runs: 3, warmupS: 1, commitProbe: 50 };
+export const LOGIN_FULL: LoginSize = { concurrency: 8, durationS: 4, runs: 3, warmupS: 1, commitProbe: 50, readProbeS: 3 };
+
+/** A session's token, for the read probe. */
+async function sessionToken(client: Client): Promise<string> {
+  const w = wallet();
+  const c = await client.send("POST", "/api/auth/challenge", { address: w.address });
+  const l = await client.send("POST", "/api/auth/login", { address: w.address, signature: await w.signMessage(c.body.data.message), nonce: c.body.data.nonce });
+  if (l.status !== 200) throw new Error(`login: ${l.status} ${JSON.stringify(l.body)}`);
+  return l.body.data.user.sessionToken as string;
+}
 
 export const wallet = () => new Wallet(hexlify(randomBytes(32)));
 
@@ -119,6 +133,8 @@ export async function login(size: LoginSize = LOGIN_FULL): Promise<BenchResult> 
   let loadCommits: Record<string, number> = {};
   let loadDone = 0;
   let restShare = 0;
+  let readsAtRest: LatencySummary = { p50: 0, p99: 0, count: 0 };
+  let readsDuring: LatencySummary = readsAtRest;
   let usage: ProcessUsage;
   try {
     const { url } = await worker.call<{ url: string }>("start");
@@ -155,6 +171,9 @@ export async function login(size: LoginSize = LOGIN_FULL): Promise<BenchResult> 
     await worker.call("countCommits");
     loadDone = (await signIns(clients, 1)).done;
     loadCommits = await worker.call<Record<string, number>>("commits");
+    const token = await sessionToken(clients[0]!);
+    readsAtRest = await probeReads(url, token, size.readProbeS);
+    [readsDuring] = await Promise.all([probeReads(url, token, size.readProbeS), signIns(clients, size.readProbeS + 0.5)]);
     for (const c of clients) c.close();
   } finally {
     usage = await worker.stop();
@@ -169,6 +188,8 @@ export async function login(size: LoginSize = LOGIN_FULL): Promise<BenchResult> 
     figures: [
       { label: "sign-ins/s", value: rate, unit: "/s", baseline: verify, target: ">= 0.8x baseline", met: rate >= 0.8 * verify },
       { label: "daemon CPU beyond the verify", value: median(added), unit: "x verify", ratio: "-", target: "< 0.25", met: median(added) < 0.25 },
+      { label: "a read's p50 while signing in (baseline: at rest)", value: readsDuring.p50, unit: "ms", baseline: readsAtRest.p50, target: "report" },
+      { label: "a read's p99 while signing in (baseline: at rest)", value: readsDuring.p99, unit: "ms", baseline: readsAtRest.p99, target: "report" },
     ],
     peakRssMb: mib(usage.maxRssKb),
     notes: [
@@ -181,6 +202,8 @@ export async function login(size: LoginSize = LOGIN_FULL): Promise<BenchResult> 
       `Daemon CPU while signing in: ${Math.round(median(cpu) * 100)}% of one core (at rest, before the runs: ${fmt(restShare * 100)}%); the wallets sign in the benchmark process, on the other core.`,
       `SQLite commits per sign-in (each one fsync unless marked), one at a time: ${per(commits, size.commitProbe)}; ` +
         `${size.concurrency} at once (1 s, ${loadDone} sign-ins): ${per(loadCommits, loadDone)}. Sign-ins that arrive together share the session commit (store.grouped).`,
+      `A read (GET /api/vaults, one at a time from another process, ${size.readProbeS} s each): ${readsAtRest.count} at rest, p50 ${fmt(readsAtRest.p50)} ms, p99 ${fmt(readsAtRest.p99)} ms; ` +
+        `${readsDuring.count} while ${size.concurrency} wallets sign in, p50 ${fmt(readsDuring.p50)} ms, p99 ${fmt(readsDuring.p99)} ms. The signature check runs on a thread of its own (auth/signer-pool.ts).`,
     ],
     seconds: (Date.now() - started) / 1000,
   };
