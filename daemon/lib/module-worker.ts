@@ -1,7 +1,8 @@
 // Runs one of our modules in a worker thread, for a single job or for as long as it is needed, from
-// the sources (tests and benchmarks run through tsx) or from dist/ alike. A worker does not inherit tsx's loader, so the bootstrap
-// registers it when the module is TypeScript. Used for work that would otherwise hold the event loop
-// for a second or more (parsing a large chain dump), while requests and oracle cycles go on.
+// the sources (tests and benchmarks run through tsx) or from dist/ alike. A worker does not inherit
+// tsx's loader, so the bootstrap registers it when the module is TypeScript. Used for work that would
+// otherwise hold the event loop while requests and oracle cycles wait: parsing a large chain dump (a
+// second or more), sign-in's signature checks (about 2 ms each, in bursts).
 import { Worker } from "node:worker_threads";
 import { AppError } from "../errors.js";
 
