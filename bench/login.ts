@@ -26,7 +26,7 @@ export interface LoginSize {
   readProbeS: number;
 }
 
-export const LOGIN_FULL: LoginSize = { concurrency: 8, durationS: 4, runs: 3, warmupS: 1, commitProbe: 50, readProbeS: 3 };
+export const LOGIN_FULL: LoginSize = { concurrency: 8, durationS: 4, runs: 3, warmupS: 4, commitProbe: 50, readProbeS: 3 };
 
 /** A session's token, for the read probe. */
 async function sessionToken(client: Client): Promise<string> {

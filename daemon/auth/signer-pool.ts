@@ -72,16 +72,13 @@ export function createSignerPool(opts: { idleMs?: number } = {}): SignerPool {
     w.on("message", ({ id, signer }: { id: number; signer: string | null }) => {
       const job = waiting.get(id);
       waiting.delete(id);
-      if (waiting.size === 0) {
-        w.unref();
-        rest(w);
-      }
+      if (waiting.size === 0) rest(w);
       job?.resolve(signer ?? undefined);
     });
     w.on("error", () => lost(w));
     w.on("exit", () => lost(w));
-    // An idle thread does not keep the process alive; one with a check to answer does.
-    w.unref();
+    // The thread keeps the process alive until it is closed or ends idle (unref'ing it while idle let
+    // a process exit with a check handed over, seen once under load).
     worker = w;
     rest(w);
     return w;
@@ -93,9 +90,7 @@ export function createSignerPool(opts: { idleMs?: number } = {}): SignerPool {
       return new Promise((resolve) => {
         const id = ++nextId;
         waiting.set(id, { id, message, signature, resolve });
-        const w = thread();
-        w.ref();
-        w.postMessage({ id, message, signature } satisfies RecoverJob);
+        thread().postMessage({ id, message, signature } satisfies RecoverJob);
       });
     },
     warm() {

@@ -23,8 +23,8 @@ export interface UnitOfWork {
    */
   relaxed<T>(fn: (trx: Executor) => Promise<T>): Promise<T>;
   /**
-   * Group commit: `fn` joins every other grouped call made before the event loop next turns, and the
-   * group commits durably in one transaction, one sync for all. Each call runs in its own savepoint,
+   * Group commit: `fn` joins every other grouped call made within a few milliseconds of the group's
+   * first (unit-of-work.ts), and the group commits durably in one transaction, one sync for all. Each call runs in its own savepoint,
    * so one that throws is rolled back alone and only its promise rejects.
    */
   grouped<T>(fn: (trx: Executor) => Promise<T>): Promise<T>;

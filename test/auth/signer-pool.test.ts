@@ -31,19 +31,20 @@ test("answers as the check on the event loop does, garbage included", async () =
   }
 });
 
-test("the caller's thread spends less on 20 checks than one check costs it inline", async () => {
+test("handing 20 checks over costs the caller's thread a fraction of making them itself", async () => {
   const pool = createSignerPool();
   try {
     const samples = await signed(20);
     pool.warm();
     await pool.recover(samples[0]!.message, samples[0]!.signature);
     let t0 = performance.now();
-    recoverSigner(samples[1]!.message, samples[1]!.signature);
+    for (const s of samples) recoverSigner(s.message, s.signature);
     const inline = performance.now() - t0;
     t0 = performance.now();
     const pending = samples.map((s) => pool.recover(s.message, s.signature));
     const handedOver = performance.now() - t0;
-    assert.ok(handedOver < inline, `handing 20 checks over took ${handedOver.toFixed(2)} ms, one check inline ${inline.toFixed(2)} ms`);
+    // About 40 ms against well under 1 ms on a quiet machine: the margin is for a loaded one.
+    assert.ok(handedOver < inline / 2, `handing 20 checks over took ${handedOver.toFixed(2)} ms, making them here ${inline.toFixed(2)} ms`);
     assert.equal(await Promise.all(pending), samples.map((s) => s.address));
   } finally {
     await pool.close();

@@ -160,6 +160,26 @@ test("grouped calls made together share one commit; one that throws is rolled ba
   }
 });
 
+test("a grouped call made a millisecond after another joins its commit; one made after it committed opens another", async () => {
+  const { store, close } = await openTestStore();
+  try {
+    await sql`CREATE TABLE t (v INTEGER)`.execute(store.db);
+    const seen: Executor[] = [];
+    const first = store.grouped((trx) => (seen.push(trx), insert(trx, 1)));
+    // A timer of 1 ms set after the group's fires before it, however late the event loop runs.
+    await new Promise((r) => setTimeout(r, 1));
+    const second = store.grouped((trx) => (seen.push(trx), insert(trx, 2)));
+    await Promise.all([first, second]);
+    assert.is(seen.length, 2);
+    assert.ok(seen[0] === seen[1], "the two calls ran in two transactions");
+    await store.grouped((trx) => (seen.push(trx), insert(trx, 3)));
+    assert.ok(seen[2] !== seen[0], "a call after the commit joined a finished transaction");
+    assert.equal(await values(store.db), [1, 2, 3]);
+  } finally {
+    await close();
+  }
+});
+
 only("postgres", test)("two daemons opening one empty database at once migrate it once, and both work", async () => {
   const url = await freshDatabase();
   const stores = await Promise.all([openStore(url), openStore(url), openStore(url)]);
