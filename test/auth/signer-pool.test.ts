@@ -68,11 +68,10 @@ test("the thread ends after a while with nothing to check, and the next check st
     pool.warm();
     assert.is(pool.running(), true);
     assert.is(await pool.recover(s!.message, s!.signature), s!.address);
-    const t0 = Date.now();
-    while (pool.running()) {
-      assert.ok(Date.now() - t0 < 30_000, "the idle thread never ended");
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    // The idle timer was set when the answer came; a longer timer set after it fires after it, however
+    // late the event loop runs, so this needs no clock.
+    await new Promise((r) => setTimeout(r, 150));
+    assert.is(pool.running(), false, "the idle thread did not end");
     assert.is(await pool.recover(s!.message, s!.signature), s!.address);
     assert.is(pool.running(), true);
   } finally {

@@ -19,14 +19,12 @@ const PARSED = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 /** What `ctx.is("application/json")` takes; the text is read as UTF-8 whatever the charset, as koa-body reads it. */
 const PLAIN_JSON = /^application\/json[ \t]*(?:;|$)/i;
 
-/** The declared length when the body can take the direct read; undefined for koa-body's. */
-function plainLength(ctx: Context): number | undefined {
+/** Whether a body of `declared` length can take the direct read (else koa-body's). */
+function isPlain(ctx: Context, declared: number | undefined): declared is number {
   const h = ctx.req.headers;
-  if (h["transfer-encoding"] !== undefined) return undefined;
-  if (h["content-encoding"] !== undefined && h["content-encoding"].toLowerCase() !== "identity") return undefined;
-  if (h["content-type"] === undefined || !PLAIN_JSON.test(h["content-type"])) return undefined;
-  const length = ctx.request.length;
-  return length !== undefined && length <= BODY_LIMIT_BYTES ? length : undefined;
+  if (declared === undefined || declared > BODY_LIMIT_BYTES || h["transfer-encoding"] !== undefined) return false;
+  if (h["content-encoding"] !== undefined && h["content-encoding"].toLowerCase() !== "identity") return false;
+  return h["content-type"] !== undefined && PLAIN_JSON.test(h["content-type"]);
 }
 
 /** A declared-length body as text, without its byte-order mark (as koa-body's decoder drops it). */
@@ -99,9 +97,8 @@ export function jsonBody(): Middleware {
       if (!(declared !== undefined && declared > 0) && ctx.get("Transfer-Encoding") === "") return next();
       return hasBody(ctx, () => read(ctx, next));
     }
-    const plain = plainLength(ctx);
-    if (plain === undefined) return hasBody(ctx, () => read(ctx, () => parse(ctx, next)));
-    ctx.request.body = (await readPlain(ctx.req, plain)) as typeof ctx.request.body;
+    if (!isPlain(ctx, declared)) return hasBody(ctx, () => read(ctx, () => parse(ctx, next)));
+    ctx.request.body = (await readPlain(ctx.req, declared)) as typeof ctx.request.body;
     return parse(ctx, next);
   };
 }
