@@ -111,6 +111,20 @@ export interface VaultEventsTable {
   data: string;
 }
 
+/** What one balance reading was computed from (vaults/balance-reader.ts), keyed by its observedAt. */
+export interface VaultReadingsTable {
+  vault_num: number;
+  observed_at: number;
+  /** The exchange's account value, decimal text as it answered. */
+  account_value: string;
+  /** Net external transfers subtracted, integer base units (signed). */
+  external: string;
+  /** Unix ms: the exchange's time of the account state. */
+  state_time: number;
+  /** 1 when the account held no position. */
+  flat: number;
+}
+
 /** Hashes of the transactions that emitted vault events, each stored once. */
 export interface ChainTxsTable {
   id: Generated<number>;
@@ -204,6 +218,7 @@ export interface ChainTables {
   chain_cursor: ChainCursorTable;
   vaults: VaultsTable;
   vault_events: VaultEventsTable;
+  vault_readings: VaultReadingsTable;
   chain_txs: ChainTxsTable;
   vault_enforcement: VaultEnforcementTable;
   tx_requests: TxRequestsTable;

@@ -1,29 +1,37 @@
 // Reads a vault's balance from its exchange account: equity (unrealized PnL included) minus the USDC
 // moved in or out by others since the vault started, so a deposit is not profit and a withdrawal is
-// not a drawdown.
+// not a drawdown. "Since the vault started" is every ledger record at or after its creation block's
+// time in ms (the creation second included), up to the exchange's own time of the account state the
+// reading is taken from: the netting and the value describe the same moment.
 //
-// Budget: the account state costs 2 request weight, the ledger 20. The ledger is therefore re-read
-// only every few minutes, or at once when the balance jumps (a deposit or withdrawal looks like a
-// jump), or when the caller needs a fresh figure (unpause, close, a suspected breach). So a cycle
-// costs about 2 weight per vault, and a transfer can never pause a vault or lift its peak unnoticed
-// beyond the jump threshold.
+// Budget: the account state costs 2 request weight, the ledger 20. The ledger is re-read only when
+// the account's cash may have moved: a transfer always moves it, so a reading whose cash and positions
+// match the last read's cannot hide one. Cash is the account value less the positions' unrealized PnL
+// (it moves with fills, fees, funding and transfers, not with prices). Funding lands on the hour, so
+// a new hour also re-reads, and so does a cached total older than a few minutes or a caller that needs
+// a fresh figure (unpause, close, a suspected breach). A quiet vault costs about 2 weight a cycle.
 //
 // The same account state shows the positions: when they differ from the last read, something
 // filled (a resting order, a liquidation), and `onPositionsChanged` lets the vault balances read the fills
 // at its next cycle instead of at its periodic sweep.
 import type { VaultRow } from "../db/schema-chain.js";
 import type { AccountState, ExchangeAdapter, ReadOptions } from "../exchange/types.js";
+import { fixed } from "../lib/decimal.js";
 import type { BalanceReading } from "./vault-chain.js";
 import { externalTotal, netBalance } from "./vault-math.js";
+import { USDC_DECIMALS } from "./units.js";
 
-/** A vault's cached ledger total is read again after this long (sooner on a jump or when asked fresh). */
+/** A vault's cached ledger total is read again after this long (sooner when cash moved or when asked fresh). */
 export const LEDGER_MAX_AGE_MS = 5 * 60_000;
+
+/** Venue figures are rounded to micro-USDC one by one: cash derived from them may wobble by this much with prices alone. */
+const CASH_WOBBLE = 2n;
+const HOUR_MS = 3_600_000;
+const usd = fixed(USDC_DECIMALS);
 
 export interface BalanceReaderOptions {
   /** How old a cached ledger total may get. */
   ledgerMaxAgeMs?: number;
-  /** A move bigger than this (basis points of the last balance) re-reads the ledger first. */
-  jumpBps?: number;
   /** Called when a vault's positions differ from the previous read's (not on its first read). */
   onPositionsChanged?: (vault: string) => void;
 }
@@ -43,18 +51,41 @@ export interface BalanceReader {
   snapshot(vault: string): AccountSnapshot | undefined;
 }
 
+/** Account value less unrealized PnL, in base units: what only fills, fees, funding and transfers move. */
+export function cashOf(state: AccountState): bigint {
+  let cash = usd.parse(state.accountValue, "floor");
+  for (const p of state.positions) cash -= usd.parse(p.unrealizedPnl, "floor");
+  return cash;
+}
+
+interface Cached {
+  external: bigint;
+  /** Exchange ms of the account state the ledger total holds for. */
+  through: number;
+  /** Daemon ms of the ledger read (for its maximum age). */
+  at: number;
+  cash: bigint;
+  /** Each position's symbol, size and entry: a fill that leaves the sizes as they were still moves the entry. */
+  positions: string;
+  sizes: string;
+}
+
 export function createBalanceReader(exchange: ExchangeAdapter, clock: () => number, o: BalanceReaderOptions = {}): BalanceReader {
   const maxAge = o.ledgerMaxAgeMs ?? LEDGER_MAX_AGE_MS;
-  const jumpBps = BigInt(o.jumpBps ?? 50);
-  const cache = new Map<string, { external: bigint; at: number; last: bigint; positions: string }>();
+  const cache = new Map<string, Cached>();
   const snapshots = new Map<string, AccountSnapshot>();
 
-  async function ledgerTotal(v: VaultRow, opts: ReadOptions): Promise<bigint> {
-    // Block times are whole seconds: a transfer in the vault's creation second counts as capital the
-    // account already had (what initialBalance describes), not as an external transfer.
-    const startMs = (v.created_at + 1) * 1000;
+  async function ledgerTotal(v: VaultRow, through: number, opts: ReadOptions): Promise<bigint> {
+    const startMs = v.created_at * 1000;
     const ledger = await exchange.ledgerUpdates(v.exchange_account, startMs, opts);
-    return externalTotal(ledger.filter((u) => u.time >= startMs).map((u) => u.usdcDelta));
+    return externalTotal(ledger.filter((u) => u.time >= startMs && u.time <= through).map((u) => u.usdcDelta));
+  }
+
+  function stale(c: Cached | undefined, state: AccountState, cash: bigint, positions: string, now: number): boolean {
+    if (!c) return true;
+    const moved = cash > c.cash ? cash - c.cash : c.cash - cash;
+    return moved > CASH_WOBBLE || positions !== c.positions || Math.floor(state.time / HOUR_MS) !== Math.floor(c.through / HOUR_MS)
+      || now - c.at > maxAge;
   }
 
   return {
@@ -63,19 +94,26 @@ export function createBalanceReader(exchange: ExchangeAdapter, clock: () => numb
       // Stamped when the answer came, not when the read was asked: a read that waited for the
       // exchange's budget describes the account as it is now, and the day it falls in is today's.
       const now = clock();
-      const positions = state.positions.map((p) => `${p.symbol}:${p.size}`).sort().join(",");
+      const sizes = state.positions.map((p) => `${p.symbol}:${p.size}`).sort().join(",");
+      const positions = state.positions.map((p) => `${p.symbol}:${p.size}:${p.entryPrice}`).sort().join(",");
+      const cash = cashOf(state);
       let c = cache.get(v.address);
-      if (c && c.positions !== positions) o.onPositionsChanged?.(v.address);
-      const jumped = (balance: bigint) => c !== undefined && c.last > 0n && (balance > c.last ? balance - c.last : c.last - balance) * 10_000n > jumpBps * c.last;
-      if (opts.fresh || !c || now - c.at > maxAge || jumped(netBalance(state.accountValue, c.external))) {
-        c = { external: await ledgerTotal(v, opts), at: now, last: c?.last ?? 0n, positions };
+      if (c && c.sizes !== sizes) o.onPositionsChanged?.(v.address);
+      if (opts.fresh || !c || stale(c, state, cash, positions, now)) {
+        c = { external: await ledgerTotal(v, state.time, opts), through: state.time, at: now, cash, positions, sizes };
+      } else {
+        // Nothing moved the cash since the ledger was read: the same total holds up to this state.
+        c = { ...c, through: state.time };
       }
+      cache.set(v.address, c);
       const balance = netBalance(state.accountValue, c.external);
-      cache.set(v.address, { ...c, last: balance, positions });
       snapshots.set(v.address, { state, external: c.external, at: now });
       // The contract ignores a reading that is not newer than the one it holds: never repeat a second.
       const observedAt = Math.max(Math.floor(now / 1000), (v.last_observed_at ?? 0) + 1);
-      return { vault: v.address, balance, observedAt };
+      return {
+        vault: v.address, balance, observedAt,
+        source: { accountValue: state.accountValue, external: c.external, stateTime: state.time, flat: state.positions.length === 0 },
+      };
     },
     snapshot: (address) => snapshots.get(address),
   };

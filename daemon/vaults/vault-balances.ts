@@ -6,6 +6,7 @@ import type { Logger } from "pino";
 import type { Executor, UnitOfWork } from "../db/store.js";
 import type { VaultEventRow, VaultRow } from "../db/schema-chain.js";
 import * as tradesRepo from "../db/vault-trades-repo.js";
+import { putReadings } from "../db/vault-readings-repo.js";
 import type { ExchangeAdapter, ReadOptions } from "../exchange/types.js";
 import { mapLimit } from "../lib/map-limit.js";
 import { withRetry } from "../lib/retry.js";
@@ -99,6 +100,8 @@ export function createVaultBalances(deps: BalancesDeps) {
       readings = readings.filter((r) => kept.has(r.vault));
     }
     if (readings.length === 0) return { read: 0, paused: [], failures: [] };
+    // Before the send: a reading on-chain always has its record, whatever happens after.
+    await work.write((trx) => putReadings(trx, readings.map((r) => ({ vault: r.vault, observedAt: r.observedAt, ...r.source }))));
     const { paused, failures } = await chain.updateBalances(readings);
     const byAddress = new Map(vaults.map((v) => [v.address, v]));
     return { read: readings.length, paused: paused.map((a) => byAddress.get(a)!).filter(Boolean), failures };

@@ -13,6 +13,19 @@ export interface BalanceReading {
   balance: bigint;
   /** Unix seconds the balance was observed at. */
   observedAt: number;
+  /** What the balance was computed from, kept beside it so anyone can check the netting. */
+  source: ReadingSource;
+}
+
+export interface ReadingSource {
+  /** The account value the exchange answered (decimal text, as it came). */
+  accountValue: string;
+  /** Net USDC moved in by others (base units) from the vault's creation to `stateTime`, subtracted. */
+  external: bigint;
+  /** The exchange's own time (Unix ms) of the account state read. */
+  stateTime: number;
+  /** The account held no position. */
+  flat: boolean;
 }
 
 export interface VaultChainOps {

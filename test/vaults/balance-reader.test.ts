@@ -1,5 +1,6 @@
-// The oracle's balance reads: net of external transfers, and within budget (the 20-weight ledger is
-// read again only when stale, when the balance jumps, or when a fresh figure is asked for).
+// The oracle's balance reads: net of external transfers from the vault's creation second on, and
+// within budget (the 20-weight ledger is read again only when the account's cash moved, on a new
+// hour, when stale, or when a fresh figure is asked for).
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { Wallet } from "ethers";
@@ -29,7 +30,7 @@ test("deposits after the vault started are not profit; the ledger is read only w
     now += 5_000;
     const vault = { address: "0xV", exchange_account: account, created_at: Math.floor(now / 1000), last_observed_at: null } as unknown as VaultRow;
     const { wrapped, calls } = counting(createHyperliquidAdapter({ kind: "sim", url: h.sim.url, isTestnet: true }));
-    const reader = createBalanceReader(wrapped, () => now, { ledgerMaxAgeMs: 60_000, jumpBps: 50 });
+    const reader = createBalanceReader(wrapped, () => now, { ledgerMaxAgeMs: 60_000 });
 
     now += 2_000;
     assert.is((await reader.read(vault)).balance, 10_000_000_000n);
@@ -37,17 +38,49 @@ test("deposits after the vault started are not profit; the ledger is read only w
     await reader.read(vault);
     assert.equal(calls, { accountState: 2, ledgerUpdates: 1 }, "cached ledger: 2 weight per read");
 
-    await h.sim.faucet(account, "3000"); // an outside deposit: a jump, so the ledger is read at once
+    await h.sim.faucet(account, "3000"); // an outside deposit: the cash moved, so the ledger is read at once
     assert.is((await reader.read(vault)).balance, 10_000_000_000n, "the deposit is netted out");
     assert.is(calls.ledgerUpdates, 2);
+    await h.sim.faucet(account, "1"); // far below any jump threshold: netted all the same
+    const small = await reader.read(vault);
+    assert.is(small.balance, 10_000_000_000n, "a small deposit is netted at once");
+    assert.is(small.source.external, 3_001_000_000n);
+    assert.is(small.source.accountValue, "13001");
+    assert.is(small.source.flat, true);
+    assert.is(calls.ledgerUpdates, 3);
+    await reader.read(vault);
+    assert.is(calls.ledgerUpdates, 3, "nothing moved: the total holds");
 
     await reader.read(vault, { fresh: true });
-    assert.is(calls.ledgerUpdates, 3);
+    assert.is(calls.ledgerUpdates, 4);
     now += 61_000;
     await reader.read(vault);
-    assert.is(calls.ledgerUpdates, 4, "stale after a minute here");
+    assert.is(calls.ledgerUpdates, 5, "stale after a minute here");
     const r = await reader.read({ ...vault, last_observed_at: Math.floor(now / 1000) + 5 } as VaultRow);
     assert.is(r.observedAt, Math.floor(now / 1000) + 6, "never repeats or goes back on an observed second");
+  } finally {
+    await h.close();
+  }
+});
+
+test("a transfer in the vault's creation second is netted, whichever way and whenever in the second", async () => {
+  // The block's time is a whole second, so the vault "started" at its first millisecond.
+  const second = Math.floor(Date.now() / 1000) + 10;
+  let now = second * 1000 - 500;
+  const h = await startSim({ clock: () => now });
+  try {
+    const account = Wallet.createRandom().address;
+    await h.sim.faucet(account, "10000"); // before the creation second: the vault's capital
+    const vault = { address: "0xV", exchange_account: account, created_at: second, last_observed_at: null } as unknown as VaultRow;
+    const reader = createBalanceReader(createHyperliquidAdapter({ kind: "sim", url: h.sim.url, isTestnet: true }), () => now);
+    now = second * 1000 + 5;
+    const first = await reader.read(vault);
+    assert.is(first.balance, 10_000_000_000n, "the first reading, in the creation second");
+    now += 30;
+    await h.sim.faucet(account, "5000"); // 30 ms later, still in the creation second
+    const after = await reader.read({ ...vault, last_observed_at: first.observedAt } as VaultRow);
+    assert.is(after.balance, 10_000_000_000n, "a deposit in the creation second is not profit");
+    assert.is(after.source.external, 5_000_000_000n);
   } finally {
     await h.close();
   }
