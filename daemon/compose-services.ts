@@ -36,6 +36,8 @@ import type { VaultChainOps } from "./vaults/vault-chain.js";
 import { createVaultGate } from "./vaults/vault-gate.js";
 import { createVaultService } from "./vaults/vault-service.js";
 import { createVaultPerformance } from "./vaults/vault-performance.js";
+import { createVaultVerification } from "./vaults/vault-verification.js";
+import { verifyRoutes } from "./http/routes/verify-routes.js";
 import { createVaultExports } from "./vaults/vault-exports.js";
 import { createAccountModes } from "./vaults/account-modes.js";
 import { createDeadMan } from "./vaults/dead-man.js";
@@ -64,6 +66,8 @@ export interface ServiceDeps {
   box: SecretBox;
   /** The vaults whose oracle work is this daemon's: all of them alone on a database, a leased share with others. */
   share: VaultShare;
+  /** What a vault's verification reads the chain through, and the request budget its exchange reads take. */
+  verifyVia: { rpcUrl: string; spend: (weight: number) => Promise<void> };
   clock: () => number;
   log: Logger;
 }
@@ -192,6 +196,11 @@ export function composeServices(deps: ServiceDeps) {
     ...proposalRoutes(proposals),
     ...vaultRoutes({ vaults, exports: createVaultExports({ db }) }),
     ...performanceRoutes({ performance: createVaultPerformance({ db, exchange }) }),
+    ...verifyRoutes({ verification: createVaultVerification({
+      db, work: store, rpcUrl: deps.verifyVia.rpcUrl, exchangeUrl: exchange.url, spend: deps.verifyVia.spend, clock,
+      // Three reconciliation passes (every 5 s, main.ts): a row may lag the venue that long.
+      orderLagMs: 15_000,
+    }) }),
     ...webhookRoutes(webhooks),
     ...eventsRoute({
       hub: live.hub,

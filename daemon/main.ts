@@ -224,6 +224,7 @@ function buildServices(
   const services = composeServices({
     config, store, exchange: venue.exchange, chainOps: parts.ops,
     onChainEvents: (listener) => void chain.indexer.onEvents(listener), auth, box: parts.box, share: parts.members.share, clock, log,
+    verifyVia: { rpcUrl: chain.rpcUrl, spend: (weight) => venue.meter.acquire(weight, { priority: "background" }) },
   });
   const prices = config.priceStream
     ? createPriceStream({ apiUrl: venue.exchange.url, onMids: (mids) => services.watch.onMids(mids), log, clock })

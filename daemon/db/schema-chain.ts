@@ -125,6 +125,16 @@ export interface VaultReadingsTable {
   flat: number;
 }
 
+/** Each vault's last verification (verify/). */
+export interface VaultVerificationsTable {
+  vault_num: number;
+  /** Unix seconds. */
+  checked_at: number;
+  outcome: string;
+  /** JSON of the rendered verification. */
+  result: string;
+}
+
 /** Hashes of the transactions that emitted vault events, each stored once. */
 export interface ChainTxsTable {
   id: Generated<number>;
@@ -219,6 +229,7 @@ export interface ChainTables {
   vaults: VaultsTable;
   vault_events: VaultEventsTable;
   vault_readings: VaultReadingsTable;
+  vault_verifications: VaultVerificationsTable;
   chain_txs: ChainTxsTable;
   vault_enforcement: VaultEnforcementTable;
   tx_requests: TxRequestsTable;

@@ -1,5 +1,6 @@
 // What each balance reading was computed from (db/schema-chain.ts VaultReadingsTable): written with
-// the readings an update sends, read back by the vault's verification.
+// the readings an update sends, read back by the vault's verification with its order rows; and
+// the last verification.
 import type { VaultReadingsTable } from "./schema-chain.js";
 import { chunks } from "./batches.js";
 import type { Executor } from "./store.js";
@@ -48,4 +49,26 @@ export async function readingsOf(db: Executor, vault: string): Promise<ReadingRe
     vault, observedAt: Number(r.observed_at), accountValue: r.account_value, external: BigInt(r.external),
     stateTime: Number(r.state_time), flat: r.flat === 1,
   }));
+}
+
+/** The vault's order rows with an exchange order id, for the order rows' check. */
+export async function vaultOrderRows(db: Executor, vault: string): Promise<Array<{ orderId: number; status: string; updatedAt: number }>> {
+  const rows = await db.selectFrom("orders").select(["oid", "status", "updated_at"])
+    .where("vault_address", "=", vault).where("oid", "is not", null).execute();
+  return rows.map((r) => ({ orderId: Number(r.oid), status: r.status, updatedAt: Number(r.updated_at) }));
+}
+
+/** Keeps the vault's last verification (JSON as rendered). */
+export async function putVerification(db: Executor, vault: string, checkedAt: number, outcome: string, result: string): Promise<void> {
+  const v = await db.selectFrom("vaults").select("num").where("address", "=", vault).executeTakeFirst();
+  if (!v) return;
+  await db.insertInto("vault_verifications").values({ vault_num: v.num, checked_at: checkedAt, outcome, result })
+    .onConflict((oc) => oc.column("vault_num").doUpdateSet({ checked_at: checkedAt, outcome, result }))
+    .execute();
+}
+
+export async function lastVerification(db: Executor, vault: string): Promise<string | undefined> {
+  const row = await db.selectFrom("vault_verifications").innerJoin("vaults", "vaults.num", "vault_verifications.vault_num")
+    .select("result").where("vaults.address", "=", vault).executeTakeFirst();
+  return row?.result;
 }

@@ -14,3 +14,4 @@ export * from "./routes/event-responses.js";
 export * from "./routes/meta-responses.js";
 export * from "./routes/sim-responses.js";
 export * from "./routes/webhook-responses.js";
+export * from "./routes/verify-responses.js";

@@ -1,0 +1,107 @@
+// The two invariants that tie the vault's on-chain readings to the exchange's records: every reading
+// is netted once (its record's account value less the transfers the exchange's ledger shows up to that
+// moment), and at every flat point the reading equals the base plus what the fills and funding since
+// it paid, to the micro-USDC.
+import { formatDecimal, parseDecimal } from "../lib/decimal.js";
+import { externalBetween } from "./external-transfers.js";
+import type { ChainEvent, ChainRecords, DaemonRecords, ExchangeRecords, InvariantResult } from "./records.js";
+
+type Reading = Extract<ChainEvent, { type: "BalanceUpdated" }>;
+const usdc = (micro: bigint) => formatDecimal(micro, 6);
+/** Sums run at 12 decimals, so no venue figure is rounded before the comparison. */
+const SCALE = 12;
+const MICRO = 1_000_000n;
+
+export function readingsOf(chain: ChainRecords): Reading[] {
+  return chain.events.filter((e): e is Reading => e.type === "BalanceUpdated");
+}
+
+export function checkReadingsNetted(chain: ChainRecords, exchange: ExchangeRecords, daemon: DaemonRecords): InvariantResult {
+  const base = { invariant: "readings-netted" as const };
+  const records = new Map(daemon.readings.map((r) => [r.observedAt, r]));
+  const createdMs = chain.terms.createdAt * 1000;
+  const readings = readingsOf(chain);
+  for (const r of readings) {
+    const rec = records.get(r.observedAt);
+    const at = `the reading observed at ${r.observedAt}`;
+    if (!rec) return { ...base, status: "broken", checked: readings.length, summary: "a reading on-chain has no record of what it was computed from", break: { what: at, expected: "the daemon's record of its account value and netting", actual: "none" } };
+    const netting = externalBetween(exchange.ledger, chain.terms.exchangeAccount, createdMs, rec.stateTime);
+    if (netting !== rec.external) {
+      return { ...base, status: "broken", checked: readings.length, summary: "a reading's netting differs from the exchange's ledger", break: { what: `${at}: external transfers from ${createdMs} to ${rec.stateTime} ms`, expected: usdc(netting), actual: usdc(rec.external) } };
+    }
+    const value = parseDecimal(rec.accountValue, 6, "floor") - netting;
+    const expected = value > 0n ? value : 0n;
+    if (expected !== r.balance) {
+      return { ...base, status: "broken", checked: readings.length, summary: "a reading on-chain is not its account value less its netting", break: { what: `${at}: account value ${rec.accountValue} less ${usdc(netting)}`, expected: usdc(expected), actual: usdc(r.balance) } };
+    }
+  }
+  return { ...base, status: "holds", checked: readings.length, summary: `${readings.length} readings, each its account value less the transfers the ledger shows up to it` };
+}
+
+/** Signed size per coin after every fill, to tell flat moments from the fills alone. */
+function flatAt(fills: ExchangeRecords["fills"]): (fromMs: number, toMs: number) => boolean {
+  const sorted = [...fills].sort((a, b) => a.time - b.time || a.tid - b.tid);
+  const open: number[] = []; // time of each fill after which some position is open
+  const size = new Map<string, bigint>();
+  for (const f of sorted) {
+    const delta = parseDecimal(f.sz, 10) * (f.side === "B" ? 1n : -1n);
+    size.set(f.coin, (size.get(f.coin) ?? 0n) + delta);
+    open.push([...size.values()].some((s) => s !== 0n) ? 1 : 0);
+  }
+  return (fromMs, toMs) => {
+    // Flat through the window: no fill inside it, and flat after the last fill before it.
+    let last = -1;
+    for (let i = 0; i < sorted.length; i++) {
+      const t = sorted[i]!.time;
+      if (t >= fromMs && t <= toMs) return false;
+      if (t < fromMs) last = i;
+    }
+    return last < 0 || open[last] === 0;
+  };
+}
+
+/** What the fills, fees and funding paid the account in (fromMs, toMs], at SCALE decimals. */
+function paidBetween(exchange: ExchangeRecords, fromMs: number, toMs: number): bigint {
+  let total = 0n;
+  for (const f of exchange.fills) if (f.time > fromMs && f.time <= toMs) total += parseDecimal(f.closedPnl, SCALE) - parseDecimal(f.fee, SCALE);
+  for (const p of exchange.funding) if (p.time > fromMs && p.time <= toMs) total += parseDecimal(p.usdc, SCALE);
+  return total;
+}
+
+/**
+ * Flat points: with the daemon's records, a reading whose account state held no position, cut at that
+ * state's time; from the chain alone, a reading with no fill within WINDOW_MS of its second and no
+ * position before it. The base is the first reading, which must itself be flat.
+ */
+const WINDOW_MS = 2_000;
+
+export function checkFlatPoints(chain: ChainRecords, exchange: ExchangeRecords, daemon?: DaemonRecords): InvariantResult {
+  const base = { invariant: "flat-points" as const };
+  const readings = readingsOf(chain);
+  const records = new Map((daemon?.readings ?? []).map((r) => [r.observedAt, r]));
+  const flatFills = flatAt(exchange.fills);
+  const points = readings.map((r) => {
+    const rec = records.get(r.observedAt);
+    if (rec) return { r, flat: rec.flat && flatFills(rec.stateTime, rec.stateTime), at: rec.stateTime };
+    const at = r.observedAt * 1000;
+    return { r, flat: !daemon && flatFills(at - WINDOW_MS, at + WINDOW_MS), at };
+  });
+  const first = points[0];
+  if (!first) return { ...base, status: "not-checked", checked: 0, summary: "the vault has no reading yet" };
+  if (!first.flat) return { ...base, status: "not-checked", checked: 0, summary: "the account held a position at the vault's first reading, so there is no flat base" };
+  let checked = 0;
+  for (const p of points.slice(1)) {
+    if (!p.flat) continue;
+    checked++;
+    const expected = first.r.balance * MICRO + paidBetween(exchange, first.at, p.at);
+    const actual = p.r.balance * MICRO;
+    // To the micro-USDC: the reading is the account value rounded down to 6 decimals.
+    if (actual > expected || expected - actual >= MICRO) {
+      return {
+        ...base, status: "broken", checked, summary: "at a flat point the reading is not the base plus the fills' closed PnL less fees, plus funding",
+        break: { what: `the reading observed at ${p.r.observedAt} (base ${usdc(first.r.balance)} at ${first.r.observedAt})`, expected: formatDecimal(expected, SCALE).replace(/0{6}$/, ""), actual: usdc(p.r.balance) },
+      };
+    }
+  }
+  return { ...base, status: "holds", checked, summary: `${checked} flat points after the base, each the base plus closed PnL less fees, plus funding` };
+}
