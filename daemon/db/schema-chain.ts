@@ -90,6 +90,11 @@ export interface VaultsTable {
   account_mode_checked_at: number | null;
   /** 1 once DeadlineApproaching was recorded (vaults/deadline-notices.ts). */
   deadline_notice: Generated<number>;
+  /**
+   * Unix ms (the exchange's clock): transfers after this are netted out of the vault's readings. The
+   * time of the account state its first reading was taken from; null until that reading is stored.
+   */
+  netting_from: number | null;
   updated_at: number;
 }
 

@@ -15,11 +15,14 @@ export interface ReadingRecord {
   flat: boolean;
 }
 
+/** A record as written: with where the vault's netting starts (kept on the vault by its first reading). */
+export type NewReadingRecord = ReadingRecord & { nettingFrom: number };
+
 /**
  * Stores the records of readings about to be sent. A reading sent again under the same observedAt (its
  * first transaction failed) replaces the record: the chain takes at most one reading per second.
  */
-export async function putReadings(db: Executor, records: readonly ReadingRecord[]): Promise<void> {
+export async function putReadings(db: Executor, records: readonly NewReadingRecord[]): Promise<void> {
   if (records.length === 0) return;
   const nums = await db.selectFrom("vaults").select(["address", "num"]).where("address", "in", [...new Set(records.map((r) => r.vault))]).execute();
   const numOf = new Map(nums.map((n) => [n.address, n.num]));
@@ -27,6 +30,10 @@ export async function putReadings(db: Executor, records: readonly ReadingRecord[
     vault_num: numOf.get(r.vault)!, observed_at: r.observedAt, account_value: r.accountValue,
     external: r.external.toString(), state_time: r.stateTime, flat: r.flat ? 1 : 0,
   }));
+  for (const r of records.filter((x) => x.nettingFrom === x.stateTime)) {
+    // Only a vault's first reading sets it: every later one nets from the same moment.
+    await db.updateTable("vaults").set({ netting_from: r.nettingFrom }).where("address", "=", r.vault).where("netting_from", "is", null).execute();
+  }
   for (const part of chunks(rows)) {
     await db.insertInto("vault_readings").values(part)
       .onConflict((oc) => oc.columns(["vault_num", "observed_at"]).doUpdateSet((eb) => ({

@@ -1,8 +1,9 @@
 // Reads a vault's balance from its exchange account: equity (unrealized PnL included) minus the USDC
 // moved in or out by others since the vault started, so a deposit is not profit and a withdrawal is
-// not a drawdown. "Since the vault started" is every ledger record at or after its creation block's
-// time in ms (the creation second included), up to the exchange's own time of the account state the
-// reading is taken from: the netting and the value describe the same moment.
+// not a drawdown. The vault starts at its first reading: what the account holds then is its capital
+// (a first reading that differs from initialBalance is recorded as such), and every ledger record after
+// that account state's time, up to the time of the state a reading is taken from, is netted out. Both
+// times are the exchange's own, in ms, so a deposit a few ms after the first reading is netted too.
 //
 // Budget: the account state costs 2 request weight, the ledger 20. The ledger is re-read only when
 // the account's cash may have moved: a transfer always moves it, so a reading whose cash and positions
@@ -75,10 +76,12 @@ export function createBalanceReader(exchange: ExchangeAdapter, clock: () => numb
   const cache = new Map<string, Cached>();
   const snapshots = new Map<string, AccountSnapshot>();
 
-  async function ledgerTotal(v: VaultRow, through: number, opts: ReadOptions): Promise<bigint> {
-    const startMs = v.created_at * 1000;
-    const ledger = await exchange.ledgerUpdates(v.exchange_account, startMs, opts);
-    return externalTotal(ledger.filter((u) => u.time >= startMs && u.time <= through).map((u) => u.usdcDelta));
+  /** Where each vault's netting starts, once its first reading was taken (the row may not show it yet). */
+  const starts = new Map<string, number>();
+
+  async function ledgerTotal(v: VaultRow, from: number, through: number, opts: ReadOptions): Promise<bigint> {
+    const ledger = await exchange.ledgerUpdates(v.exchange_account, from + 1, opts);
+    return externalTotal(ledger.filter((u) => u.time > from && u.time <= through).map((u) => u.usdcDelta));
   }
 
   function stale(c: Cached | undefined, state: AccountState, cash: bigint, positions: string, now: number): boolean {
@@ -99,8 +102,13 @@ export function createBalanceReader(exchange: ExchangeAdapter, clock: () => numb
       const cash = cashOf(state);
       let c = cache.get(v.address);
       if (c && c.sizes !== sizes) o.onPositionsChanged?.(v.address);
-      if (opts.fresh || !c || stale(c, state, cash, positions, now)) {
-        c = { external: await ledgerTotal(v, state.time, opts), through: state.time, at: now, cash, positions, sizes };
+      const known = v.netting_from ?? starts.get(v.address);
+      const nettingFrom = known ?? state.time;
+      starts.set(v.address, nettingFrom);
+      if (known === undefined || known === null) {
+        c = { external: 0n, through: state.time, at: now, cash, positions, sizes };
+      } else if (opts.fresh || !c || stale(c, state, cash, positions, now)) {
+        c = { external: await ledgerTotal(v, nettingFrom, state.time, opts), through: state.time, at: now, cash, positions, sizes };
       } else {
         // Nothing moved the cash since the ledger was read: the same total holds up to this state.
         c = { ...c, through: state.time };
@@ -112,7 +120,7 @@ export function createBalanceReader(exchange: ExchangeAdapter, clock: () => numb
       const observedAt = Math.max(Math.floor(now / 1000), (v.last_observed_at ?? 0) + 1);
       return {
         vault: v.address, balance, observedAt,
-        source: { accountValue: state.accountValue, external: c.external, stateTime: state.time, flat: state.positions.length === 0 },
+        source: { accountValue: state.accountValue, external: c.external, nettingFrom, stateTime: state.time, flat: state.positions.length === 0 },
       };
     },
     snapshot: (address) => snapshots.get(address),

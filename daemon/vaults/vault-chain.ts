@@ -20,8 +20,10 @@ export interface BalanceReading {
 export interface ReadingSource {
   /** The account value the exchange answered (decimal text, as it came). */
   accountValue: string;
-  /** Net USDC moved in by others (base units) from the vault's creation to `stateTime`, subtracted. */
+  /** Net USDC moved in by others (base units) after `nettingFrom` up to `stateTime`, subtracted. */
   external: bigint;
+  /** Unix ms (exchange clock) after which transfers are netted: the first reading's own stateTime. */
+  nettingFrom: number;
   /** The exchange's own time (Unix ms) of the account state read. */
   stateTime: number;
   /** The account held no position. */

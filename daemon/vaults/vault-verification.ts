@@ -26,13 +26,14 @@ export interface VerificationDeps {
 export function createVaultVerification(deps: VerificationDeps) {
   const running = new Map<string, Promise<Verification>>();
 
-  async function run(address: string, createdBlock: number): Promise<Verification> {
+  async function run(address: string, createdBlock: number, nettingFrom: number | null): Promise<Verification> {
     const chain = chainRecordsFrom(deps.rpcUrl, { fromBlock: createdBlock });
     try {
       const result = await verifyVault(address, {
         chain: chain.read,
         exchange: exchangeRecordsFrom(`${deps.exchangeUrl}/info`, { spend: deps.spend, orders: true }),
         daemon: async (vault) => ({
+          nettingFrom,
           readings: await readingsRepo.readingsOf(deps.db, vault),
           orders: await readingsRepo.vaultOrderRows(deps.db, vault),
           ordersSettledBefore: deps.clock() - deps.orderLagMs,
@@ -51,7 +52,7 @@ export function createVaultVerification(deps: VerificationDeps) {
       const { vault } = await vaultFor(deps.db, user, address);
       let p = running.get(vault.address);
       if (!p) {
-        p = run(vault.address, vault.created_block).finally(() => running.delete(vault.address));
+        p = run(vault.address, vault.created_block, vault.netting_from).finally(() => running.delete(vault.address));
         running.set(vault.address, p);
       }
       return p;

@@ -19,15 +19,15 @@ export function readingsOf(chain: ChainRecords): Reading[] {
 export function checkReadingsNetted(chain: ChainRecords, exchange: ExchangeRecords, daemon: DaemonRecords): InvariantResult {
   const base = { invariant: "readings-netted" as const };
   const records = new Map(daemon.readings.map((r) => [r.observedAt, r]));
-  const createdMs = chain.terms.createdAt * 1000;
+  const from = (daemon.nettingFrom ?? 0) + 1;
   const readings = readingsOf(chain);
   for (const r of readings) {
     const rec = records.get(r.observedAt);
     const at = `the reading observed at ${r.observedAt}`;
     if (!rec) return { ...base, status: "broken", checked: readings.length, summary: "a reading on-chain has no record of what it was computed from", break: { what: at, expected: "the daemon's record of its account value and netting", actual: "none" } };
-    const netting = externalBetween(exchange.ledger, chain.terms.exchangeAccount, createdMs, rec.stateTime);
+    const netting = externalBetween(exchange.ledger, chain.terms.exchangeAccount, from, rec.stateTime);
     if (netting !== rec.external) {
-      return { ...base, status: "broken", checked: readings.length, summary: "a reading's netting differs from the exchange's ledger", break: { what: `${at}: external transfers from ${createdMs} to ${rec.stateTime} ms`, expected: usdc(netting), actual: usdc(rec.external) } };
+      return { ...base, status: "broken", checked: readings.length, summary: "a reading's netting differs from the exchange's ledger", break: { what: `${at}: external transfers from ${from} to ${rec.stateTime} ms`, expected: usdc(netting), actual: usdc(rec.external) } };
     }
     const value = parseDecimal(rec.accountValue, 6, "floor") - netting;
     const expected = value > 0n ? value : 0n;
@@ -71,7 +71,9 @@ function paidBetween(exchange: ExchangeRecords, fromMs: number, toMs: number): b
 /**
  * Flat points: with the daemon's records, a reading whose account state held no position, cut at that
  * state's time; from the chain alone, a reading with no fill within WINDOW_MS of its second and no
- * position before it. The base is the first reading, which must itself be flat.
+ * position before it. The base is the first reading when it is flat (it always is through the daemon,
+ * for a vault that starts flat), else the first flat point: what lies between two flat points is
+ * what the fills and funding paid, whichever pair.
  */
 const WINDOW_MS = 2_000;
 
@@ -86,11 +88,12 @@ export function checkFlatPoints(chain: ChainRecords, exchange: ExchangeRecords, 
     const at = r.observedAt * 1000;
     return { r, flat: !daemon && flatFills(at - WINDOW_MS, at + WINDOW_MS), at };
   });
-  const first = points[0];
-  if (!first) return { ...base, status: "not-checked", checked: 0, summary: "the vault has no reading yet" };
-  if (!first.flat) return { ...base, status: "not-checked", checked: 0, summary: "the account held a position at the vault's first reading, so there is no flat base" };
+  if (points.length === 0) return { ...base, status: "not-checked", checked: 0, summary: "the vault has no reading yet" };
+  const start = points.findIndex((p) => p.flat);
+  const first = points[start];
+  if (!first) return { ...base, status: "not-checked", checked: 0, summary: "no reading was taken while the account was flat" };
   let checked = 0;
-  for (const p of points.slice(1)) {
+  for (const p of points.slice(start + 1)) {
     if (!p.flat) continue;
     checked++;
     const expected = first.r.balance * MICRO + paidBetween(exchange, first.at, p.at);
@@ -103,5 +106,6 @@ export function checkFlatPoints(chain: ChainRecords, exchange: ExchangeRecords, 
       };
     }
   }
-  return { ...base, status: "holds", checked, summary: `${checked} flat points after the base, each the base plus closed PnL less fees, plus funding` };
+  const from = start === 0 ? "the first reading" : `the reading observed at ${first.r.observedAt}`;
+  return { ...base, status: "holds", checked, summary: `${checked} flat points after ${from}, each it plus closed PnL less fees, plus funding` };
 }

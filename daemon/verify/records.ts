@@ -46,6 +46,8 @@ export interface ExchangeRecords {
 
 /** The daemon's own records, checked when the verification runs through it. */
 export interface DaemonRecords {
+  /** Unix ms (exchange clock): transfers after it are netted (the first reading's account state). Null before the first reading. */
+  nettingFrom: number | null;
   readings: Array<{ observedAt: number; accountValue: string; external: bigint; stateTime: number; flat: boolean }>;
   orders: Array<{ orderId: number; status: string; updatedAt: number }>;
   /** Order rows whose exchange status changed before this (Unix ms) must have followed it already. */

@@ -28,11 +28,10 @@ export function checkAll(chain: ChainRecords, exchange: ExchangeRecords, daemon?
 export async function verifyVault(vault: string, sources: VerifySources, nowSeconds: number): Promise<Verification> {
   const mode = sources.daemon ? "daemon" : "public";
   try {
-    const chain = await sources.chain(vault);
-    const [exchange, daemon] = await Promise.all([
-      sources.exchange(chain.terms.exchangeAccount, chain.terms.createdAt * 1000),
-      sources.daemon?.(vault),
-    ]);
+    const [chain, daemon] = await Promise.all([sources.chain(vault), sources.daemon?.(vault)]);
+    // From the creation block, or from where the daemon's netting starts if that came first (clocks differ).
+    const since = Math.min(chain.terms.createdAt * 1000, (daemon?.nettingFrom ?? Infinity) + 1);
+    const exchange = await sources.exchange(chain.terms.exchangeAccount, since);
     const invariants = checkAll(chain, exchange, daemon);
     return { vault, mode, checkedAt: nowSeconds, outcome: invariants.some((i) => i.status === "broken") ? "broken" : "holds", invariants };
   } catch (err) {

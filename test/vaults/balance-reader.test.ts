@@ -33,29 +33,32 @@ test("deposits after the vault started are not profit; the ledger is read only w
     const reader = createBalanceReader(wrapped, () => now, { ledgerMaxAgeMs: 60_000 });
 
     now += 2_000;
-    assert.is((await reader.read(vault)).balance, 10_000_000_000n);
-    assert.equal(calls, { accountState: 1, ledgerUpdates: 1 });
+    const first = await reader.read(vault);
+    assert.is(first.balance, 10_000_000_000n);
+    assert.equal(calls, { accountState: 1, ledgerUpdates: 0 }, "the first reading is the capital: nothing to net yet");
+    assert.is(first.source.nettingFrom, first.source.stateTime);
     await reader.read(vault);
-    assert.equal(calls, { accountState: 2, ledgerUpdates: 1 }, "cached ledger: 2 weight per read");
+    assert.equal(calls, { accountState: 2, ledgerUpdates: 0 }, "the cash did not move: 2 weight per read");
 
+    now += 1; // the exchange's clock moves on between the first reading's state and the deposit
     await h.sim.faucet(account, "3000"); // an outside deposit: the cash moved, so the ledger is read at once
     assert.is((await reader.read(vault)).balance, 10_000_000_000n, "the deposit is netted out");
-    assert.is(calls.ledgerUpdates, 2);
+    assert.is(calls.ledgerUpdates, 1);
     await h.sim.faucet(account, "1"); // far below any jump threshold: netted all the same
     const small = await reader.read(vault);
     assert.is(small.balance, 10_000_000_000n, "a small deposit is netted at once");
     assert.is(small.source.external, 3_001_000_000n);
     assert.is(small.source.accountValue, "13001");
     assert.is(small.source.flat, true);
-    assert.is(calls.ledgerUpdates, 3);
+    assert.is(calls.ledgerUpdates, 2);
     await reader.read(vault);
-    assert.is(calls.ledgerUpdates, 3, "nothing moved: the total holds");
+    assert.is(calls.ledgerUpdates, 2, "nothing moved: the total holds");
 
     await reader.read(vault, { fresh: true });
-    assert.is(calls.ledgerUpdates, 4);
+    assert.is(calls.ledgerUpdates, 3);
     now += 61_000;
     await reader.read(vault);
-    assert.is(calls.ledgerUpdates, 5, "stale after a minute here");
+    assert.is(calls.ledgerUpdates, 4, "stale after a minute here");
     const r = await reader.read({ ...vault, last_observed_at: Math.floor(now / 1000) + 5 } as VaultRow);
     assert.is(r.observedAt, Math.floor(now / 1000) + 6, "never repeats or goes back on an observed second");
   } finally {
@@ -63,22 +66,22 @@ test("deposits after the vault started are not profit; the ledger is read only w
   }
 });
 
-test("a transfer in the vault's creation second is netted, whichever way and whenever in the second", async () => {
-  // The block's time is a whole second, so the vault "started" at its first millisecond.
+test("capital funded in the creation second is the vault's; a deposit ms after the first reading is netted", async () => {
+  // Block times are whole seconds: the vault starts at its first reading, in the exchange's ms.
   const second = Math.floor(Date.now() / 1000) + 10;
-  let now = second * 1000 - 500;
+  let now = second * 1000 + 1;
   const h = await startSim({ clock: () => now });
   try {
     const account = Wallet.createRandom().address;
-    await h.sim.faucet(account, "10000"); // before the creation second: the vault's capital
+    await h.sim.faucet(account, "10000"); // funded in the creation second, before the first reading: capital
     const vault = { address: "0xV", exchange_account: account, created_at: second, last_observed_at: null } as unknown as VaultRow;
     const reader = createBalanceReader(createHyperliquidAdapter({ kind: "sim", url: h.sim.url, isTestnet: true }), () => now);
-    now = second * 1000 + 5;
+    now += 4;
     const first = await reader.read(vault);
     assert.is(first.balance, 10_000_000_000n, "the first reading, in the creation second");
     now += 30;
     await h.sim.faucet(account, "5000"); // 30 ms later, still in the creation second
-    const after = await reader.read({ ...vault, last_observed_at: first.observedAt } as VaultRow);
+    const after = await reader.read({ ...vault, last_observed_at: first.observedAt, netting_from: first.source.nettingFrom } as VaultRow);
     assert.is(after.balance, 10_000_000_000n, "a deposit in the creation second is not profit");
     assert.is(after.source.external, 5_000_000_000n);
   } finally {

@@ -3,10 +3,12 @@
 // external transfers subtracted, the exchange's time of that account state and whether the account
 // held a position. One row per reading (the vault's number and its observedAt), so anyone checking a
 // vault can redo every reading's netting from the exchange's own ledger. And each vault's last
-// verification (verify/), shown on its page. Both stores.
+// verification (verify/), shown on its page. And where each vault's netting starts: the exchange's
+// time of the account state its first reading was taken from. Both stores.
 import type { Kysely } from "kysely";
 
 export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema.alterTable("vaults").addColumn("netting_from", "bigint").execute();
   await db.schema
     .createTable("vault_readings")
     .addColumn("vault_num", "integer", (c) => c.notNull().references("vaults.num"))
@@ -30,4 +32,5 @@ export async function up(db: Kysely<any>): Promise<void> {
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable("vault_verifications").execute();
   await db.schema.dropTable("vault_readings").execute();
+  await db.schema.alterTable("vaults").dropColumn("netting_from").execute();
 }

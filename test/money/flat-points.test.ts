@@ -1,0 +1,56 @@
+// The flat-point invariant over records made by hand: a reading taken with no position equals the base
+// plus the fills' closed PnL less fees, plus funding, to the micro-USDC; from the chain alone a reading
+// within a second of a fill is no flat point.
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { checkFlatPoints } from "../../daemon/verify/money-checks.js";
+import type { ChainRecords, ExchangeRecords } from "../../daemon/verify/records.js";
+
+const terms = {
+  vault: "0xV", investor: "0xI", trader: "0xT", exchangeAccount: "0xA", initialBalance: 10_000_000_000n,
+  maxDrawdownBps: 1000, dailyDrawdownBps: 500, traderShareBps: 2000, createdAt: 1_000, createdBlock: 1,
+};
+const reading = (observedAt: number, balance: bigint) => ({
+  type: "BalanceUpdated" as const, block: observedAt, logIndex: 0, day: 0, balance, peak: balance, dayStart: balance, observedAt, drawdownBps: 0, dailyDrawdownBps: 0,
+});
+const fill = (time: number, side: "B" | "A", closedPnl: string, fee: string) => ({ tid: time, oid: 1, coin: "BTC", side, sz: "0.1", closedPnl, fee, time });
+
+const exchange: ExchangeRecords = {
+  fills: [fill(20_000, "B", "0", "1.5"), fill(40_000, "A", "100.25", "1.75")],
+  funding: [{ time: 30_000, usdc: "-0.5" }],
+  ledger: [],
+};
+
+test("a flat reading is the base plus what the fills and funding paid", () => {
+  // 10 000 - 1.5 - 0.5 + 100.25 - 1.75 = 10 096.5
+  const chain: ChainRecords = { terms, events: [reading(10, 10_000_000_000n), reading(30, 10_050_000_000n), reading(50, 10_096_500_000n)] };
+  const r = checkFlatPoints(chain, exchange);
+  assert.is(r.status, "holds", JSON.stringify(r));
+  assert.is(r.checked, 1, "the reading at 30 s holds a position: not a flat point");
+  const off = checkFlatPoints({ terms, events: [reading(10, 10_000_000_000n), reading(50, 10_096_499_999n)] }, exchange);
+  assert.is(off.status, "broken");
+  assert.is(off.break!.expected, "10096.5");
+  assert.is(off.break!.actual, "10096.499999");
+});
+
+test("from the chain alone a reading within a second of a fill is no flat point", () => {
+  const r = checkFlatPoints({ terms, events: [reading(10, 10_000_000_000n), reading(41, 1n)] }, exchange);
+  assert.is(r.status, "holds");
+  assert.is(r.checked, 0);
+});
+
+test("through the daemon a reading's own account state decides, cut at its time", () => {
+  const chain: ChainRecords = { terms, events: [reading(10, 10_000_000_000n), reading(41, 10_096_500_000n)] };
+  const daemon = {
+    nettingFrom: 9_000, orders: [], ordersSettledBefore: 0,
+    readings: [
+      { observedAt: 10, accountValue: "10000", external: 0n, stateTime: 9_000, flat: true },
+      { observedAt: 41, accountValue: "10096.5", external: 0n, stateTime: 40_500, flat: true },
+    ],
+  };
+  const r = checkFlatPoints(chain, exchange, daemon);
+  assert.is(r.status, "holds", JSON.stringify(r));
+  assert.is(r.checked, 1);
+});
+
+test.run();

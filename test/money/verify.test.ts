@@ -1,0 +1,78 @@
+// A vault's verification (GET /api/vaults/:address/verify) on a real daemon, sim and chain: a life
+// with a deposit right after creation, a trade, a price move and a close verifies; a reading whose
+// record no longer matches the exchange's ledger, or a settlement figure out of rule, is found.
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { sql } from "kysely";
+import { faucet } from "../helpers/daemon.js";
+import { closeWithProfit, startVaultDaemon, vaultCase, type VaultCase } from "../helpers/vaults.js";
+import { checkSettlement } from "../../daemon/verify/chain-checks.js";
+import { chainRecordsFrom } from "../../daemon/verify/chain-records.js";
+import { exchangeRecordsFrom } from "../../daemon/verify/exchange-records.js";
+import { verifyVault } from "../../daemon/verify/verify-vault.js";
+
+const d = await startVaultDaemon();
+test.after(() => d.close());
+
+async function verify(c: VaultCase) {
+  const r = await d.http.get(`/api/vaults/${c.vault}/verify`, { token: c.ivy.token });
+  assert.is(r.status, 200, JSON.stringify(r.body));
+  return r.body.data.verification;
+}
+
+const statuses = (v: { invariants: Array<{ invariant: string; status: string }> }) =>
+  Object.fromEntries(v.invariants.map((i) => [i.invariant, i.status]));
+
+test("a vault's life verifies: a deposit just after creation, a trade, a move, a close", async () => {
+  const c = await vaultCase(d);
+  await faucet(d, c.ivy.address, 5000); // moments after the creation block: netted, never profit
+  await d.daemon.oracle.cycle();
+  const closed = await closeWithProfit(c);
+  assert.ok(Number(closed.finalBalance) < 10_700, `the deposit is not profit: ${closed.finalBalance}`);
+  const v = await verify(c);
+  assert.is(v.outcome, "holds", JSON.stringify(v, null, 1));
+  assert.equal(statuses(v), { "readings-netted": "holds", "flat-points": "holds", breaches: "holds", settlement: "holds", orders: "holds" });
+  assert.ok(v.invariants.find((i: { invariant: string }) => i.invariant === "flat-points").checked >= 1, "the close's flat reading was checked");
+  const last = await d.http.get(`/api/vaults/${c.vault}/verification`, { token: c.tom.token });
+  assert.equal(last.body.data.verification, v, "the last verification is kept");
+
+  // From public endpoints only: no daemon records, the rest checked the same.
+  const chain = chainRecordsFrom(d.daemon.chain.rpcUrl);
+  try {
+    const pub = await verifyVault(c.vault, { chain: chain.read, exchange: exchangeRecordsFrom(`${d.daemon.sim!.url}/info`) }, 0);
+    assert.is(pub.outcome, "holds", JSON.stringify(pub, null, 1));
+    // Every reading of this quick life is within a second of a fill: from the chain alone none is a sure flat point.
+    assert.equal(statuses(pub), { "readings-netted": "not-checked", "flat-points": "not-checked", breaches: "holds", settlement: "holds", orders: "not-checked" });
+    // A close that paid the trader a micro-USDC more than the rule is a break, with both figures.
+    const records = await chain.read(c.vault);
+    const tampered = { ...records, events: records.events.map((e) => (e.type === "Closed" ? { ...e, traderShare: e.traderShare + 1n } : e)) };
+    const s = checkSettlement(tampered);
+    assert.is(s.status, "broken");
+    assert.match(s.break!.what, /traderShare/);
+  } finally {
+    chain.close();
+  }
+});
+
+test("a reading whose recorded netting differs from the exchange's ledger is found", async () => {
+  const c = await vaultCase(d);
+  await faucet(d, c.ivy.address, 100);
+  await d.daemon.oracle.cycle();
+  assert.is((await verify(c)).outcome, "holds");
+  await sql`update vault_readings set external = '0'`.execute(d.daemon.store.db);
+  const v = await verify(c);
+  assert.is(v.outcome, "broken");
+  const netted = v.invariants.find((i: { invariant: string }) => i.invariant === "readings-netted");
+  assert.is(netted.status, "broken");
+  assert.is(netted.break.expected, "100");
+  assert.is(netted.break.actual, "0");
+});
+
+test("a stranger cannot verify a vault (404)", async () => {
+  const c = await vaultCase(d);
+  const other = await vaultCase(d);
+  const r = await d.http.get(`/api/vaults/${c.vault}/verify`, { token: other.tom.token });
+  assert.is(r.status, 404);
+});
+
+test.run();
