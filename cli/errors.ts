@@ -16,4 +16,12 @@ export class CliError extends Error {
   }
 }
 
+/** A command that printed its answer and only sets the exit code (`verify`: 1 broken, 2 unreadable). */
+export class ExitCode extends Error {
+  constructor(readonly exitCode: number) {
+    super(`exit ${exitCode}`);
+    this.name = "ExitCode";
+  }
+}
+
 export const usageError = (message: string, suggestion?: string) => new CliError("USAGE", message, EXIT.USAGE, suggestion);

@@ -11,8 +11,9 @@ import { vaultsCommand } from "./commands/vaults.js";
 import { eventsCommand } from "./commands/events.js";
 import { webhooksCommand } from "./commands/webhooks.js";
 import { demoCommand } from "./commands/demo.js";
+import { verifyCommand } from "./commands/verify.js";
 import { DEFAULT_URL } from "./context.js";
-import { CliError, EXIT } from "./errors.js";
+import { CliError, EXIT, ExitCode } from "./errors.js";
 import type { Io } from "./output.js";
 import { packageVersion } from "./version.js";
 
@@ -41,6 +42,7 @@ export function buildProgram(io: Io): Command {
   program.addCommand(vaultsCommand(io));
   program.addCommand(eventsCommand(io));
   program.addCommand(webhooksCommand(io));
+  program.addCommand(verifyCommand(io));
   program.addCommand(demoCommand(io));
   const output = program.configureOutput();
   const override = (cmd: Command) => {
@@ -105,6 +107,7 @@ export async function main(
     }
     // The reader of our output went away (`tradevault vaults export ... | head`): nothing failed.
     if ((err as NodeJS.ErrnoException).code === "EPIPE") return EXIT.OK;
+    if (err instanceof ExitCode) return err.exitCode;
     return report(io, flags, toCliError(err), err);
   }
 }

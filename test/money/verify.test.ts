@@ -4,7 +4,10 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { sql } from "kysely";
+import { Wallet } from "ethers";
+import { runCli } from "../helpers/cli.js";
 import { faucet } from "../helpers/daemon.js";
+import { tempDir } from "../helpers/util.js";
 import { closeWithProfit, startVaultDaemon, vaultCase, type VaultCase } from "../helpers/vaults.js";
 import { checkSettlement } from "../../daemon/verify/chain-checks.js";
 import { chainRecordsFrom } from "../../daemon/verify/chain-records.js";
@@ -66,6 +69,32 @@ test("a reading whose recorded netting differs from the exchange's ledger is fou
   assert.is(netted.status, "broken");
   assert.is(netted.break.expected, "100");
   assert.is(netted.break.actual, "0");
+});
+
+test("tradevault verify --rpc-url --exchange: no daemon, no sign-in; exit 0 when it holds, 2 when it cannot read", async () => {
+  const c = await vaultCase(d);
+  await d.daemon.oracle.cycle();
+  const home = tempDir("tv-verify-");
+  try {
+    const env = { TRADEVAULT_HOME: home.path };
+    const publicArgs = ["--rpc-url", d.daemon.chain.rpcUrl, "--exchange", d.daemon.sim!.url];
+    const ok = await runCli(["verify", c.vault, ...publicArgs, "--json"], env);
+    assert.is(ok.code, 0, ok.stdout + ok.stderr);
+    assert.is(ok.json.data.verification.mode, "public");
+    assert.is(ok.json.data.verification.outcome, "holds");
+    const human = await runCli(["verify", c.vault, ...publicArgs], env);
+    assert.match(human.stdout, /from the chain and the exchange alone/);
+    assert.match(human.stdout, /breaches\s+holds/);
+    const nowhere = await runCli(["verify", Wallet.createRandom().address, ...publicArgs, "--json"], env);
+    assert.is(nowhere.code, 2, nowhere.stdout + nowhere.stderr);
+    assert.is(nowhere.json.data.verification.outcome, "unreadable");
+    assert.match(nowhere.json.data.verification.reason, /cannot read the vault contract/);
+    const half = await runCli(["verify", c.vault, "--rpc-url", d.daemon.chain.rpcUrl], env);
+    assert.is(half.code, 2);
+    assert.match(half.stderr, /--rpc-url and --exchange go together/);
+  } finally {
+    home.remove();
+  }
 });
 
 test("a stranger cannot verify a vault (404)", async () => {
