@@ -71,6 +71,11 @@ export async function everyOperation(base: string, token: string, vault: string,
   const perf = data(await call("get", "/api/vaults/{address}/performance", { ...a, params }));
   const annual: number | null = use(perf.performance.annualizedReturnPct);
   const fees: string = use(perf.performance.feesPaid);
+  const verified = data(await call("get", "/api/vaults/{address}/verify", { ...a, params }));
+  const outcome: "holds" | "broken" | "unreadable" = use(verified.verification.outcome);
+  const firstBreak: string | undefined = use(verified.verification.invariants[0]?.break?.expected);
+  const lastCheck = data(await call("get", "/api/vaults/{address}/verification", { ...a, params }));
+  const checkedAt: number | undefined = use(lastCheck.verification?.checkedAt);
   const events = data(await call("get", "/api/vaults/{address}/events", { ...a, params, query: { offset: 0 } }));
   const first = events.events[0];
   if (first?.type === "BalanceUpdated") { const balance: string = use(first.data.balance); void balance; }

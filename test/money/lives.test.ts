@@ -1,0 +1,20 @@
+// Seeded vault lives (test/money/lives/): each fixed seed plays one random but reproducible vault life
+// through the daemon, as its users would, and ends with the vault's verification, which must hold.
+// `npm run lives -- --count N --seed S` plays more.
+import { test } from "uvu";
+import * as assert from "uvu/assert";
+import { lifeFailure, playLife } from "./lives/life.js";
+import { startWorld } from "./lives/world.js";
+
+const SEEDS = Array.from({ length: 20 }, (_, i) => 1_000 + i * 7_919);
+const world = await startWorld();
+test.after(() => world.close());
+
+for (const seed of SEEDS) {
+  test(`life ${seed}`, async () => {
+    const life = await playLife(world, seed, { withdrawals: false, kills: true });
+    assert.ok(life.verification.outcome === "holds", lifeFailure(life));
+  });
+}
+
+test.run();

@@ -1,0 +1,155 @@
+// One seeded vault life, played through the daemon as its users would: an investor and a trader, a
+// vault between them, money moved in and out at random moments (the creation second among them),
+// trades of random sizes that fill, rest and fill later, price moves that breach and recover, unpauses,
+// perhaps a SIGKILL and restart, and a close by either party or at the deadline. It ends with the
+// vault's verification, which must hold; a failure names the seed and the first broken invariant.
+import { approveAgent, randomWallet, signIn, signTyped, type Party } from "../../helpers/daemon.js";
+import { waitUntil } from "../../helpers/util.js";
+import { nextReading, simControl, vaultView, type World } from "./world.js";
+
+/** mulberry32: small, fast, and the same sequence for a seed everywhere. */
+export function rng(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    next,
+    int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
+    pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!,
+    chance: (p: number) => next() < p,
+  };
+}
+
+export interface LifeOptions {
+  /** Let the sim take money out of the account (POST /sim/withdraw). */
+  withdrawals: boolean;
+  /** Allow a SIGKILL and restart in this life. */
+  kills: boolean;
+}
+
+export interface LifeResult {
+  seed: number;
+  vault: string;
+  steps: string[];
+  verification: { outcome: string; invariants: Array<{ invariant: string; status: string; summary: string; break?: { what: string; expected: string; actual: string } }>; reason?: string };
+}
+
+const MARKETS = { BTC: { price: 60_000, sizes: [0.01, 0.02, 0.05, 0.1] }, ETH: { price: 3_000, sizes: [0.1, 0.5, 1, 2] } } as const;
+type Symbol = keyof typeof MARKETS;
+
+const traderShare = (trader: number) => ({ trader, investor: 100 - trader });
+
+async function partyOn(w: World, usdc?: number): Promise<Party> {
+  const wallet = randomWallet();
+  const { token } = await signIn(w.http(), wallet);
+  const p = { wallet, token, address: wallet.address };
+  if (usdc) await simControl(w, "/sim/faucet", { user: p.address, amount: usdc });
+  if (usdc) await approveAgent(w.http(), token, wallet);
+  return p;
+}
+
+async function createVault(w: World, ivy: Party, tom: Party, terms: Record<string, unknown>): Promise<string> {
+  const http = w.http();
+  const created = await http.post("/api/proposals", { investor: ivy.address, trader: tom.address, ...terms }, { token: tom.token });
+  if (created.status !== 200) throw new Error(`proposal: ${JSON.stringify(created.body)}`);
+  const p = created.body.data.proposal;
+  await http.post(`/api/proposals/${p.id}/accept`, { signature: await signTyped(tom.wallet, p.typedData) }, { token: tom.token });
+  const done = await http.post(`/api/proposals/${p.id}/accept`, { signature: await signTyped(ivy.wallet, p.typedData) }, { token: ivy.token });
+  const vault = done.body.data?.proposal?.vaultAddress as string | undefined;
+  if (!vault) throw new Error(`vault not deployed: ${JSON.stringify(done.body)}`);
+  return vault;
+}
+
+export async function playLife(w: World, seed: number, o: LifeOptions): Promise<LifeResult> {
+  const r = rng(seed);
+  const steps: string[] = [];
+  const prices: Record<Symbol, number> = { BTC: MARKETS.BTC.price, ETH: MARKETS.ETH.price };
+  for (const s of Object.keys(prices) as Symbol[]) await simControl(w, "/sim/price", { symbol: s, price: String(prices[s]) });
+
+  const capital = r.pick([5_000, 10_000, 25_000]);
+  const [ivy, tom] = await Promise.all([partyOn(w, capital), partyOn(w)]);
+  const maxDrawdown = r.int(5, 30);
+  const deadlineIn = r.chance(0.25) ? r.int(20, 40) : 30 * 86_400;
+  const vault = await createVault(w, ivy, tom, {
+    initialBalance: String(capital), maxDrawdown, dailyDrawdown: r.int(2, maxDrawdown),
+    dealDeadline: Math.floor(Date.now() / 1000) + deadlineIn, profitShare: traderShare(r.int(0, 50)),
+    breachPolicy: r.pick(["pause", "reduce-only", "flatten"]),
+  });
+  const say = (s: string) => void steps.push(s);
+  say(`vault ${vault}: capital ${capital}, max ${maxDrawdown}%`);
+
+  const move = async (amount: number) => {
+    if (amount > 0) return simControl(w, "/sim/faucet", { user: ivy.address, amount });
+    if (o.withdrawals) await simControl(w, "/sim/withdraw", { user: ivy.address, amount: -amount }).catch((e) => say(`withdraw refused: ${(e as Error).message.slice(0, 80)}`));
+  };
+  // Right after the creation block: the creation second.
+  if (r.chance(0.7)) {
+    const amount = r.chance(0.5) || !o.withdrawals ? r.int(1, 5_000) : -r.int(1, Math.floor(capital / 4));
+    await move(amount);
+    say(`moved ${amount} in the creation second`);
+  }
+
+  let killed = false;
+  const trade = (body: Record<string, unknown>) => w.http().post("/api/trade", { vaultAddress: vault, ...body }, { token: tom.token });
+  for (let i = r.int(5, 12); i > 0; i--) {
+    const what = r.pick(["deposit", "withdraw", "market", "market", "limit", "price", "price", "cycle", "unpause", "kill"] as const);
+    const symbol = r.pick(Object.keys(MARKETS) as Symbol[]);
+    if (what === "deposit") await move(r.int(1, 3_000));
+    else if (what === "withdraw") await move(-r.int(1, 2_000));
+    else if (what === "market") {
+      const res = await trade({ symbol, side: r.pick(["buy", "sell"]), size: r.pick(MARKETS[symbol].sizes) });
+      say(`market ${symbol}: ${res.status} ${res.body.ok ? "" : res.body.error?.code}`);
+      continue;
+    } else if (what === "limit") {
+      // Off the mark by up to 3%: it rests, and a later move may fill it.
+      const side = r.pick(["buy", "sell"] as const);
+      const px = Math.round(prices[symbol] * (side === "buy" ? 1 - r.int(1, 3) / 100 : 1 + r.int(1, 3) / 100));
+      const res = await trade({ symbol, side, size: r.pick(MARKETS[symbol].sizes), price: px });
+      say(`limit ${side} ${symbol} at ${px}: ${res.status} ${res.body.ok ? "" : res.body.error?.code}`);
+      continue;
+    } else if (what === "price") {
+      prices[symbol] = Math.round(prices[symbol] * (1 + r.int(-12, 10) / 100));
+      await simControl(w, "/sim/price", { symbol, price: String(prices[symbol]) });
+    } else if (what === "cycle") await nextReading(w, ivy, vault, Math.floor(Date.now() / 1000));
+    else if (what === "unpause") {
+      const res = await w.http().post(`/api/vaults/${vault}/unpause`, undefined, { token: tom.token });
+      say(`unpause: ${res.status} ${res.body.ok ? "" : res.body.error?.code}`);
+      continue;
+    } else if (what === "kill" && o.kills && !killed) {
+      killed = true;
+      await w.restart();
+    } else continue;
+    say(what === "price" ? `${symbol} to ${prices[symbol]}` : what);
+  }
+
+  if (deadlineIn < 3_600) {
+    say("waits for the deadline: the oracle closes it");
+  } else {
+    const closer = r.pick([ivy, tom]);
+    if (r.chance(0.5)) await move(r.chance(0.5) ? r.int(1, 1_000) : -r.int(1, 500)); // just before the close
+    const res = await w.http().post(`/api/vaults/${vault}/close`, undefined, { token: closer.token });
+    say(`close by the ${closer === ivy ? "investor" : "trader"}: ${res.status} ${res.body.ok ? res.body.data.vault.finalBalance : res.body.error?.code}`);
+  }
+  await waitForClosed(w, ivy, vault);
+  // One reconciliation pass at least after the last change: order rows have had their chance to follow.
+  await nextReading(w, ivy, vault, Math.floor(Date.now() / 1000)).catch(() => undefined);
+  const v = await w.http().get(`/api/vaults/${vault}/verify`, { token: ivy.token });
+  if (v.status !== 200) throw new Error(`verify: ${v.status} ${JSON.stringify(v.body)}`);
+  return { seed, vault, steps, verification: v.body.data.verification };
+}
+
+async function waitForClosed(w: World, who: Party, vault: string) {
+  await waitUntil(async () => (await vaultView(w, who, vault)).closed, { timeoutMs: 180_000, intervalMs: 250, what: `${vault} to close` });
+}
+
+/** The failure message of a life whose verification did not hold. */
+export function lifeFailure(l: LifeResult): string {
+  const broken = l.verification.invariants.find((i) => i.status === "broken");
+  const first = broken ? `${broken.invariant}: ${broken.summary}; at ${broken.break?.what}: expected ${broken.break?.expected}, actual ${broken.break?.actual}` : l.verification.reason;
+  return `seed ${l.seed} (${l.vault}): ${l.verification.outcome}: ${first}\n  life: ${l.steps.join("; ")}`;
+}
