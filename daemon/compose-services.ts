@@ -125,10 +125,10 @@ export function composeServices(deps: ServiceDeps) {
   const reconciler = createReconciler({ db, work: store, exchange, clock, log });
   const orderSync = createOrderSync({ db, exchange, clock, log });
   const trading = createTradingService({
-    db, work: store, exchange, agents, reconciler, clock, log,
+    db, work: store, exchange, agents, reconciler, orderSync, clock, log,
     slippageBps: Math.round(config.marketSlippage * 100), orderTtlMs: 30_000,
   });
-  const views = createAccountViews({ exchange, agents });
+  const views = createAccountViews({ exchange, agents, orderSync });
   const balances = createVaultBalances({ db, work: store, exchange, chain: chainOps, clock, log, publish: live.publish });
   const modes = createAccountModes({
     db, balances, clock, log,
