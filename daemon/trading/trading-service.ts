@@ -83,7 +83,9 @@ export function outcomeOf(row: OrderRow): TradeResult {
       retryable: true, retryAfter: 5, details: { cloid: row.cloid },
     });
   }
-  const filled = row.status === "filled" && row.filled_size ? { size: row.filled_size, averagePrice: row.average_price ?? row.price } : undefined;
+  // `fill` is the placement's own answer (only it has an average price): a fill a lookup learned (the
+  // order sync, a settled doubt) is not, so a retry answers as the first request did.
+  const filled = row.status === "filled" && row.filled_size && row.average_price ? { size: row.filled_size, averagePrice: row.average_price } : undefined;
   const protection = protectionOf(row);
   return { orderId: row.oid, status: "submitted", timestamp: row.created_at, ...(filled ? { filled } : {}), ...(protection ? { protection } : {}) };
 }

@@ -1,7 +1,8 @@
 // What the daemon learns of an order's end outside the order sync's passes is stored at once: an
 // order lookup (GET /api/orders/:orderId), a cancel that finds the order closed (409 ORDER_NOT_OPEN),
-// enforcement's cancels. Two passes settling one row change it once, and a restart settles what
-// changed at the exchange while the daemon was down. The daemons here run an order-sync pass only
+// enforcement's cancels. Two passes settling one row change it once, a retry with the order's
+// Idempotency-Key still answers as the first request did, and a restart settles what changed at the
+// exchange while the daemon was down. The daemons here run an order-sync pass only
 // at start (an oracle interval of an hour), so a row that changes did so by the path under test.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
@@ -69,6 +70,19 @@ t("two passes at once (two daemons on one store) settle the row once, with one a
   assert.equal({ ...after, status: "resting", filled_size: null, updated_at: before.updated_at }, before, "only the status, the size and the time changed");
   assert.is(after.filled_size, "1");
   assert.is(await d.daemon.syncOrders(), 0, "a later pass finds nothing to do");
+});
+
+t("a retry with the Idempotency-Key of an order that filled later answers as the first request did", async ({ d, token }) => {
+  d.daemon.sim!.setPrice("SOL", "150");
+  const body = { symbol: "SOL", side: "buy", size: 1, price: 140 };
+  const headers = { "Idempotency-Key": "fills-later" };
+  const first = await d.http.post("/api/trade", body, { token, headers });
+  assert.is(first.status, 200, JSON.stringify(first.body));
+  d.daemon.sim!.setPrice("SOL", "139");
+  assert.is(await d.daemon.syncOrders(), 1);
+  assert.is((await row(d, first.body.data.orderId)).status, "filled");
+  const retry = await d.http.post("/api/trade", body, { token, headers });
+  assert.equal(retry.body, first.body, "no fill the first answer did not have");
 });
 
 t("enforcement's cancels of a paused vault's orders are stored as they are made", async ({ d }) => {
