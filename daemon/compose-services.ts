@@ -27,6 +27,7 @@ import type { SecretBox } from "./lib/secret-box.js";
 import { createOracle } from "./oracle/oracle.js";
 import { createAccountViews } from "./trading/account-views.js";
 import { createAgentService } from "./trading/agent-service.js";
+import { createOrderSync } from "./trading/order-sync.js";
 import { createReconciler } from "./trading/reconciler.js";
 import { createTradingService } from "./trading/trading-service.js";
 import { createOrderDesk } from "./vaults/order-desk.js";
@@ -126,11 +127,12 @@ export function composeServices(deps: ServiceDeps) {
 
   const agents = createAgentService({ db, exchange, box, clock });
   const reconciler = createReconciler({ db, work: store, exchange, clock, log });
+  const orderSync = createOrderSync({ db, exchange, clock, log });
   const trading = createTradingService({
-    db, work: store, exchange, agents, reconciler, clock, log,
+    db, work: store, exchange, agents, reconciler, orderSync, clock, log,
     slippageBps: Math.round(config.marketSlippage * 100), orderTtlMs: 30_000,
   });
-  const views = createAccountViews({ exchange, agents });
+  const views = createAccountViews({ exchange, agents, orderSync });
   const balances = createVaultBalances({ db, work: store, exchange, chain: chainOps, clock, log, publish: live.publish });
   const modes = createAccountModes({
     db, balances, clock, log,
@@ -210,5 +212,5 @@ export function composeServices(deps: ServiceDeps) {
   ];
   // A stream ends within a second of its session ending anywhere (a logout on another daemon, an expiry).
   const streamSessions = watchStreamSessions({ hub: live.hub, liveSessions: auth.liveSessions, everyMs: 1_000, log });
-  return { hub: live.hub, streamSessions, eventTail: live.tail, deliveries, agents, reconciler, trading, enforcement, vaults, watch, proposals, notices, oracle, deadMan, routes };
+  return { hub: live.hub, streamSessions, eventTail: live.tail, deliveries, agents, reconciler, orderSync, trading, enforcement, vaults, watch, proposals, notices, oracle, deadMan, routes };
 }

@@ -74,6 +74,8 @@ export interface Daemon {
   metricsUrl?: string;
   /** Settles one in-doubt order now (the background sweep does this every few seconds). */
   reconcile(cloid: string): Promise<OrderRow | undefined>;
+  /** Compares the resting orders with the exchange now, as the order sync does every oracle interval; how many it settled. */
+  syncOrders(): Promise<number>;
   /** Reads one vault's balance and writes it on-chain now (as an early write between polls does). */
   refreshVault(address: string): Promise<unknown>;
   stop(): Promise<void>;
@@ -116,6 +118,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       url, publicUrl, store, sim: venue.sim, exchange: venue.exchange, chain,
       oracle: services.oracle, enforcement: services.enforcement, streamSessions: services.streamSessions, alerts: background.alerts, routes: http.routes, router: http.router, metricsUrl: background.metricsUrl,
       reconcile: (cloid) => services.reconciler.settle(cloid),
+      syncOrders: () => services.orderSync.pass(),
       refreshVault: (address) => services.vaults.refresh(address),
       stop: once(() => shutdown(base.log, [
         () => drainServer(base.log, listening, services),
@@ -131,6 +134,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
         async () => services.eventTail?.stop(),
         () => services.streamSessions.stop(),
         () => services.reconciler.stop(),
+        () => services.orderSync.stop(),
         async () => venue.sim?.stop(),
         () => chain.stop(), // settles the pending transaction first
         () => store.close(),
@@ -270,8 +274,9 @@ function serveApi(
 }
 
 /**
- * The metrics endpoint, the reconciler's sweep, enforcement (a pause the daemon did not get to act on
- * before it stopped, a crash or a kill, is acted on now), the oracle loop and the price stream.
+ * The metrics endpoint, the reconciler's sweep, the order sync, enforcement (a pause the daemon did
+ * not get to act on before it stopped, a crash or a kill, is acted on now), the oracle loop and the
+ * price stream.
  */
 async function startBackground(
   base: Base, services: Services, parts: { store: Store; chain: Chain; exchange: ExchangeAdapter; members: Membership }, startOracle: boolean, undo: Undo,
@@ -286,6 +291,10 @@ async function startBackground(
   undo.push(() => services.streamSessions.stop());
   services.reconciler.start(5_000);
   undo.push(() => services.reconciler.stop());
+  // At the oracle's pace, which the background budget is sized for: a pass spends at most 20 of
+  // weight per account with resting rows, plus 2 per order found closed.
+  services.orderSync.start(config.oracleInterval * 1000);
+  undo.push(() => services.orderSync.stop());
   undo.push(() => services.enforcement.stop());
   // Leases before enforcement and the oracle: they act on this daemon's share only.
   await joinCluster(parts.members, parts.chain, base.log, (gained) => {

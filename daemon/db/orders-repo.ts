@@ -61,6 +61,29 @@ export function inDoubtOfVault(db: Executor, vault: string): Promise<OrderRow[]>
     .execute();
 }
 
+/** Orders the daemon last saw open at the exchange (oldest first), for the order sync to compare. */
+export function restingOrders(db: Executor, limit: number): Promise<Array<{ account: string; oid: number }>> {
+  return db
+    .selectFrom("orders")
+    .select(["account", "oid"])
+    .where("status", "=", "resting")
+    .where("oid", "is not", null)
+    .orderBy("id")
+    .limit(limit)
+    .execute() as Promise<Array<{ account: string; oid: number }>>;
+}
+
+/**
+ * Stores the final state of an order the row still shows resting. Only a resting row changes, so a
+ * second writer with the same news (another pass, another daemon) changes nothing: true when it did.
+ */
+export async function settleResting(db: Executor, account: string, oid: number, update: OrderUpdate, now: number): Promise<boolean> {
+  const r = await db.updateTable("orders").set({ ...update, updated_at: now })
+    .where("account", "=", account).where("oid", "=", oid).where("status", "=", "resting")
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
 /** How many orders are in each status (statuses with no order are absent). */
 export function countOrdersByStatus(db: Executor): Promise<Array<{ key: string; n: number }>> {
   return db.selectFrom("orders").select(["status as key", (eb) => eb.fn.countAll<number>().as("n")]).groupBy("status").execute();

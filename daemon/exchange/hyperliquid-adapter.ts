@@ -115,8 +115,8 @@ export function createHyperliquidAdapter(opts: HyperliquidAdapterOptions): Excha
       })) satisfies FillState[];
     },
 
-    async orderStatus(user, ref) {
-      const r = await call("orderStatus", 2, () => info.orderStatus({ user: user as `0x${string}`, oid: ref }));
+    async orderStatus(user, ref, o) {
+      const r = await call("orderStatus", 2, () => info.orderStatus({ user: user as `0x${string}`, oid: ref }), o);
       if (r.status !== "order") return { found: false };
       return {
         found: true, status: r.order.status, statusTimestamp: r.order.statusTimestamp, order: toOpenOrder(r.order.order as RawOrder),

@@ -151,7 +151,7 @@ export interface ActionOptions {
   signal?: AbortSignal;
 }
 
-/** Background reads (the oracle) may not spend the request budget kept back for trading. */
+/** Background reads (the oracle, the order sync) may not spend the request budget kept back for trading. */
 export interface ReadOptions {
   priority?: "trading" | "background";
 }
@@ -165,7 +165,7 @@ export interface ExchangeAdapter {
   accountState(user: string, opts?: ReadOptions): Promise<AccountState>;
   openOrders(user: string, opts?: ReadOptions): Promise<OpenOrderState[]>;
   fills(user: string, startTime: number, opts?: ReadOptions): Promise<FillState[]>;
-  orderStatus(user: string, ref: number | Cloid): Promise<OrderLookup>;
+  orderStatus(user: string, ref: number | Cloid, opts?: ReadOptions): Promise<OrderLookup>;
   approvedAgents(user: string): Promise<ApprovedAgent[]>;
   ledgerUpdates(user: string, startTime: number, opts?: ReadOptions): Promise<LedgerUpdate[]>;
   /** Every funding payment of the account from `startTime` (Unix ms) on, oldest first. */

@@ -112,6 +112,12 @@ export function compareDecimal(a: string, b: string): -1 | 0 | 1 {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
+/** a - b, exact and canonical ("0.03" - "0.01" → "0.02"). */
+export function subtractDecimal(a: string, b: string): string {
+  const scale = Math.max(decimalPlaces(a), decimalPlaces(b));
+  return formatDecimal(parseDecimal(a, scale, "down") - parseDecimal(b, scale, "down"), scale);
+}
+
 /** A JSON number literal: optional minus, digits, optional fraction, optional exponent. */
 const NUMBER_LITERAL_RE = /^(-)?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 /**

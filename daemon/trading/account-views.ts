@@ -4,6 +4,7 @@
 import { AppError, isAppError } from "../errors.js";
 import type { ExchangeAdapter } from "../exchange/types.js";
 import type { AgentService } from "./agent-service.js";
+import type { OrderSync } from "./order-sync.js";
 import { waitingProtection } from "./protection.js";
 import { exchangeStatusToOrderStatus } from "./reconciler.js";
 import type { Target } from "./target.js";
@@ -18,7 +19,7 @@ export interface PositionView {
   liquidationPrice: string | null;
 }
 
-export function createAccountViews(deps: { exchange: ExchangeAdapter; agents: AgentService }) {
+export function createAccountViews(deps: { exchange: ExchangeAdapter; agents: AgentService; orderSync: Pick<OrderSync, "record"> }) {
   const { exchange, agents } = deps;
 
   return {
@@ -51,6 +52,8 @@ export function createAccountViews(deps: { exchange: ExchangeAdapter; agents: Ag
       const lookup = await exchange.orderStatus(target.account, orderId);
       // An order id of another account is "unknown" for this one: 404, never another user's data.
       if (!lookup.found) throw new AppError("NOT_FOUND", `no order ${orderId} on this account`);
+      // Seen closed here first: the row need not wait for the order sync's next pass.
+      await deps.orderSync.record(target.account, lookup);
       const { order, status, statusTimestamp } = lookup;
       const fills = (await exchange.fills(target.account, order.timestamp - 60_000)).filter((f) => f.oid === orderId);
       return {

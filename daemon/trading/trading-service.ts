@@ -14,6 +14,7 @@ import { compareDecimal } from "../lib/decimal.js";
 import type { AgentService } from "./agent-service.js";
 import { checkOrder, type CheckedOrder, type OrderIntent } from "./order-rules.js";
 import { protectionOf, protectionRecords, settleProtection, type ProtectionRecord, type ProtectionState } from "./protection.js";
+import type { OrderSync } from "./order-sync.js";
 import type { Reconciler } from "./reconciler.js";
 import type { Target } from "./target.js";
 
@@ -34,6 +35,8 @@ export interface TradingDeps {
   exchange: ExchangeAdapter;
   agents: AgentService;
   reconciler: Reconciler;
+  /** Stores a final status this service learns of an order (a cancel that finds it closed). */
+  orderSync: Pick<OrderSync, "record">;
   clock: () => number;
   log: Logger;
   slippageBps: number;
@@ -65,7 +68,6 @@ function closingIntent(position: { symbol: string; size: string }, size?: string
   return { symbol: position.symbol, side: short ? "buy" : "sell", size: size ?? position.size.replace(/^-/, ""), reduceOnly: true };
 }
 
-
 /** The exchange's view of a checked order. */
 const wireOrder = (o: CheckedOrder, cloid: Cloid) => ({
   asset: o.market.asset, isBuy: o.isBuy, price: o.price, size: o.size, reduceOnly: o.reduceOnly, tif: o.tif, cloid, trigger: o.trigger,
@@ -81,7 +83,9 @@ export function outcomeOf(row: OrderRow): TradeResult {
       retryable: true, retryAfter: 5, details: { cloid: row.cloid },
     });
   }
-  const filled = row.status === "filled" && row.filled_size ? { size: row.filled_size, averagePrice: row.average_price ?? row.price } : undefined;
+  // `fill` is the placement's own answer (only it has an average price): a fill a lookup learned (the
+  // order sync, a settled doubt) is not, so a retry answers as the first request did.
+  const filled = row.status === "filled" && row.filled_size && row.average_price ? { size: row.filled_size, averagePrice: row.average_price } : undefined;
   const protection = protectionOf(row);
   return { orderId: row.oid, status: "submitted", timestamp: row.created_at, ...(filled ? { filled } : {}), ...(protection ? { protection } : {}) };
 }
@@ -241,12 +245,14 @@ export function createTradingService(deps: TradingDeps) {
     const lookup = await exchange.orderStatus(account, orderId);
     // An order id of another account is "unknown" for this one: 404, never another user's data.
     if (!lookup.found) throw new AppError("NOT_FOUND", `no order ${orderId} on this account`);
-    if (lookup.status !== "open") throw new AppError("ORDER_NOT_OPEN", `order ${orderId} is ${lookup.status}, not open`);
+    if (lookup.status !== "open") {
+      await deps.orderSync.record(account, lookup);
+      throw new AppError("ORDER_NOT_OPEN", `order ${orderId} is ${lookup.status}, not open`);
+    }
     const market = (await exchange.markets()).find((m) => m.symbol === lookup.order.symbol);
     if (!market) throw new AppError("EXCHANGE_UNAVAILABLE", `the exchange no longer lists ${lookup.order.symbol}`);
     await exchange.cancelOrder(await agents.signerFor(account), { asset: market.asset, oid: orderId }, { subAccount });
-    const row = await orders.findByOid(db, account, orderId);
-    if (row) await orders.updateOrder(db, row.cloid, { status: "canceled" }, clock());
+    await orders.settleResting(db, account, orderId, { status: "canceled" }, clock());
     return { orderId, status: "canceled" as const };
   }
 
@@ -269,12 +275,17 @@ export function createTradingService(deps: TradingDeps) {
       }
       try {
         await exchange.cancelOrder(agent, { asset: market.asset, oid: o.oid }, { subAccount: target.subAccount });
-        canceled += 1;
       } catch (err) {
         const e = asAppError(err, "order failed");
+        // Closed some other way (filled, perhaps): the order sync asks the exchange how.
         if (e.code === "ORDER_NOT_OPEN") canceled += 1;
         else errors.push(e);
+        return;
       }
+      canceled += 1;
+      // The cancel happened whatever the database says; a row not written now waits for the order sync.
+      await orders.settleResting(db, target.account, o.oid, { status: "canceled" }, clock())
+        .catch((err) => deps.log.warn({ oid: o.oid, err: (err as Error).message }, "cannot record a cancel yet"));
     }));
     if (errors.some((e) => e.code === "AGENT_NOT_APPROVED")) await agents.forget(agent.address);
     return { canceled, errors };

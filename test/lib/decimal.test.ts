@@ -17,6 +17,7 @@ import {
   rescale,
   roundPrice,
   significantFigures,
+  subtractDecimal,
   toDecimalString,
   type Rounding,
 } from "../../daemon/lib/decimal.js";
@@ -93,6 +94,9 @@ test("decimal inspection helpers", () => {
   assert.is(compareDecimal("1.10", "1.1"), 0);
   assert.is(compareDecimal("-1", "0.5"), -1);
   assert.is(compareDecimal("10", "9.999"), 1);
+  assert.is(subtractDecimal("0.03", "0.01"), "0.02");
+  assert.is(subtractDecimal("1.50", "1.5"), "0");
+  assert.is(subtractDecimal("0.1", "0.25"), "-0.15");
   assert.ok(isDecimalString("-12.50"));
   assert.not.ok(isDecimalString("1e5"));
 });
