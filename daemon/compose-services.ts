@@ -200,8 +200,8 @@ export function composeServices(deps: ServiceDeps) {
     ...performanceRoutes({ performance: createVaultPerformance({ db, exchange }) }),
     ...verifyRoutes({ verification: createVaultVerification({
       db, work: store, rpcUrl: deps.verifyVia.rpcUrl, exchangeUrl: exchange.url, spend: deps.verifyVia.spend, clock,
-      // Three reconciliation passes (every 5 s, main.ts): a row may lag the venue that long.
-      orderLagMs: 15_000,
+      // The order sync passes once an oracle interval: a row may lag the venue up to two of them.
+      orderLagMs: 2 * config.oracleInterval * 1000,
     }) }),
     ...webhookRoutes(webhooks),
     ...eventsRoute({
