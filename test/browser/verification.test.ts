@@ -141,6 +141,8 @@ t("a broken check shows its first break, expected against actual; the card fits 
     await page.waitForSelector("#vault-checks[data-outcome=broken] .break");
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `the vault page with its checks is ${overflow} px too wide`);
+    const inCard = await page.locator("#vault-checks").evaluate((card) => card.scrollWidth - card.clientWidth);
+    assert.ok(inCard <= 0, `the checks stick out of their card by ${inCard} px`);
     assert.equal(problems, []);
   } finally {
     await phone.close();
