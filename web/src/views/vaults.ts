@@ -1,6 +1,6 @@
 // Vaults: the list, and one vault's terms, balances, positions and open orders (and for its trader the
-// order form, cancel and close), chart, trades and events as they arrive, with the actions the API
-// allows each role (close: both; unpause: trader; fund: investor; withdraw: closed).
+// order form, cancel and close), chart, money checks, trades and events as they arrive, with the
+// actions the API allows each role (close: both; unpause: trader; fund: investor; withdraw: closed).
 import type { FundPrepare, VaultClose, VaultDetail, VaultEventDataOf, VaultEvents, VaultList, VaultSummary } from "../../../daemon/http/responses.js";
 import { fromStream, narrator } from "../../../daemon/events/describe-event.js";
 import { act, notice, type App } from "../app.js";
@@ -12,6 +12,7 @@ import { withdrawable } from "../settlement.js";
 import { ensureChain, signTypedData, type TypedData } from "../wallet.js";
 import { vaultChart, type BalancePoint } from "./vault-chart.js";
 import { showPerformance } from "./vault-performance.js";
+import { vaultChecks } from "./vault-checks.js";
 import { tradePanel } from "./trade-panel.js";
 import { eventItem, tradesTable } from "./vault-history.js";
 
@@ -72,6 +73,7 @@ export async function vaultDetailView(app: App, view: HTMLElement, address: stri
     ...trading.cards,
     h("section", { class: "card" }, h("h2", {}, "Balance, peak and limits"), chart.element),
     performance,
+    vaultChecks(vault.address),
     h("section", { class: "card" }, h("h2", {}, "Trades"), trades),
     h("section", { class: "card" }, h("h2", {}, "Events"), log));
 
