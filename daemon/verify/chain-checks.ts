@@ -3,6 +3,7 @@
 // recovered; and the settlement: the close's figures and every payout the escrow made.
 import { formatDecimal } from "../lib/decimal.js";
 import type { ChainRecords, InvariantResult } from "./records.js";
+import { iso, plural } from "./money-checks.js";
 import { applyReading, measure, pauseAllowed, settlementOf, startState, withdrawable } from "./reference-vault.js";
 
 const usdc = (micro: bigint) => formatDecimal(micro, 6);
@@ -25,7 +26,7 @@ export function checkBreaches(chain: ChainRecords): InvariantResult {
       case "BalanceUpdated": {
         readings++;
         const r = applyReading(s, t, e.balance, e.observedAt, e.day);
-        const what = `the reading observed at ${e.observedAt} (block ${e.block})`;
+        const what = `the reading observed at ${iso(e.observedAt * 1000)} (block ${e.block})`;
         if (r.state.peak !== e.peak || r.state.dayStart !== e.dayStart) return broken(what, `peak ${usdc(r.state.peak)}, day start ${usdc(r.state.dayStart)}`, `peak ${usdc(e.peak)}, day start ${usdc(e.dayStart)}`);
         if (r.drawdownBps !== e.drawdownBps || r.dailyDrawdownBps !== e.dailyDrawdownBps) return broken(what, `drawdowns ${r.drawdownBps}/${r.dailyDrawdownBps} bps`, `${e.drawdownBps}/${e.dailyDrawdownBps} bps`);
         if (r.pausing) pausedBy = r.breaches;
@@ -51,7 +52,7 @@ export function checkBreaches(chain: ChainRecords): InvariantResult {
     }
   }
   if (pausedBy !== undefined) return broken("the last reading", `Paused(${pausedBy}) right after it`, "no pause");
-  return { ...base, status: "holds", checked: readings, summary: `${readings} readings measured as the contract's rules say, ${pauses} pauses each where one belongs` };
+  return { ...base, status: "holds", checked: readings, summary: `${plural(readings, "reading")} measured as the contract's rules say; ${plural(pauses, "pause")}, each where one belongs` };
 }
 
 export function checkSettlement(chain: ChainRecords): InvariantResult {
@@ -82,5 +83,5 @@ export function checkSettlement(chain: ChainRecords): InvariantResult {
       if (isTrader) traderPaid += e.amount;
     }
   }
-  return { ...base, status: "holds", checked: 1 + payouts, summary: `final balance ${usdc(want.finalBalance)}, profit ${usdc(want.profit)}, trader ${usdc(want.traderShare)}, investor ${usdc(want.investorShare)}; ${payouts} payouts as the escrow owed` };
+  return { ...base, status: "holds", checked: 1 + payouts, summary: `final balance ${usdc(want.finalBalance)}, profit ${usdc(want.profit)}, trader ${usdc(want.traderShare)}, investor ${usdc(want.investorShare)}; ${plural(payouts, "payout")} as the escrow owed` };
 }

@@ -85,17 +85,36 @@ export function chainRecordsFrom(rpcUrl: string, o: ChainReadOptions = {}) {
     const days = await daysOf([from, ...all.map((l) => l.blockNumber)]);
     const createdBlock = await provider.getBlock(from);
     const t = st.terms;
+    const events = all.flatMap((l) => decode(l, vault, incoming.has(l), days.get(l.blockNumber)!));
+    assertWhole(events, t.initialBalance as bigint, Number(st.observedAt), st.balance as bigint);
     return {
       terms: {
         vault, investor: t.investor, trader: t.trader, exchangeAccount: t.exchangeAccount, initialBalance: t.initialBalance,
         maxDrawdownBps: Number(t.maxDrawdownBps), dailyDrawdownBps: Number(t.dailyDrawdownBps), traderShareBps: Number(t.traderShareBps),
         createdAt: createdBlock!.timestamp, createdBlock: from,
       },
-      events: all.flatMap((l) => decode(l, vault, incoming.has(l), days.get(l.blockNumber)!)),
+      events,
     };
   }
 
   return { read, close: () => provider.destroy() };
+}
+
+/**
+ * A node that prunes old history (the embedded chain keeps its last few thousand blocks) answers
+ * getLogs without the events it dropped: the first reading it serves must look like a vault's first
+ * (its own day start, the peak at most the initial balance above it), and the last must be the one
+ * the contract holds now. Otherwise the history is not whole, and nothing can be checked from it.
+ */
+function assertWhole(events: ChainEvent[], initial: bigint, heldObservedAt: number, heldBalance: bigint): void {
+  const readings = events.filter((e) => e.type === "BalanceUpdated");
+  const first = readings[0];
+  const last = readings.at(-1);
+  const whole = first === undefined
+    ? heldObservedAt === 0
+    : first.dayStart === first.balance && first.peak === (first.balance > initial ? first.balance : initial)
+      && last!.observedAt === heldObservedAt && last!.balance === heldBalance;
+  if (!whole) throw new UnreadableError("the chain's node no longer serves all of the vault's events (it prunes old blocks, as the embedded chain does): verify against an archive RPC");
 }
 
 function decode(l: Log, vault: string, incoming: boolean, day: number): ChainEvent[] {

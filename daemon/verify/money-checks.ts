@@ -8,6 +8,9 @@ import type { ChainEvent, ChainRecords, DaemonRecords, ExchangeRecords, Invarian
 
 type Reading = Extract<ChainEvent, { type: "BalanceUpdated" }>;
 const usdc = (micro: bigint) => formatDecimal(micro, 6);
+/** A time for people: ISO 8601, UTC, to the millisecond. */
+export const iso = (ms: number) => new Date(ms).toISOString();
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 /** Sums run at 12 decimals, so no venue figure is rounded before the comparison. */
 const SCALE = 12;
 const MICRO = 1_000_000n;
@@ -23,11 +26,11 @@ export function checkReadingsNetted(chain: ChainRecords, exchange: ExchangeRecor
   const readings = readingsOf(chain);
   for (const r of readings) {
     const rec = records.get(r.observedAt);
-    const at = `the reading observed at ${r.observedAt}`;
+    const at = `the reading observed at ${iso(r.observedAt * 1000)}`;
     if (!rec) return { ...base, status: "broken", checked: readings.length, summary: "a reading on-chain has no record of what it was computed from", break: { what: at, expected: "the daemon's record of its account value and netting", actual: "none" } };
     const netting = externalBetween(exchange.ledger, chain.terms.exchangeAccount, from, rec.stateTime);
     if (netting !== rec.external) {
-      return { ...base, status: "broken", checked: readings.length, summary: "a reading's netting differs from the exchange's ledger", break: { what: `${at}: external transfers from ${from} to ${rec.stateTime} ms`, expected: usdc(netting), actual: usdc(rec.external) } };
+      return { ...base, status: "broken", checked: readings.length, summary: "a reading's netting differs from the exchange's ledger", break: { what: `${at}: external transfers after ${iso(from - 1)} up to ${iso(rec.stateTime)}`, expected: usdc(netting), actual: usdc(rec.external) } };
     }
     const value = parseDecimal(rec.accountValue, 6, "floor") - netting;
     const expected = value > 0n ? value : 0n;
@@ -35,7 +38,7 @@ export function checkReadingsNetted(chain: ChainRecords, exchange: ExchangeRecor
       return { ...base, status: "broken", checked: readings.length, summary: "a reading on-chain is not its account value less its netting", break: { what: `${at}: account value ${rec.accountValue} less ${usdc(netting)}`, expected: usdc(expected), actual: usdc(r.balance) } };
     }
   }
-  return { ...base, status: "holds", checked: readings.length, summary: `${readings.length} readings, each its account value less the transfers the ledger shows up to it` };
+  return { ...base, status: "holds", checked: readings.length, summary: `${plural(readings.length, "reading")}, each its account value less the transfers the ledger shows up to it` };
 }
 
 /** Signed size per coin after every fill, to tell flat moments from the fills alone. */
@@ -102,10 +105,10 @@ export function checkFlatPoints(chain: ChainRecords, exchange: ExchangeRecords, 
     if (actual > expected || expected - actual >= MICRO) {
       return {
         ...base, status: "broken", checked, summary: "at a flat point the reading is not the base plus the fills' closed PnL less fees, plus funding",
-        break: { what: `the reading observed at ${p.r.observedAt} (base ${usdc(first.r.balance)} at ${first.r.observedAt})`, expected: formatDecimal(expected, SCALE).replace(/0{6}$/, ""), actual: usdc(p.r.balance) },
+        break: { what: `the reading observed at ${iso(p.r.observedAt * 1000)} (base ${usdc(first.r.balance)} at ${iso(first.r.observedAt * 1000)})`, expected: formatDecimal(expected, SCALE).replace(/0{6}$/, ""), actual: usdc(p.r.balance) },
       };
     }
   }
-  const from = start === 0 ? "the first reading" : `the reading observed at ${first.r.observedAt}`;
-  return { ...base, status: "holds", checked, summary: `${checked} flat points after ${from}, each it plus closed PnL less fees, plus funding` };
+  const from = start === 0 ? "the first reading" : `the reading observed at ${iso(first.r.observedAt * 1000)}`;
+  return { ...base, status: "holds", checked, summary: `${plural(checked, "flat point")} after ${from}, each equal to it plus the closed PnL less fees, plus funding` };
 }

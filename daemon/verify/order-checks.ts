@@ -1,5 +1,6 @@
 // Every order row of the vault's account follows the exchange's status: once a reconciliation pass has
 // run since the exchange changed it, the row says what the venue says.
+import { iso, plural } from "./money-checks.js";
 import type { DaemonRecords, ExchangeRecords, InvariantResult } from "./records.js";
 
 /** The daemon's status for a venue status (DESIGN section 6). */
@@ -25,9 +26,9 @@ export function checkOrders(exchange: ExchangeRecords, daemon: DaemonRecords): I
     if (want !== got) {
       return {
         ...base, status: "broken", checked, summary: "an order row does not follow the exchange's status",
-        break: { what: `order ${row.orderId} (the exchange: ${v.status} at ${v.statusTimestamp} ms)`, expected: want, actual: row.status },
+        break: { what: `order ${row.orderId} (the exchange: ${v.status} at ${iso(v.statusTimestamp)})`, expected: want, actual: row.status },
       };
     }
   }
-  return { ...base, status: "holds", checked, summary: `${checked} order rows, each as the exchange has it` };
+  return { ...base, status: "holds", checked, summary: `${plural(checked, "order row")}, each as the exchange has it` };
 }

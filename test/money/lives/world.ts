@@ -23,7 +23,8 @@ export async function startWorld(): Promise<World> {
   let sim = "";
   let rpc = "";
   async function start() {
-    d = await startDaemonProcess(dir.path);
+    // Compactions drop old blocks, and with them the events a verification reads: none within a run.
+    d = await startDaemonProcess(dir.path, ["--chain-compact-blocks", "100000"]);
     const h = await httpClient(d.url).get("/healthz");
     sim = h.body.data.exchange.url;
     rpc = h.body.data.chain.rpcUrl;
