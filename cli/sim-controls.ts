@@ -29,6 +29,15 @@ export function chooseVia(ctx: CliContext, given: string | undefined): Via {
   throw usageError(`--via must be sim or api, not ${given}`);
 }
 
+/** A control the daemon's API does not relay: only the sim's own loopback port serves it. */
+export function simPortOnly(ctx: CliContext, given: string | undefined, command: string): void {
+  if (given === "api") throw usageError(`${command} has no --via api: the daemon's API does not offer it`, "run it on the daemon's machine (--via sim)");
+  if (chooseVia(ctx, given) === "api") {
+    throw new CliError("SIM_PORT_ONLY", `${command} goes to the sim's own loopback port, which ${ctx.url} is not on`, 1,
+      "run it on the daemon's machine, with --url pointing at the daemon's loopback address");
+  }
+}
+
 export const health = (ctx: CliContext) => ctx.api().request<SimHealth>("GET", "/healthz");
 
 /** POSTs to the sim's own loopback control port (found through /healthz). */

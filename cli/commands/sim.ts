@@ -1,4 +1,4 @@
-// tradevault sim faucet | price: the embedded sim exchange's test controls (paper trading only).
+// tradevault sim faucet | withdraw | price: the embedded sim exchange's test controls (paper trading only).
 // Which way they go (the sim's loopback port, or the daemon's API) is sim-controls.ts's business.
 import { Command, Option } from "commander";
 import { getAddress } from "ethers";
@@ -6,7 +6,7 @@ import { contextFor } from "../context.js";
 import { addressArg, positiveArg } from "../args.js";
 import { CliError, usageError } from "../errors.js";
 import { printResult, type Io } from "../output.js";
-import { apiControls, chooseVia, OPERATOR_HEADER, operatorToken, viaSim } from "../sim-controls.js";
+import { apiControls, chooseVia, OPERATOR_HEADER, operatorToken, simPortOnly, viaSim } from "../sim-controls.js";
 import { pickWallet } from "./session.js";
 
 const viaOption = () =>
@@ -44,6 +44,24 @@ export function simCommand(io: Io): Command {
       r = { ...r, user };
       const left = r.leftToday === undefined ? "" : ` (${String(r.leftToday)} USDC left today)`;
       printResult(io, ctx.json, r, () => `Credited ${amount} USDC to ${user} on the sim${left}.`);
+    });
+
+  sim
+    .command("withdraw")
+    .description("take USDC out of a wallet's sim account as a withdrawal from the exchange would (at most its withdrawable; the sim's port only)")
+    .argument("<amount>", "USDC, e.g. 250")
+    .option("-w, --wallet <name>", "wallet whose account pays (default: TRADEVAULT_WALLET, the signed-in wallet, or the only one)")
+    .option("--address <address>", "take it from this address instead of a local wallet")
+    .addOption(new Option("--via <way>", "sim only: the sim's own loopback port (the daemon's API offers no withdrawal)"))
+    .action(async (amount: string, o: { wallet?: string; address?: string; via?: string }, cmd: Command) => {
+      positiveArg("the amount", amount);
+      if (o.address !== undefined) addressArg("--address", o.address);
+      const ctx = contextFor(cmd, io);
+      simPortOnly(ctx, o.via, "sim withdraw");
+      const from = o.address ?? ctx.keystore.info(pickWallet(ctx, o.wallet)).address;
+      const r = await viaSim<Out>(ctx, "/sim/withdraw", { user: from, amount });
+      const user = getAddress(String(r.user));
+      printResult(io, ctx.json, { ...r, user }, () => `Withdrew ${amount} USDC from ${user} on the sim (${String(r.usdc)} USDC left in the account).`);
     });
 
   sim

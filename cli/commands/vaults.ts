@@ -8,6 +8,7 @@ import type {
 import { narrator } from "../../daemon/events/describe-event.js";
 import { addressArg, dateArg, integerArg, positiveArg } from "../args.js";
 import { contextFor } from "../context.js";
+import { CliError } from "../errors.js";
 import { keyValues, printResult, table, type Io } from "../output.js";
 import { withProgress } from "../progress.js";
 import { BREACH_POLICY_TEXT } from "../terms.js";
@@ -40,6 +41,28 @@ function showVault(v: VaultDetail): string {
     ...(v.closed ? [["final balance", s.finalBalance], ["profit", s.profit], ["trader share", s.traderShare], ["investor share", s.investorShare]] as Array<[string, unknown]> : []),
     ["escrow funded", s.funded],
   ]);
+}
+
+/** The investor's command that covers what the escrow lacks. */
+const fundCommand = (vault: string, amount: string) => `tradevault vaults fund ${vault} ${amount}`;
+
+function closeText(v: VaultClose["vault"]): string {
+  // A daemon from before the escrow was reported answers without it.
+  const e = v.escrow as VaultClose["vault"]["escrow"] | undefined;
+  return keyValues([["vault", v.address], ["status", v.status], ["final balance", v.finalBalance],
+    ["profit", v.profit], ["trader share", v.traderShare], ["investor share", v.investorShare],
+    ...(v.leftOpen.length > 0
+      ? [["left open", `${v.leftOpen.map((p) => `${p.size} ${p.symbol} (${p.value} USDC)`).join(", ")}: below the exchange's minimum order, valued at mark in the final balance`]] as Array<[string, unknown]>
+      : []),
+    ...(e ? [["escrow", `holds ${e.held} USDC; the trader is owed ${e.owedToTrader} USDC`]] as Array<[string, unknown]> : [])]) +
+    (!e || e.toFund === "0" ? "" : `\nThe investor must fund the escrow with ${e.toFund} USDC before the trader can be paid in full: ${fundCommand(v.address, e.toFund)}`);
+}
+
+/** The daemon says what is owed and who must fund it; the CLI adds the command that does it. */
+function withFundSuggestion(err: CliError, vault: string): CliError {
+  const owed = (err.details as { owed?: unknown } | undefined)?.owed;
+  const suggestion = typeof owed === "string" ? `the investor runs: ${fundCommand(vault, owed)}` : err.suggestion;
+  return new CliError(err.code, err.message, err.exitCode, suggestion, err.details, { cause: err });
 }
 
 function readCommands(cmd: Command, io: Io): void {
@@ -100,11 +123,7 @@ function actionCommands(cmd: Command, io: Io): void {
       const where = path(address, "/close");
       const ctx = contextFor(c, io);
       const r = await withProgress(io, ctx.json, "Closing the vault", () => ctx.authedApi().request<VaultClose>("POST", where));
-      printResult(io, ctx.json, r, () => keyValues([["vault", r.vault.address], ["status", r.vault.status], ["final balance", r.vault.finalBalance],
-        ["profit", r.vault.profit], ["trader share", r.vault.traderShare], ["investor share", r.vault.investorShare],
-        ...(r.vault.leftOpen.length > 0
-          ? [["left open", `${r.vault.leftOpen.map((p) => `${p.size} ${p.symbol} (${p.value} USDC)`).join(", ")}: below the exchange's minimum order, valued at mark in the final balance`]] as Array<[string, unknown]>
-          : [])]));
+      printResult(io, ctx.json, r, () => closeText(r.vault));
     });
 
   cmd.command("unpause <address>").description("unpause after recovery (trader only)")
@@ -133,7 +152,9 @@ function actionCommands(cmd: Command, io: Io): void {
   cmd.command("withdraw <address>").description("withdraw your entitlement from a closed vault").action(async (address: string, _o, c: Command) => {
     const where = path(address, "/withdraw");
     const ctx = contextFor(c, io);
-    const r = await withProgress(io, ctx.json, "Withdrawing", () => ctx.authedApi().request<Withdrawal>("POST", where));
+    const r = await withProgress(io, ctx.json, "Withdrawing", () => ctx.authedApi().request<Withdrawal>("POST", where)).catch((err: unknown) => {
+      throw err instanceof CliError && err.code === "ESCROW_NOT_FUNDED" ? withFundSuggestion(err, address) : err;
+    });
     printResult(io, ctx.json, r, () => `Withdrew ${r.amount} USDC to ${r.recipient} (tx ${r.txHash}).`);
   });
 }

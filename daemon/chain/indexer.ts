@@ -19,8 +19,8 @@ import { decodeVaultLogs, eventInterfaces, type ChainEventInput } from "./event-
 export interface ChainEventSink {
   /** Which of these addresses are vaults already known (their logs are ours). */
   knownVaults(addresses: string[]): Promise<Set<string>>;
-  /** Applies the events in chain order; returns the event rows actually inserted. */
-  apply(trx: Executor, events: ChainEventInput[], nowSeconds: number): Promise<VaultEventRow[]>;
+  /** Applies the events in chain order at the daemon's clock (ms); returns the event rows actually inserted. */
+  apply(trx: Executor, events: ChainEventInput[], nowMs: number): Promise<VaultEventRow[]>;
 }
 
 export interface IndexerSettings {
@@ -115,9 +115,9 @@ export function createIndexer(opts: IndexerOptions): Indexer {
     if (decoded.length === 0 && !after) return []; // a receipt with no vault events (a mint, a deploy)
     const times = fixedTime === undefined ? await blockTimes(decoded.map((d) => d.blockNumber)) : undefined;
     const events = decoded.map((d) => ({ ...d, time: fixedTime ?? times!.get(d.blockNumber)! }));
-    const now = Math.floor(clock() / 1000);
+    const nowMs = clock();
     const rows = await store.write(async (trx) => {
-      const inserted = await opts.sink.apply(trx, events, now);
+      const inserted = await opts.sink.apply(trx, events, nowMs);
       await after?.(trx);
       return inserted;
     });

@@ -46,8 +46,8 @@ const takesVault = (filter: string | null, vault: string) => filter === null || 
  * Call in the unit of work that inserted `event` (and only when it was new): the event and its
  * deliveries commit together or not at all. Answers how many were written.
  */
-export function enqueueDeliveries(db: Executor, vault: VaultRow, event: VaultEventRow, now: number): Promise<number> {
-  return enqueueDeliveriesOf(db, [{ vault, event }], now);
+export function enqueueDeliveries(db: Executor, vault: VaultRow, event: VaultEventRow, nowMs: number): Promise<number> {
+  return enqueueDeliveriesOf(db, [{ vault, event }], nowMs);
 }
 
 /**
@@ -55,7 +55,7 @@ export function enqueueDeliveries(db: Executor, vault: VaultRow, event: VaultEve
  * one multi-row insert (per thousand rows), whatever the number of vaults.
  */
 export async function enqueueDeliveriesOf(
-  db: Executor, items: ReadonlyArray<{ vault: VaultRow; event: VaultEventRow }>, now: number,
+  db: Executor, items: ReadonlyArray<{ vault: VaultRow; event: VaultEventRow }>, nowMs: number,
 ): Promise<number> {
   const owners = [...new Set(items.flatMap(({ vault }) => [vault.investor, vault.trader]))];
   const hooksOf = new Map<string, Array<{ id: string; events: string | null; vaults: string | null }>>();
@@ -71,7 +71,7 @@ export async function enqueueDeliveriesOf(
     .filter((h) => takesEvent(h.events, event.type) && takesVault(h.vaults, vault.address))
     .map((h) => ({
       id: `${h.id}.${event.id}`, webhook_id: h.id, event_id: event.id, vault: vault.address, event_type: event.type,
-      attempts: 0, next_attempt_at: now, status: "pending" as const, created_at: now,
+      attempts: 0, next_attempt_at: nowMs, status: "pending" as const, created_at: nowMs,
     })));
   for (const part of chunks(rows)) {
     await db.insertInto("webhook_deliveries").values(part).onConflict((oc) => oc.column("id").doNothing()).execute();

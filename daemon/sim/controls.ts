@@ -1,6 +1,7 @@
 // The sim's test controls over HTTP (loopback only, checked by the server): POST /sim/faucet
-// {user, amount}, POST /sim/price {symbol, price}, POST /sim/abstraction {user, abstraction} (what
-// userAbstraction reports) and /sim/faults (GET lists, POST queues, DELETE clears the fault queue).
+// {user, amount}, POST /sim/withdraw {user, amount}, POST /sim/price {symbol, price}, POST
+// /sim/abstraction {user, abstraction} (what userAbstraction reports) and /sim/faults (GET lists,
+// POST queues, DELETE clears the fault queue).
 // They parse the body and delegate to the same methods the programmatic API exposes.
 import { z } from "zod";
 import { FaultSpecError } from "./fault-spec.js";
@@ -9,19 +10,20 @@ import type { ControlResult } from "./server.js";
 
 export interface ControlTarget {
   faucet(user: string, amount: string | number): Promise<unknown>;
+  withdraw(user: string, amount: string | number): unknown;
   setPrice(symbol: string, price: string | number): unknown;
   setAbstraction(user: string, mode: string): unknown;
   faults: Pick<FaultQueue, "next" | "pending" | "clear">;
 }
 
-/** Raised by faucet/setPrice for input the caller got wrong (HTTP 400). */
+/** Raised by faucet/withdraw/setPrice for input the caller got wrong (HTTP 400). */
 export class ControlInputError extends Error {}
 
 /** Raised when the onFaucet hook failed; nothing was credited (HTTP 502). */
 export class FaucetHookError extends Error {}
 
 const Amount = z.union([z.number(), z.string()]);
-const FaucetBody = z.object({ user: z.string(), amount: Amount });
+const MoneyBody = z.object({ user: z.string(), amount: Amount });
 const PriceBody = z.object({ symbol: z.string(), price: Amount });
 const AbstractionBody = z.object({ user: z.string(), abstraction: z.string() });
 
@@ -32,12 +34,13 @@ const refused = (status: number, error: string, details?: unknown): ControlResul
 export async function handleControl(target: ControlTarget, path: string, body: unknown, method = "POST"): Promise<ControlResult> {
   try {
     if (path === "/sim/faults") return faultControl(target.faults, method, body);
-    if (!["/sim/faucet", "/sim/price", "/sim/abstraction"].includes(path)) return refused(404, `unknown control ${path}`);
+    if (!["/sim/faucet", "/sim/withdraw", "/sim/price", "/sim/abstraction"].includes(path)) return refused(404, `unknown control ${path}`);
     if (method !== "POST") return refused(405, `${path} takes POST`);
-    if (path === "/sim/faucet") {
-      const b = FaucetBody.safeParse(body);
+    if (path === "/sim/faucet" || path === "/sim/withdraw") {
+      const b = MoneyBody.safeParse(body);
       if (!b.success) return refused(400, "expected {user, amount}");
-      return { status: 200, json: { ok: true, ...(await target.faucet(b.data.user, b.data.amount) as object) } };
+      const done = path === "/sim/faucet" ? await target.faucet(b.data.user, b.data.amount) : target.withdraw(b.data.user, b.data.amount);
+      return { status: 200, json: { ok: true, ...(done as object) } };
     }
     if (path === "/sim/price") {
       const b = PriceBody.safeParse(body);

@@ -1,12 +1,11 @@
-// The sim exchange as one object: options in, { url, start, stop, faucet, setPrice, tick, faults,
-// requests } out. start() opens the SQLite file (state survives a restart with the same dbPath),
+// The sim exchange as one object: options in, { url, start, stop, faucet, withdraw, setPrice, tick,
+// faults, requests } out. start() opens the SQLite file (state survives a restart with the same dbPath),
 // seeds missing marks, listens (127.0.0.1 by default; HTTP and the WebSocket at /ws on one port) and
 // starts the price feed timer. Price moves reach WebSocket subscribers after their transaction commits.
 import { isAddress } from "ethers";
-import { isDecimalString, numberToDecimalString, parseDecimal, toDecimalString } from "../lib/decimal.js";
+import { isDecimalString, toDecimalString } from "../lib/decimal.js";
 import { DEFAULT_AGENT_POLICY, type AgentPolicy } from "./agents.js";
-import { ControlInputError, FaucetHookError, handleControl } from "./controls.js";
-import { creditUsdc } from "./engine/actions.js";
+import { ControlInputError, handleControl } from "./controls.js";
 import { DEFAULT_BOOK, type BookConfig } from "./engine/book.js";
 import { armedUsers, fireScheduledCancels, settleFunding } from "./engine/clock-jobs.js";
 import { createEngineCtx, type EngineCtx } from "./engine/context.js";
@@ -26,6 +25,8 @@ import { createPostHandler } from "./ws-post.js";
 import { SimEvents, type SimEventListener } from "./sim-events.js";
 import { openDb, type Db } from "./store/db.js";
 import { SimRepo } from "./store/repo.js";
+import { faucetCredit, withdrawal, type FaucetResult, type WithdrawalResult } from "./usdc-controls.js";
+export type { FaucetResult, WithdrawalResult } from "./usdc-controls.js";
 import { silentLogger, type Market, type MarketSpec, type Network, type SimLogger } from "./types.js";
 
 export interface SimExchangeOptions {
@@ -62,13 +63,6 @@ export interface SimExchangeOptions {
   dustClosesExempt?: boolean;
 }
 
-export interface FaucetResult {
-  user: string;
-  amount: string;
-  /** The account's USDC balance after the credit. */
-  usdc: string;
-}
-
 export interface SimExchange {
   /** Base URL for HttpTransport's apiUrl (no path), known once started. */
   readonly url: string;
@@ -78,6 +72,8 @@ export interface SimExchange {
   start(): Promise<void>;
   stop(): Promise<void>;
   faucet(user: string, amount: string | number): Promise<FaucetResult>;
+  /** Takes USDC out of the perp account as a bridge withdrawal would (same as POST /sim/withdraw). */
+  withdraw(user: string, amount: string | number): WithdrawalResult;
   setPrice(symbol: string, price: string | number): MarkMoveResult;
   /** Advances the price feed by `steps` ticks right now (also works for a timer-less feed). */
   tick(steps?: number): MarkMoveResult;
@@ -211,6 +207,7 @@ class SimExchangeImpl implements SimExchange {
     const deps = { ctx, network: this.network, nonces: this.nonces, agents: this.agents };
     const target = {
       faucet: (user: string, amount: string | number) => this.faucet(user, amount),
+      withdraw: (user: string, amount: string | number) => this.withdraw(user, amount),
       setPrice: (symbol: string, price: string | number) => this.setPrice(symbol, price),
       setAbstraction: (user: string, mode: string) => this.setAbstraction(user, mode),
       faults: this.faults,
@@ -314,40 +311,12 @@ class SimExchangeImpl implements SimExchange {
   }
 
   async faucet(user: string, amount: string | number): Promise<FaucetResult> {
-    if (typeof user !== "string" || !isAddress(user)) throw new ControlInputError(`bad user address ${String(user)}`);
-    const base = this.faucetAmount(amount);
-    const address = user.toLowerCase();
-    // An address is either an account or an agent, never both (a funded agent would act for itself).
-    const agent = this.live().ctx.repo.getAgent(address);
-    if (agent && agent.validUntil > this.now()) throw new ControlInputError(`${address} is an agent of ${agent.user}`);
-    // The hook (e.g. minting settlement tokens) runs first and outside any transaction: if it
-    // fails nothing is credited.
-    if (this.options.onFaucet) {
-      try {
-        await this.options.onFaucet(address, base);
-      } catch (e) {
-        this.logger.warn({ err: e, user: address }, "sim faucet hook failed");
-        throw new FaucetHookError(`faucet hook failed: ${e instanceof Error ? e.message : String(e)}`);
-      }
-    }
     const { ctx } = this.live();
-    const value = base * 10n ** 12n; // 6 → 18 decimals
-    const usdc = ctx.tx(() => creditUsdc(ctx, address, value));
-    return { user: address, amount: F.format(value), usdc: F.format(usdc, 6) };
+    return faucetCredit({ ctx, maxFaucet: this.maxFaucet, onFaucet: this.options.onFaucet, logger: this.logger }, user, amount);
   }
 
-  /** USDC base units (6 decimals) of a faucet amount given as JSON number or decimal text. */
-  private faucetAmount(amount: string | number): bigint {
-    let base: bigint;
-    try {
-      base = parseDecimal(typeof amount === "number" ? numberToDecimalString(amount) : toDecimalString(amount), 6);
-    } catch {
-      throw new ControlInputError(`bad amount ${String(amount)}: a positive USDC amount with at most 6 decimals`);
-    }
-    if (base <= 0n || base * 10n ** 12n > this.maxFaucet) {
-      throw new ControlInputError(`amount must be > 0 and <= ${F.format(this.maxFaucet)}`);
-    }
-    return base;
+  withdraw(user: string, amount: string | number): WithdrawalResult {
+    return withdrawal(this.live().ctx, user, amount);
   }
 }
 

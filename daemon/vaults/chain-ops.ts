@@ -49,6 +49,10 @@ export function chainOps(chain: Chain, blockGasLimit: bigint): VaultChainOps {
       const r = await contracts.withdrawFromVault(signer, { vault, party });
       return { txHash: r.txHash, amount: r.amount, recipient: r.recipient };
     },
+    async escrow(vault) {
+      const s = await contracts.readVaultState(chain.provider, { vault });
+      return { held: s.escrow, owedToTrader: s.traderShare - s.traderPaid };
+    },
     permitTypedData: (vault, amount, deadline) => contracts.vaultPermitTypedData(chain.provider, { vault, amount, deadline }),
     fundWithPermit: (vault, amount, deadline, signature) => contracts.fundVaultWithPermit(signer, { vault, amount, deadline, signature }),
   };

@@ -36,3 +36,12 @@ export function notRecovered(v: VaultRow): AppError {
     details: figures,
   });
 }
+
+/** The trader's withdraw while the escrow holds nothing of its share (decimal USDC): what is owed and who funds it. */
+export function escrowNotFunded(v: VaultRow, owed: string, held: string): AppError {
+  return new AppError("ESCROW_NOT_FUNDED",
+    `the trader is owed ${owed} USDC but the escrow holds ${held}: the investor (${v.investor}) has not funded it yet; ` +
+      "the investor funds it with a permit (POST /api/vaults/:address/fund), then the trader withdraws", {
+      details: { owed, escrow: held, investor: v.investor },
+    });
+}

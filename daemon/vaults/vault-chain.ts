@@ -30,6 +30,14 @@ export interface ReadingSource {
   flat: boolean;
 }
 
+/** A vault's settlement escrow as the contract sees it, in USDC base units. */
+export interface EscrowReading {
+  /** Settlement tokens the vault holds. */
+  held: bigint;
+  /** The trader's share not yet paid (0 before the close). */
+  owedToTrader: bigint;
+}
+
 export interface VaultChainOps {
   chainId(): number;
   factory(): string;
@@ -42,6 +50,8 @@ export interface VaultChainOps {
   /** The operator's pause (reason 4: the account's mode changed); a no-op on a paused vault. */
   pauseVault(vault: string, reason: number): Promise<{ txHash: string }>;
   withdraw(vault: string, party: string): Promise<{ txHash: string; amount: bigint; recipient: string }>;
+  /** Reads the escrow (no transaction). */
+  escrow(vault: string): Promise<EscrowReading>;
   permitTypedData(vault: string, amount: bigint, deadline: number): Promise<TypedDataDocument>;
   fundWithPermit(vault: string, amount: bigint, deadline: number, signature: string): Promise<{ txHash: string }>;
 }

@@ -2,6 +2,8 @@
 // the daemon's own events. Applied inside the caller's unit of work; each event stored once, keyed by
 // (tx hash, log index), so applying a block twice changes nothing and reports nothing. A call's chain
 // events are applied together (a receipt of the oracle's batched update holds one per vault).
+// The caller's clock comes in ms: vault rows keep Unix seconds (schema-chain.ts), the webhook outbox
+// Unix ms (schema-webhooks.ts), and each gets its own unit from it here.
 import type { Executor } from "../db/store.js";
 import * as repo from "../db/vaults-repo.js";
 import { insertChainEvents, lockVaults, updateVaults } from "../db/vault-events-repo.js";
@@ -13,6 +15,7 @@ import type { ChainEventInput } from "../chain/event-rows.js";
 export interface DaemonEventInput {
   vault: string;
   type: string;
+  /** Unix seconds, as chain events' block times. */
   time: number;
   data: Record<string, unknown>;
 }
@@ -20,11 +23,12 @@ export interface DaemonEventInput {
 const str = (v: unknown) => String(v);
 const num = (v: unknown) => Number(v);
 const add = (a: string, b: unknown) => (BigInt(a) + BigInt(str(b))).toString();
+const toUnixSeconds = (ms: number) => Math.floor(ms / 1000);
 
 /** Orders events across blocks; fits far beyond any block number a chain reaches this century. */
 export const chainPosition = (blockNumber: number, logIndex: number) => blockNumber * 1_000_000 + logIndex;
 
-function vaultFromCreated(e: ChainEventInput, now: number) {
+function vaultFromCreated(e: ChainEventInput, nowS: number) {
   const d = e.data;
   const initial = str(d.initialBalance);
   return {
@@ -36,7 +40,7 @@ function vaultFromCreated(e: ChainEventInput, now: number) {
     breach_policy: d.breachPolicy === undefined ? 0 : num(d.breachPolicy),
     terms_hash: str(d.termsHash), salt: str(d.salt),
     created_block: e.blockNumber, created_tx: e.txHash, created_at: e.time,
-    current_balance: initial, peak_balance: initial, day_start_balance: initial, updated_at: now,
+    current_balance: initial, peak_balance: initial, day_start_balance: initial, updated_at: nowS,
   };
 }
 
@@ -80,19 +84,20 @@ export function effect(v: VaultRow, e: ChainEventInput): repo.VaultChange | unde
  * introduces) are skipped: the indexer meets the VaultCreated first. Returns the event rows actually
  * inserted, in the given order.
  */
-export async function applyChainEvents(trx: Executor, events: ChainEventInput[], now: number): Promise<VaultEventRow[]> {
+export async function applyChainEvents(trx: Executor, events: ChainEventInput[], nowMs: number): Promise<VaultEventRow[]> {
   if (events.length === 0) return [];
+  const nowS = toUnixSeconds(nowMs);
   // Locked until commit, and read under the lock: what another writer committed before is in these
   // rows (PostgreSQL), so the state written below, computed from them, undoes none of it.
   const vaults = await lockVaults(trx, events.map((e) => e.vault));
-  const known = await withCreatedVaults(trx, events, vaults, now);
+  const known = await withCreatedVaults(trx, events, vaults, nowS);
   const rows = await insertChainEvents(trx, known.map((e) => ({ vault: vaults.get(e.vault)!, event: e })));
   const fresh = known.flatMap((e, i) => (rows[i] ? [{ e, row: rows[i]! }] : []));
   if (fresh.length === 0) return [];
-  await updateVaults(trx, projection(vaults, fresh, now));
+  await updateVaults(trx, projection(vaults, fresh, nowS));
   // In the events' own transaction, and only for new rows: a crash loses no delivery, and the
   // receipt and the indexer recording the same event enqueue it once.
-  await enqueueDeliveriesOf(trx, fresh.map(({ e, row }) => ({ vault: vaults.get(e.vault)!, event: row })), now);
+  await enqueueDeliveriesOf(trx, fresh.map(({ e, row }) => ({ vault: vaults.get(e.vault)!, event: row })), nowMs);
   return fresh.map((f) => f.row);
 }
 
@@ -100,13 +105,13 @@ export async function applyChainEvents(trx: Executor, events: ChainEventInput[],
  * Stores the vaults the call's VaultCreated events introduce (rare: one at a time) and adds their rows
  * to `vaults`; answers the events whose vault is known where they stand in the call.
  */
-async function withCreatedVaults(trx: Executor, events: ChainEventInput[], vaults: Map<string, VaultRow>, now: number): Promise<ChainEventInput[]> {
+async function withCreatedVaults(trx: Executor, events: ChainEventInput[], vaults: Map<string, VaultRow>, nowS: number): Promise<ChainEventInput[]> {
   const known = new Set(vaults.keys());
   const created: string[] = [];
   const out: ChainEventInput[] = [];
   for (const e of events) {
     if (e.type === "VaultCreated" && !known.has(e.vault)) {
-      await repo.insertVault(trx, vaultFromCreated(e, now));
+      await repo.insertVault(trx, vaultFromCreated(e, nowS));
       created.push(e.vault);
       known.add(e.vault);
     }
@@ -119,26 +124,26 @@ async function withCreatedVaults(trx: Executor, events: ChainEventInput[], vault
 }
 
 /** Each vault's change: its new events' effects applied in order, each to the result of the one before. */
-function projection(vaults: Map<string, VaultRow>, fresh: Array<{ e: ChainEventInput; row: VaultEventRow }>, now: number) {
+function projection(vaults: Map<string, VaultRow>, fresh: Array<{ e: ChainEventInput; row: VaultEventRow }>, nowS: number) {
   const states = new Map<string, VaultRow>();
   const changes = new Map<string, repo.VaultChange & { address: string }>();
   for (const { e, row } of fresh) {
     const v = states.get(e.vault) ?? vaults.get(e.vault)!;
-    const change = { ...effect(v, e), event_count: row.seq, updated_at: now };
+    const change = { ...effect(v, e), event_count: row.seq, updated_at: nowS };
     states.set(e.vault, { ...v, ...change });
     changes.set(e.vault, { ...changes.get(e.vault), ...change, address: e.vault });
   }
   return [...changes.values()];
 }
 
-/** Records a daemon-side event; undefined when the vault is unknown. */
-export async function appendDaemonEvent(trx: Executor, e: DaemonEventInput, now: number): Promise<VaultEventRow | undefined> {
+/** Records a daemon-side event at the daemon's clock (ms); undefined when the vault is unknown. */
+export async function appendDaemonEvent(trx: Executor, e: DaemonEventInput, nowMs: number): Promise<VaultEventRow | undefined> {
   const v = await repo.findVault(trx, e.vault);
   if (!v) return undefined;
   const row = await repo.insertEvent(trx, v, { ...e, txHash: null, logIndex: null, blockNumber: null });
   if (row) {
-    await repo.updateVault(trx, v.address, { updated_at: now });
-    await enqueueDeliveries(trx, v, row, now);
+    await repo.updateVault(trx, v.address, { updated_at: toUnixSeconds(nowMs) });
+    await enqueueDeliveries(trx, v, row, nowMs);
   }
   return row;
 }

@@ -1,6 +1,7 @@
 // Vault reads and actions (SPEC 3.1, 4.10-4.15, DESIGN section 7), and the work of one oracle cycle.
 // Rules live here; the contract enforces the objective ones again (recovery, closed state, who gets
-// paid). Balances come from vault-balances.ts; orders go through the trading service.
+// paid). Balances come from vault-balances.ts; orders go through the trading service; the escrow's
+// funding and withdrawals are vault-settlement.ts's.
 import type { Logger } from "pino";
 import type { Executor } from "../db/store.js";
 import type { VaultRow } from "../db/schema-chain.js";
@@ -15,6 +16,7 @@ import type { DustPosition } from "./exposure.js";
 import type { UpdateResult, VaultBalances } from "./vault-balances.js";
 import { assertOpen, vaultFor, vaultWithRole } from "./vault-access.js";
 import type { VaultChainOps } from "./vault-chain.js";
+import { createVaultSettlement } from "./vault-settlement.js";
 import type { VaultShare } from "./vault-share.js";
 import { notRecovered } from "./refusals.js";
 import { rowToCloseResult, rowToDetail, rowToEvent, rowToSummary, rowToTrade, type VaultSummary } from "./vault-views.js";
@@ -59,6 +61,7 @@ const MAX_CACHED_LISTS = 1_000;
 
 export function createVaultService(deps: VaultServiceDeps) {
   const { db, chain, balances, enforcement, clock, log } = deps;
+  const settlement = createVaultSettlement({ db, chain, clock, log });
   // Each party's list, kept until the database changes: a dashboard polls it, and between oracle
   // cycles nothing in it moves. The same array is returned while valid, so callers may memoize on it.
   const lists = new Map<string, { changes: string; items: readonly VaultSummary[] }>();
@@ -274,7 +277,7 @@ export function createVaultService(deps: VaultServiceDeps) {
       const { vault: v } = await vaultFor(db, user, address);
       assertOpen(v);
       const closed = await closeOnce(v, user);
-      return rowToCloseResult(closed.row, closed.dust);
+      return rowToCloseResult(closed.row, closed.dust, await settlement.standing(closed.row));
     },
 
     async unpause(user: string, address: string) {
@@ -291,23 +294,9 @@ export function createVaultService(deps: VaultServiceDeps) {
       return rowToSummary((await vaultsRepo.findVault(db, v.address))!);
     },
 
-    async withdraw(user: string, address: string) {
-      const { vault: v } = await vaultFor(db, user, address);
-      if (!v.closed) throw new AppError("VAULT_NOT_CLOSED", "withdraw after the vault is closed");
-      return chain.withdraw(v.address, user);
-    },
-
-    async fundPrepare(user: string, address: string, amount: bigint) {
-      const { vault: v } = await vaultWithRole(db, user, address, ["investor"], "fund its escrow");
-      const deadline = nowS(clock) + 3600;
-      return { typedData: await chain.permitTypedData(v.address, amount, deadline), amount, deadline, spender: v.address };
-    },
-
-    async fund(user: string, address: string, input: { amount: bigint; deadline: number; signature: string }) {
-      const { vault: v } = await vaultWithRole(db, user, address, ["investor"], "fund its escrow");
-      if (input.deadline < nowS(clock)) throw new AppError("INVALID_INPUT", "deadline: the permit has expired", { details: [{ field: "body.deadline", message: "in the past" }] });
-      return chain.fundWithPermit(v.address, input.amount, input.deadline, input.signature);
-    },
+    withdraw: settlement.withdraw,
+    fundPrepare: settlement.fundPrepare,
+    fund: settlement.fund,
   };
 }
 

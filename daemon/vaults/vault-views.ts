@@ -63,8 +63,13 @@ export function rowToDetail(v: VaultRow) {
 }
 export type VaultDetail = ReturnType<typeof rowToDetail>;
 
-/** SPEC 2.13, and `leftOpen`: positions the close could not take off because the exchange refused dust. */
-export function rowToCloseResult(v: VaultRow, leftOpen: readonly { symbol: string; size: string; value: string }[] = []) {
+/**
+ * SPEC 2.13, `leftOpen`: positions the close could not take off because the exchange refused dust, and
+ * `escrow`: what the settlement escrow holds against the trader's share and what the investor must add.
+ */
+export function rowToCloseResult(
+  v: VaultRow, leftOpen: readonly { symbol: string; size: string; value: string }[], escrow: { held: string; owedToTrader: string; toFund: string },
+) {
   return {
     address: v.address,
     status: "CLOSED" as const,
@@ -73,6 +78,7 @@ export function rowToCloseResult(v: VaultRow, leftOpen: readonly { symbol: strin
     traderShare: usdcOrZero(v.trader_share),
     investorShare: usdcOrZero(v.investor_share),
     leftOpen: leftOpen.map((p) => ({ symbol: p.symbol, size: p.size, value: p.value })),
+    escrow: { held: escrow.held, owedToTrader: escrow.owedToTrader, toFund: escrow.toFund },
   };
 }
 

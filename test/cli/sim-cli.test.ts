@@ -83,6 +83,30 @@ t("the faucet names the account in EIP-55 both ways; a refused sim price says th
   assert.equal(r.stderr.trim().split("\n"), ["tradevault: the sim refused: unknown symbol FOO"]);
 });
 
+t("`sim withdraw` takes USDC out of the wallet's sim account (a withdraw in its ledger), refuses more than it can give, and only on the sim's port", async (ctx) => {
+  const address = (await cli(ctx, ctx.op, ["wallet", "address", "alice", "--json"])).json.data.address as string;
+  const sim = ctx.op.daemon.sim!;
+  await sim.faucet(address, "300");
+  const before = await ctx.op.daemon.exchange.accountState(address);
+  const json = await cli(ctx, ctx.op, ["sim", "withdraw", "120.25", "--json"]);
+  assert.is(json.code, 0, json.stderr);
+  assert.equal([json.json.data.user, json.json.data.amount], [address, "120.25"]);
+  const after = await ctx.op.daemon.exchange.accountState(address);
+  assert.is(Number(before.accountValue) - Number(after.accountValue), 120.25);
+  assert.is(json.json.data.usdc, after.accountValue);
+  const ledger = await ctx.op.daemon.exchange.ledgerUpdates(address, 0);
+  assert.equal(ledger.at(-1)!.type, "withdraw");
+  assert.equal(ledger.at(-1)!.usdcDelta, "-120.25");
+  const human = await cli(ctx, ctx.op, ["sim", "withdraw", "0.75"]);
+  assert.is(human.code, 0, human.stderr);
+  assert.match(human.stdout, `Withdrew 0.75 USDC from ${address} on the sim (`);
+  const over = await cli(ctx, ctx.op, ["sim", "withdraw", "1000000"]);
+  assert.is(over.code, 1);
+  assert.match(over.stderr, /the sim refused: 1000000\.0 USDC is more than the account's withdrawable [\d.]+ USDC \(margin in use stays\)/);
+  assert.is((await cli(ctx, ctx.op, ["sim", "withdraw", "1", "--via", "api"])).code, 2);
+  assert.is((await cli(ctx, ctx.op, ["sim", "withdraw", "-1"])).code, 2);
+});
+
 t("under off, --via api is refused by name; the loopback port still serves the machine's own user", async (ctx) => {
   const api = await cli(ctx, ctx.off, ["sim", "price", "BTC", "61000", "--via", "api", "--json"]);
   assert.is(api.code, 1);

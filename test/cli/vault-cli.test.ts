@@ -108,6 +108,51 @@ t("two people create, trade, close, fund and settle a vault from the command lin
   assert.match(first!, new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z  #\\d+  ${short}  Vault ${short} created: 10,000\\.00 USDC`));
 });
 
+t("before the investor funds the escrow: the close says what to fund and how; the trader's withdraw says what is owed and by whom", async (ctx) => {
+  const homes = { ivy: tempDir("tv-ivy-"), tom: tempDir("tv-tom-") };
+  try {
+    const run = (who: "ivy" | "tom") => (...args: string[]) =>
+      runCli(args, { TRADEVAULT_HOME: homes[who].path, TRADEVAULT_URL: ctx.d.url, TRADEVAULT_PASSWORD: PASSWORD });
+    const [ivy, tom] = [run("ivy"), run("tom")];
+    const ivyAddr = await seedWallet(homes.ivy.path, "ivy", PASSWORD);
+    const tomAddr = await seedWallet(homes.tom.path, "tom", PASSWORD);
+    for (const r of [ivy, tom]) assert.is((await r("login")).code, 0);
+    assert.is((await ivy("sim", "faucet", "10000")).code, 0);
+    assert.is((await ivy("agent", "approve")).code, 0);
+    const created = await tom("proposals", "create", "--investor", ivyAddr, "--trader", tomAddr, "--balance", "10000",
+      "--max-drawdown", "10", "--daily-drawdown", "5", "--days", "30", "--trader-share", "20", "--json");
+    assert.is(created.code, 0, created.stderr);
+    const id = String(created.json.data.proposal.id);
+    assert.is((await tom("proposals", "accept", id)).code, 0);
+    const vault = (await ivy("proposals", "accept", id, "--json")).json.data.proposal.vaultAddress as string;
+    ctx.d.daemon.sim!.setPrice("ETH", "3000");
+    assert.is((await tom("buy", "ETH", "1", "--vault", vault)).code, 0);
+    ctx.d.daemon.sim!.setPrice("ETH", "3300");
+
+    const closed = await ivy("vaults", "close", vault);
+    assert.is(closed.code, 0, closed.stderr);
+    const share = /trader share:\s+([\d.]+)/.exec(closed.stdout)![1]!;
+    assert.ok(Number(share) > 0, closed.stdout);
+    assert.match(closed.stdout, new RegExp(`escrow:\\s+holds 0 USDC; the trader is owed ${share} USDC`));
+    const fundIt = `tradevault vaults fund ${vault} ${share}`;
+    assert.match(closed.stdout, `The investor must fund the escrow with ${share} USDC before the trader can be paid in full: ${fundIt}`);
+
+    const refused = await tom("vaults", "withdraw", vault);
+    assert.is(refused.code, 1);
+    assert.match(refused.stderr, `the trader is owed ${share} USDC but the escrow holds 0: the investor (${ivyAddr}) has not funded it yet`);
+    assert.match(refused.stderr, `(the investor runs: ${fundIt})`);
+    const json = await tom("vaults", "withdraw", vault, "--json");
+    assert.equal([json.code, json.json.error.code, json.json.error.details], [1, "ESCROW_NOT_FUNDED", { owed: share, escrow: "0", investor: ivyAddr }]);
+
+    assert.is((await ivy(...fundIt.split(" ").slice(1))).code, 0, "the suggested command works as written");
+    const paid = await tom("vaults", "withdraw", vault, "--json");
+    assert.is(paid.code, 0, paid.stderr);
+    assert.is(paid.json.data.amount, share);
+  } finally {
+    for (const h of Object.values(homes)) h.remove();
+  }
+});
+
 t("tradevault demo plays a vault's whole life on its own fresh daemon", async () => {
   const bin = join(packageRoot(), "bin", "tradevault");
   assert.ok(existsSync(join(packageRoot(), "dist", "cli", "main.js")), "dist/ is missing: run npm run build");

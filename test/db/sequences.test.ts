@@ -128,7 +128,7 @@ test("two writers applying Funded events to one vault at once add both amounts",
     const v = address();
     await t.store.write((trx) => insertVault(trx, vault(v)));
     const funded = (amount: string) => (trx: Executor) =>
-      applyChainEvents(trx, [{ vault: v, type: "Funded", txHash: hash(), logIndex: 0, blockNumber: 8, time: 1_700_000_200, data: { amount } }], 1_700_000_200);
+      applyChainEvents(trx, [{ vault: v, type: "Funded", txHash: hash(), logIndex: 0, blockNumber: 8, time: 1_700_000_200, data: { amount } }], 1_700_000_200_000);
     await overlapping(t, funded("1000000"), funded("250000"));
     assert.is((await findVault(t.store.db, v))!.funded_total, "1250000");
   } finally {

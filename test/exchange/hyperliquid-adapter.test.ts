@@ -42,6 +42,15 @@ t("markets, mids, account state and ledger come back as exact decimal strings", 
   assert.is(agents[0]!.validUntil, 4102444800000);
 });
 
+t("a withdrawal from the account (the sim's control) is money leaving: a negative USDC delta", async ({ h, ex }) => {
+  const user = Wallet.createRandom().address;
+  await h.sim.faucet(user, "1000");
+  h.sim.withdraw(user, "250.5");
+  const ledger = await ex.ledgerUpdates(user, 0);
+  assert.equal(ledger.map((l) => [l.type, l.usdcDelta]), [["deposit", "1000"], ["withdraw", "-250.5"]]);
+  assert.is((await ex.accountState(user)).accountValue, "749.5");
+});
+
 t("place (resting and filled), order status by oid and cloid, open orders, fills, cancel", async ({ ex, master, agent }) => {
   const cloid = newCloid();
   const resting = await ex.placeOrder(agent, { asset: 0, isBuy: true, price: "50000", size: "0.01", reduceOnly: false, tif: "Gtc", cloid });

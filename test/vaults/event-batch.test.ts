@@ -11,17 +11,18 @@ import type { Executor, Store } from "../../daemon/db/store.js";
 import * as repo from "../../daemon/db/vaults-repo.js";
 import { enqueueDeliveries, insertWebhook } from "../../daemon/db/webhooks-repo.js";
 import type { ChainEventInput } from "../../daemon/chain/event-rows.js";
-import { applyChainEvents, effect } from "../../daemon/vaults/vault-events.js";
+import { appendDaemonEvent, applyChainEvents, effect } from "../../daemon/vaults/vault-events.js";
 import { EVENTS_CHANNEL } from "../../daemon/db/notices.js";
 import { only, openTestStore, rows, storeKind } from "../helpers/stores.js";
 import { randomAddress, randomHash, vaultRow } from "../helpers/rows.js";
 import { waitUntil } from "../helpers/util.js";
 
-const NOW = 1_700_100_000;
+const NOW = 1_700_100_000; // s: what vault rows hold
+const NOW_MS = NOW * 1000 + 250; // the daemon's clock: what the outbox holds
 const T = 1_700_000_500;
 
 /** The per-event path this module replaced, kept here as the reference the batched one must match. */
-async function applyOneByOne(trx: Executor, events: ChainEventInput[], now: number): Promise<VaultEventRow[]> {
+async function applyOneByOne(trx: Executor, events: ChainEventInput[], nowMs: number): Promise<VaultEventRow[]> {
   const inserted: VaultEventRow[] = [];
   for (const e of events) {
     if (e.type === "VaultCreated") throw new Error("the reference takes vault events only");
@@ -30,8 +31,8 @@ async function applyOneByOne(trx: Executor, events: ChainEventInput[], now: numb
     const row = await repo.insertEvent(trx, v, e);
     if (!row) continue;
     const current = (await repo.findVault(trx, v.address))!;
-    await repo.updateVault(trx, v.address, { ...effect(current, e), updated_at: now });
-    await enqueueDeliveries(trx, v, row, now);
+    await repo.updateVault(trx, v.address, { ...effect(current, e), updated_at: Math.floor(nowMs / 1000) });
+    await enqueueDeliveries(trx, v, row, nowMs);
     inserted.push(row);
   }
   return inserted;
@@ -81,7 +82,7 @@ test("a call with many vaults' events leaves the same vault rows, events and del
     await install(y.store);
     const [a, b] = [vaults[0]!, vaults[1]!];
     const stored = ev(b.address, "Funded", { from: b.investor, amount: "5" });
-    for (const s of [x.store, y.store]) await s.write((trx) => applyOneByOne(trx, [stored], NOW - 1));
+    for (const s of [x.store, y.store]) await s.write((trx) => applyOneByOne(trx, [stored], NOW_MS - 1000));
     const receipt = randomHash();
     const events = [
       ...vaults.map((v, i) => reading(v.address, String(9_000_000_000 + i), 1_700_000_100, receipt, i)),
@@ -98,8 +99,8 @@ test("a call with many vaults' events leaves the same vault rows, events and del
       ev(b.address, "Closed", { by: b.trader, finalBalance: "9000000001", profit: "-999999999", traderShare: "0", investorShare: "9000000001" }),
     ];
     events.push(events[13]!); // the same log twice in one call: once
-    const one = await x.store.write((trx) => applyOneByOne(trx, events, NOW));
-    const batch = await y.store.write((trx) => applyChainEvents(trx, events, NOW));
+    const one = await x.store.write((trx) => applyOneByOne(trx, events, NOW_MS));
+    const batch = await y.store.write((trx) => applyChainEvents(trx, events, NOW_MS));
     const plain = (r: VaultEventRow[]) => r.map(({ id: _, ...e }) => e);
     assert.equal(plain(batch), plain(one), "the same rows returned, in the same order");
     assert.is(batch.length, events.length - 3);
@@ -110,6 +111,7 @@ test("a call with many vaults' events leaves the same vault rows, events and del
     const va = got.vaults.find((v) => v.address === a.address)!;
     assert.equal([va.current_balance, va.funded_total, va.paid_trader, va.paid_investor, va.paused, va.pause_reason, va.event_count, va.updated_at],
       ["9000000000", "1250000", "7", "11", 1, 2, 7, NOW]);
+    assert.ok(got.deliveries.length > 0 && got.deliveries.every((d) => d.next_attempt_at === NOW_MS), "the outbox in ms, the vault row in seconds");
     const vb = got.vaults.find((v) => v.address === b.address)!;
     assert.equal([vb.current_balance, vb.paused, vb.closed, vb.final_balance, vb.funded_total, vb.event_count], ["9000000001", 0, 1, "9000000001", "5", 5]);
     assert.equal(got.events.filter((e) => e.vault === b.address).map((e) => e.seq).sort((p, q) => p - q), [1, 2, 3, 4, 5]);
@@ -126,6 +128,24 @@ test("a call with many vaults' events leaves the same vault rows, events and del
   }
 });
 
+test("a daemon event at the daemon's clock (ms): the vault row takes its seconds, the outbox its ms", async () => {
+  const t = await openTestStore();
+  try {
+    const v = vaultRow();
+    await t.store.write(async (trx) => {
+      await repo.insertVault(trx, v);
+      await insertWebhook(trx, { id: "h", owner: v.investor, events: null, vaults: null, enabled: 1, url: "http://127.0.0.1:9/", format: "json", secret_sealed: "x", created_at: 1 });
+    });
+    const row = await t.store.write((trx) => appendDaemonEvent(trx, { vault: v.address, type: "BalanceMismatch", time: NOW, data: {} }, NOW_MS));
+    assert.ok(row);
+    assert.is((await repo.findVault(t.store.db, v.address))!.updated_at, NOW);
+    const queued = await rows(t.store, sql<{ created_at: number; next_attempt_at: number }>`select created_at, next_attempt_at from webhook_deliveries`);
+    assert.equal(queued.map((d) => [Number(d.created_at), Number(d.next_attempt_at)]), [[NOW_MS, NOW_MS]]);
+  } finally {
+    await t.close();
+  }
+});
+
 test("a call where some events are stored already numbers the new ones on, densely, and returns only them; again, nothing", async () => {
   const t = await openTestStore();
   try {
@@ -133,12 +153,12 @@ test("a call where some events are stored already numbers the new ones on, dense
     await t.store.write((trx) => repo.insertVault(trx, v));
     const funded = (amount: string) => ev(v.address, "Funded", { from: v.investor, amount });
     const [old1, old2, new1, new2] = [funded("1"), funded("2"), funded("4"), funded("8")];
-    await t.store.write((trx) => applyChainEvents(trx, [old1, old2], NOW - 10));
-    const got = await t.store.write((trx) => applyChainEvents(trx, [old1, new1, old2, new2], NOW));
+    await t.store.write((trx) => applyChainEvents(trx, [old1, old2], NOW_MS - 1000 * 10));
+    const got = await t.store.write((trx) => applyChainEvents(trx, [old1, new1, old2, new2], NOW_MS));
     assert.equal(got.map((r) => [r.seq, r.log_index, r.tx_hash]), [[3, 0, new1.txHash], [4, 0, new2.txHash]]);
     const before = await repo.findVault(t.store.db, v.address);
     assert.equal([before!.funded_total, before!.event_count], ["15", 4]);
-    assert.equal(await t.store.write((trx) => applyChainEvents(trx, [new2, old1, new1], NOW + 99)), []);
+    assert.equal(await t.store.write((trx) => applyChainEvents(trx, [new2, old1, new1], NOW_MS + 1000 * 99)), []);
     assert.equal(await repo.findVault(t.store.db, v.address), before, "a second application writes nothing (updated_at included)");
     assert.equal((await repo.vaultEventsPage(t.store.db, v.address, 10, 0)).rows.map((r) => r.seq), [4, 3, 2, 1]);
   } finally {
@@ -174,13 +194,13 @@ test("two daemons applying overlapping event sets at once store each event once,
     const run = (s: Store, fn: (trx: Executor) => Promise<VaultEventRow[]>) =>
       storeKind === "postgres" ? s.db.transaction().execute(fn) : s.write(fn);
     const a = run(t.store, async (trx) => {
-      const r = await applyChainEvents(trx, first, NOW);
+      const r = await applyChainEvents(trx, first, NOW_MS);
       firstWrote();
       await held;
       return r;
     });
     await wrote;
-    const b = run(other, (trx) => applyChainEvents(trx, second, NOW + 1));
+    const b = run(other, (trx) => applyChainEvents(trx, second, NOW_MS + 1000));
     b.catch(() => undefined);
     try {
       if (storeKind === "postgres") await waitUntil(async () => (await lockWaits(t.store)) >= 1, { what: "the second daemon to wait for the first's row locks" });
@@ -218,16 +238,16 @@ only("postgres", test)("a call's events wake the other daemons with one notice a
     const call = () => vaults.map((v) => ev(v.address, "Funded", { from: v.investor, amount: "1" }));
     // The listener's connection opens in the background: a first call proves it is listening.
     await waitUntil(async () => {
-      await other.write((trx) => applyChainEvents(trx, call(), NOW));
+      await other.write((trx) => applyChainEvents(trx, call(), NOW_MS));
       return heard.length > 0;
     }, { what: "a notice for a committed call" });
     let rolledBack: number[] = [];
     await other.write(async (trx) => {
-      rolledBack = (await applyChainEvents(trx, call(), NOW)).map((r) => r.id);
+      rolledBack = (await applyChainEvents(trx, call(), NOW_MS)).map((r) => r.id);
       throw new Error("rolled back");
     }).catch(() => undefined);
     assert.is(rolledBack.length, 3);
-    const ids = (await other.write((trx) => applyChainEvents(trx, call(), NOW))).map((r) => r.id);
+    const ids = (await other.write((trx) => applyChainEvents(trx, call(), NOW_MS))).map((r) => r.id);
     // Notices arrive in commit order: once the last commit's is here, a rolled-back one would be too.
     await waitUntil(() => heard.includes(ids[2]!), { what: "the committed call's notice" });
     assert.not.ok(heard.includes(ids[0]!) || heard.includes(ids[1]!), "one notice a call, with its newest id");
@@ -267,7 +287,7 @@ test("the statements of a call do not grow with the number of vaults", async () 
         ev(v.address, "Funded", { from: v.investor, amount: "9" }, receipt, 2 * i + 1),
       ]);
       const counter = statementCounter();
-      const rowsOut = await t.store.write((trx) => applyChainEvents(trx.withPlugin(counter.plugin), events, NOW));
+      const rowsOut = await t.store.write((trx) => applyChainEvents(trx.withPlugin(counter.plugin), events, NOW_MS));
       assert.is(rowsOut.length, 2 * n);
       const deliveries = await rows(t.store, sql<{ n: number }>`select count(*) as n from webhook_deliveries`);
       assert.ok(Number(deliveries[0]!.n) >= n, "deliveries were written: their statements are in the count");

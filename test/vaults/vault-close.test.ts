@@ -6,7 +6,7 @@ import * as assert from "uvu/assert";
 import { signTyped, simHolds, simMark, simOrders, type TestDaemon } from "../helpers/daemon.js";
 import { waitUntil } from "../helpers/util.js";
 import {
-  assertEvents, chainVaultState, closeWithProfit, listedVault, longBtc, startVaultDaemon, stranger, tokenBalance, vaultCase, vaultDetail, vaultEventTypes, vaultPost, vaultTrade,
+  assertEvents, chainVaultState, closeWithProfit, listedVault, longBtc, setPrice, startVaultDaemon, stranger, tokenBalance, vaultCase, vaultDetail, vaultEventTypes, vaultPost, vaultTrade,
   type VaultCase,
 } from "../helpers/vaults.js";
 
@@ -37,7 +37,7 @@ t("close: stranger 404; the investor closes; the result is the contract's split"
   assert.is((await vaultPost(c, "close", eve)).status, 404);
   assert.is((await listedVault(c, c.tom)).status, "ACTIVE", "read (and cached) before the close");
   const closed = await closeWithProfit(c);
-  assert.equal(Object.keys(closed).sort(), ["address", "finalBalance", "investorShare", "leftOpen", "profit", "status", "traderShare"]);
+  assert.equal(Object.keys(closed).sort(), ["address", "escrow", "finalBalance", "investorShare", "leftOpen", "profit", "status", "traderShare"]);
   assert.equal(closed.leftOpen, [], "nothing left open: the position closed");
   assert.is(closed.status, "CLOSED");
   assert.is((await listedVault(c, c.tom)).status, "CLOSED");
@@ -49,6 +49,8 @@ t("close: stranger 404; the investor closes; the result is the contract's split"
   assert.is(closed.investorShare, usdc(s.investorShare));
   assert.ok(s.profit > 0n, "BTC went from 60000 to 66000");
   assert.is(s.traderShare, (s.profit * 2000n) / 10000n, "20% of the profit, rounded down");
+  const share = usdc(s.traderShare).toString();
+  assert.equal(closed.escrow, { held: "0", owedToTrader: share, toFund: share }, "nothing funded yet: the investor owes the whole share");
   await assertEvents(c, ["Closed"]);
 });
 
@@ -100,15 +102,22 @@ t("fund by permit: trader 403, stranger 404; the investor's permit moves the amo
   await assertEvents(c, ["Funded"]);
 });
 
-t("withdraw: nothing before funding; then each party to its own address, stranger 404, nothing twice", async ({ d }) => {
+t("withdraw: before funding the trader is told what is owed and who funds it; then each party to its own address, stranger 404, nothing twice", async ({ d }) => {
   const c = await vaultCase(d);
   const eve = await stranger(d);
   await closeWithProfit(c);
-  const early = (await vaultPost(c, "withdraw", c.tom)).body.error;
-  assert.is(early.code, "NOTHING_TO_WITHDRAW");
+  const owed = usdc((await chainVaultState(c)).traderShare).toString();
+  const refused = await vaultPost(c, "withdraw", c.tom);
+  assert.is(refused.status, 409);
+  const early = refused.body.error;
+  assert.is(early.code, "ESCROW_NOT_FUNDED");
+  assert.equal(early.details, { owed, escrow: "0", investor: c.ivy.address });
+  assert.match(early.message, `the trader is owed ${owed} USDC but the escrow holds 0: the investor (${c.ivy.address}) has not funded it yet`);
+  const nothing = (await vaultPost(c, "withdraw", c.ivy)).body.error;
+  assert.is(nothing.code, "NOTHING_TO_WITHDRAW", "the investor is owed nothing from an empty escrow");
   // In words, with the contract's revert name kept in details.
-  assert.match(early.message, /nothing left for this party to withdraw/);
-  assert.is(early.details.revert, "NothingToWithdraw");
+  assert.match(nothing.message, /nothing left for this party to withdraw/);
+  assert.is(nothing.details.revert, "NothingToWithdraw");
   const ivyBefore = await tokenBalance(c, c.ivy.address);
   assert.is((await fund(c, "500")).status, 200);
   const s = await chainVaultState(c);
@@ -123,6 +132,29 @@ t("withdraw: nothing before funding; then each party to its own address, strange
   assert.is(await tokenBalance(c, c.ivy.address), ivyBefore - s.traderShare);
   assert.is((await vaultPost(c, "withdraw", c.tom)).body.error.code, "NOTHING_TO_WITHDRAW");
   await assertEvents(c, ["Withdrawn"]);
+});
+
+t("an escrow funded short pays the trader what it holds; the rest is still owed, and said so", async ({ d }) => {
+  const c = await vaultCase(d);
+  await closeWithProfit(c);
+  const share = (await chainVaultState(c)).traderShare;
+  assert.is((await fund(c, "10")).status, 200);
+  const paid = await vaultPost(c, "withdraw", c.tom);
+  assert.is(paid.status, 200, JSON.stringify(paid.body));
+  assert.is(paid.body.data.amount, "10");
+  const left = usdc(share - 10_000_000n).toString();
+  const again = (await vaultPost(c, "withdraw", c.tom)).body.error;
+  assert.equal([again.code, again.details], ["ESCROW_NOT_FUNDED", { owed: left, escrow: "0", investor: c.ivy.address }]);
+});
+
+t("a vault closed at a loss owes the trader nothing: no funding asked, and withdraw is NOTHING_TO_WITHDRAW", async ({ d }) => {
+  const c = await vaultCase(d);
+  await longBtc(c);
+  setPrice(d, "BTC", "59000");
+  const closed = await vaultPost(c, "close", c.tom);
+  assert.is(closed.status, 200, JSON.stringify(closed.body));
+  assert.equal(closed.body.data.vault.escrow, { held: "0", owedToTrader: "0", toFund: "0" });
+  assert.is((await vaultPost(c, "withdraw", c.tom)).body.error.code, "NOTHING_TO_WITHDRAW");
 });
 
 t.run();

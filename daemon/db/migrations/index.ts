@@ -27,6 +27,7 @@ import * as notices from "./2026-11-27-014-notices.js";
 import * as orderProtection from "./2026-11-27-015-order-protection.js";
 import * as statelessSignIn from "./2026-11-27-016-stateless-sign-in.js";
 import * as vaultReadings from "./2026-12-01-017-vault-readings.js";
+import * as deliveryTimes from "./2026-12-01-018-delivery-times.js";
 
 /** Migrations that run on both stores, after each one's history or baseline. */
 const both: Record<string, Migration> = {
@@ -38,6 +39,7 @@ const both: Record<string, Migration> = {
   "2026-11-27-015-order-protection": orderProtection,
   "2026-11-27-016-stateless-sign-in": statelessSignIn,
   "2026-12-01-017-vault-readings": vaultReadings,
+  "2026-12-01-018-delivery-times": deliveryTimes,
 };
 
 export const sqliteMigrations: Record<string, Migration> = {

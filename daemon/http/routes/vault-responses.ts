@@ -66,6 +66,11 @@ export const vaultClose = z.object({
     address: z.string(), status: z.literal("CLOSED"), finalBalance: usdcText,
     profit: z.number(), traderShare: z.number(), investorShare: z.number(),
     leftOpen: z.array(dustPosition).meta({ description: "positions the close left open because the exchange refused dust (valued at mark in finalBalance); usually empty" }),
+    escrow: z.object({
+      held: usdcText.meta({ description: "settlement tokens the vault's escrow holds" }),
+      owedToTrader: usdcText.meta({ description: "the trader's share not yet paid out" }),
+      toFund: usdcText.meta({ description: "what the investor must still fund for the trader to be paid in full (POST .../fund); 0 when the escrow covers it" }),
+    }),
   }),
 });
 export type VaultClose = z.infer<typeof vaultClose>;

@@ -120,7 +120,7 @@ export function vaultRoutes(deps: { vaults: VaultService; exports: VaultExports 
       method: "post", path: "/api/vaults/:address/withdraw", tag: "vaults", auth: true, params: vaultParams,
       summary: "Withdraw your entitlement from a closed vault's escrow, to your own address",
       response: R.withdrawal,
-      errors: [...common, "VAULT_NOT_CLOSED", "NOTHING_TO_WITHDRAW", "CHAIN_UNAVAILABLE"],
+      errors: [...common, "VAULT_NOT_CLOSED", "NOTHING_TO_WITHDRAW", "ESCROW_NOT_FUNDED", "CHAIN_UNAVAILABLE"],
       handler: async ({ params, user }) => {
         const r = await vaults.withdraw(user.address, params.address);
         return { txHash: r.txHash, amount: baseUnitsToUsdc(r.amount), recipient: r.recipient };

@@ -1,10 +1,11 @@
-// Moving USDC: between the user's spot and perp balances (usdClassTransfer), and the transfers a paper
-// exchange cannot make (withdrawals, sends to other users), refused in the venue's error form. The
-// caller holds the transaction.
+// Moving USDC: between the user's spot and perp balances (usdClassTransfer), the transfers a paper
+// exchange cannot make (signed withdrawals, sends to other users), refused in the venue's error form,
+// and the test control's withdrawal (money leaving as a bridge withdrawal would take it). The caller
+// holds the transaction.
 import { isDecimalString } from "../../lib/decimal.js";
-import { F, usd } from "../num.js";
+import { F, roundUsd, usd } from "../num.js";
 import type { TransferAction } from "../wire.js";
-import { type EngineCtx } from "./context.js";
+import { syntheticHash, type EngineCtx } from "./context.js";
 import { accountView, withdrawable } from "./margin.js";
 
 export type TransferResult = { ok: true } | { error: string };
@@ -44,4 +45,29 @@ function classTransfer(ctx: EngineCtx, user: string, text: string, toPerp: boole
   }
   ctx.repo.insertLedger(user, { time: ctx.now(), hash, delta: { type: "accountClassTransfer", usdc: usd(amount), toPerp } });
   return { ok: true };
+}
+
+export type WithdrawResult = { usdc: bigint } | { error: string };
+
+/**
+ * Takes `amount` (18 decimals) out of the user's perp USDC, at most what is withdrawable (margin in
+ * use and resting orders' margin stay), and records it as the venue records a bridge withdrawal. No
+ * fee: nothing is bridged, so the whole amount is what leaves.
+ */
+export function withdrawUsdc(ctx: EngineCtx, user: string, amount: bigint): WithdrawResult {
+  const account = ctx.repo.getAccount(user);
+  if (!account) return { error: `${user} has no account on the sim` };
+  // As clearinghouseState shows it (6 decimals, half-up), so "all of it" as shown is accepted.
+  const free = roundUsd(withdrawable(accountView(ctx.repo, ctx.markets, user, ctx.cfg.defaultLeverage)));
+  if (amount > free) return { error: `${usd(amount)} USDC is more than the account's withdrawable ${usd(free)} USDC (margin in use stays)` };
+  const usdc = account.usdc - amount;
+  ctx.repo.setUsdc(user, usdc);
+  const now = ctx.now();
+  const seq = ctx.repo.nextId("next_withdraw", 1);
+  ctx.repo.insertLedger(user, {
+    time: now,
+    hash: syntheticHash(`withdraw:${seq}`),
+    delta: { type: "withdraw", usdc: usd(amount), nonce: now, fee: "0.0" },
+  });
+  return { usdc };
 }

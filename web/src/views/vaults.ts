@@ -150,7 +150,8 @@ function actionBar(app: App, v: VaultDetail, role: string): HTMLElement {
       if (!window.confirm("Close the vault? Orders are canceled, positions flattened, and the profit split.")) return;
       const r = await post<VaultClose>(`${base}/close`);
       const left = r.vault.leftOpen.map((p) => `${p.size} ${p.symbol} (${usdc(p.value)} USDC)`).join(", ");
-      notice(`Vault closed at ${usdc(r.vault.finalBalance)} USDC (profit ${r.vault.profit}).${left ? ` Left open, below the exchange's minimum order: ${left}.` : ""}`);
+      const toFund = r.vault.escrow.toFund === "0" ? "" : ` The investor must fund the escrow with ${usdc(r.vault.escrow.toFund)} USDC before the trader can be paid in full.`;
+      notice(`Vault closed at ${usdc(r.vault.finalBalance)} USDC (profit ${r.vault.profit}).${left ? ` Left open, below the exchange's minimum order: ${left}.` : ""}${toFund}`);
       app.refresh();
     }));
   }
