@@ -1,4 +1,4 @@
-// npm run lives -- [--count N] [--seed S] [--withdrawals] [--no-kills]: plays N seeded vault lives
+// npm run lives -- [--count N] [--seed S] [--no-withdrawals] [--no-kills]: plays N seeded vault lives
 // (test/money/lives/) on one daemon, from seed S on, and prints each one's verification outcome;
 // a failure prints the seed, the first broken invariant and the life's steps. Exit 1 when any failed.
 // Needs the build (`npm run build`): the daemon runs as the built tradevaultd.
@@ -12,7 +12,7 @@ const DEBUG = Boolean(process.env.LIVES_DEBUG);
 const { values } = parseArgs({
   options: {
     count: { type: "string", default: "20" }, seed: { type: "string", default: "1000" },
-    withdrawals: { type: "boolean", default: false }, "no-kills": { type: "boolean", default: false },
+    "no-withdrawals": { type: "boolean", default: false }, "no-kills": { type: "boolean", default: false },
   },
 });
 const count = Number(values.count);
@@ -23,7 +23,7 @@ const started = Date.now();
 try {
   for (let i = 0; i < count; i++) {
     const seed = first + i;
-    const life = await playLife(world, seed, { withdrawals: values.withdrawals, kills: !values["no-kills"] });
+    const life = await playLife(world, seed, { withdrawals: !values["no-withdrawals"], kills: !values["no-kills"] });
     if (life.verification.outcome === "holds") console.log(`seed ${seed}: holds (${life.steps.length} steps)`);
     else {
       failed++;

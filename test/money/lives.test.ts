@@ -12,7 +12,7 @@ test.after(() => world.close());
 
 for (const seed of SEEDS) {
   test(`life ${seed}`, async () => {
-    const life = await playLife(world, seed, { withdrawals: false, kills: true });
+    const life = await playLife(world, seed, { withdrawals: true, kills: true });
     assert.ok(life.verification.outcome === "holds", lifeFailure(life));
   });
 }
