@@ -6,6 +6,7 @@ import { BREACH_FULL, breach } from "./breach.js";
 import { HTTP_READ_FULL, httpRead } from "./http-read.js";
 import { HTTP_READ_SHARED_FULL, httpReadShared } from "./http-read-shared.js";
 import type { BenchResult } from "./lib/report.js";
+import { LIVES_FULL, lives } from "./lives.js";
 import { LOGIN_FULL, login } from "./login.js";
 import { LOGIN_SHARED_FULL, loginShared } from "./login-shared.js";
 import { ORACLE_SCALE_FULL, oracleScale } from "./oracle-scale.js";
@@ -87,6 +88,11 @@ export const BENCHMARKS: Benchmark[] = [
       vaults: 4, intervalS: 1, daemons: 2, coverage: { order: [1, 2], windowS: 5 }, kills: { full: 1, spent: 0 },
       reads: { connections: 2, durationS: 0.3, runs: 1, warmupS: 0.1 }, orders: { orders: 3, runs: 1, warmup: 1 },
     }),
+  },
+  {
+    name: "lives",
+    full: () => lives(LIVES_FULL),
+    tiny: () => lives({ lives: 1, readings: 50, fills: 10 }),
   },
   {
     name: "soak",

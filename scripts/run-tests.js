@@ -35,6 +35,7 @@ const POSTGRES_SUITES = [
   "test/monitor/alert-monitor",
   "test/alerts/webhooks",
   "test/alerts/outbox-claims",
+  "test/money/verify",
   // Needs a PostgreSQL to move into; its tests are skipped on the SQLite pass.
   "test/ops/migrate-store",
 ];
