@@ -28,10 +28,3 @@ export function externalDelta(delta: { type: string } & Record<string, unknown>,
       return 0n;
   }
 }
-
-/** Net external micro-USDC of the records with time in [fromMs, toMs]. */
-export function externalBetween(ledger: ReadonlyArray<{ time: number; delta: { type: string } & Record<string, unknown> }>, account: string, fromMs: number, toMs: number): bigint {
-  let total = 0n;
-  for (const r of ledger) if (r.time >= fromMs && r.time <= toMs) total += externalDelta(r.delta, account);
-  return total;
-}

@@ -3,7 +3,7 @@
 // moment), and at every flat point the reading equals the base plus what the fills and funding since
 // it paid, to the micro-USDC.
 import { formatDecimal, parseDecimal } from "../lib/decimal.js";
-import { externalBetween } from "./external-transfers.js";
+import { externalDelta } from "./external-transfers.js";
 import type { ChainEvent, ChainRecords, DaemonRecords, ExchangeRecords, InvariantResult } from "./records.js";
 
 type Reading = Extract<ChainEvent, { type: "BalanceUpdated" }>;
@@ -24,11 +24,12 @@ export function checkReadingsNetted(chain: ChainRecords, exchange: ExchangeRecor
   const records = new Map(daemon.readings.map((r) => [r.observedAt, r]));
   const from = (daemon.nettingFrom ?? 0) + 1;
   const readings = readingsOf(chain);
+  const transfers = externalUpTo(exchange, chain.terms.exchangeAccount);
   for (const r of readings) {
     const rec = records.get(r.observedAt);
     const at = `the reading observed at ${iso(r.observedAt * 1000)}`;
     if (!rec) return { ...base, status: "broken", checked: readings.length, summary: "a reading on-chain has no record of what it was computed from", break: { what: at, expected: "the daemon's record of its account value and netting", actual: "none" } };
-    const netting = externalBetween(exchange.ledger, chain.terms.exchangeAccount, from, rec.stateTime);
+    const netting = transfers(rec.stateTime) - transfers(from - 1);
     if (netting !== rec.external) {
       return { ...base, status: "broken", checked: readings.length, summary: "a reading's netting differs from the exchange's ledger", break: { what: `${at}: external transfers after ${iso(from - 1)} up to ${iso(rec.stateTime)}`, expected: usdc(netting), actual: usdc(rec.external) } };
     }
@@ -41,34 +42,54 @@ export function checkReadingsNetted(chain: ChainRecords, exchange: ExchangeRecor
   return { ...base, status: "holds", checked: readings.length, summary: `${plural(readings.length, "reading")}, each its account value less the transfers the ledger shows up to it` };
 }
 
-/** Signed size per coin after every fill, to tell flat moments from the fills alone. */
+/** Net external micro-USDC of the ledger records up to and including a time: prefix sums. */
+function externalUpTo(exchange: ExchangeRecords, account: string): (t: number) => bigint {
+  const ledger = [...exchange.ledger].sort((a, b) => a.time - b.time);
+  const times = ledger.map((l) => l.time);
+  const prefix = [0n];
+  for (const l of ledger) prefix.push(prefix.at(-1)! + externalDelta(l.delta, account));
+  return (t) => prefix[after(times, t)]!;
+}
+
+/** Index of the first element whose time is > t (times sorted ascending). */
+function after(times: readonly number[], t: number): number {
+  let lo = 0;
+  let hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (times[mid]! <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Whether the account was flat through a window, from the fills alone: no fill inside it, and no position open after the last one before it. */
 function flatAt(fills: ExchangeRecords["fills"]): (fromMs: number, toMs: number) => boolean {
   const sorted = [...fills].sort((a, b) => a.time - b.time || a.tid - b.tid);
-  const open: number[] = []; // time of each fill after which some position is open
+  const times = sorted.map((f) => f.time);
+  const open: boolean[] = [];
   const size = new Map<string, bigint>();
   for (const f of sorted) {
-    const delta = parseDecimal(f.sz, 10) * (f.side === "B" ? 1n : -1n);
-    size.set(f.coin, (size.get(f.coin) ?? 0n) + delta);
-    open.push([...size.values()].some((s) => s !== 0n) ? 1 : 0);
+    size.set(f.coin, (size.get(f.coin) ?? 0n) + parseDecimal(f.sz, 10) * (f.side === "B" ? 1n : -1n));
+    open.push([...size.values()].some((x) => x !== 0n));
   }
   return (fromMs, toMs) => {
-    // Flat through the window: no fill inside it, and flat after the last fill before it.
-    let last = -1;
-    for (let i = 0; i < sorted.length; i++) {
-      const t = sorted[i]!.time;
-      if (t >= fromMs && t <= toMs) return false;
-      if (t < fromMs) last = i;
-    }
-    return last < 0 || open[last] === 0;
+    const before = after(times, fromMs - 1); // fills at or after fromMs start here
+    if (before < times.length && times[before]! <= toMs) return false;
+    return before === 0 || !open[before - 1];
   };
 }
 
-/** What the fills, fees and funding paid the account in (fromMs, toMs], at SCALE decimals. */
-function paidBetween(exchange: ExchangeRecords, fromMs: number, toMs: number): bigint {
-  let total = 0n;
-  for (const f of exchange.fills) if (f.time > fromMs && f.time <= toMs) total += parseDecimal(f.closedPnl, SCALE) - parseDecimal(f.fee, SCALE);
-  for (const p of exchange.funding) if (p.time > fromMs && p.time <= toMs) total += parseDecimal(p.usdc, SCALE);
-  return total;
+/** What the fills, fees and funding paid the account in (fromMs, toMs], at SCALE decimals: prefix sums over time. */
+function paidBetween(exchange: ExchangeRecords): (fromMs: number, toMs: number) => bigint {
+  const flows = [
+    ...exchange.fills.map((f) => ({ time: f.time, amount: parseDecimal(f.closedPnl, SCALE) - parseDecimal(f.fee, SCALE) })),
+    ...exchange.funding.map((p) => ({ time: p.time, amount: parseDecimal(p.usdc, SCALE) })),
+  ].sort((a, b) => a.time - b.time);
+  const times = flows.map((f) => f.time);
+  const prefix = [0n];
+  for (const f of flows) prefix.push(prefix.at(-1)! + f.amount);
+  return (fromMs, toMs) => prefix[after(times, toMs)]! - prefix[after(times, fromMs)]!;
 }
 
 /**
@@ -85,6 +106,7 @@ export function checkFlatPoints(chain: ChainRecords, exchange: ExchangeRecords, 
   const readings = readingsOf(chain);
   const records = new Map((daemon?.readings ?? []).map((r) => [r.observedAt, r]));
   const flatFills = flatAt(exchange.fills);
+  const paid = paidBetween(exchange);
   const points = readings.map((r) => {
     const rec = records.get(r.observedAt);
     if (rec) return { r, flat: rec.flat && flatFills(rec.stateTime, rec.stateTime), at: rec.stateTime };
@@ -99,7 +121,7 @@ export function checkFlatPoints(chain: ChainRecords, exchange: ExchangeRecords, 
   for (const p of points.slice(start + 1)) {
     if (!p.flat) continue;
     checked++;
-    const expected = first.r.balance * MICRO + paidBetween(exchange, first.at, p.at);
+    const expected = first.r.balance * MICRO + paid(first.at, p.at);
     const actual = p.r.balance * MICRO;
     // To the micro-USDC: the reading is the account value rounded down to 6 decimals.
     if (actual > expected || expected - actual >= MICRO) {
