@@ -16,10 +16,15 @@ export function checkOrders(exchange: ExchangeRecords, daemon: DaemonRecords): I
   if (!exchange.orders) return { ...base, status: "not-checked", checked: 0, summary: "the exchange's order history was not read" };
   const venue = new Map(exchange.orders.map((o) => [o.oid, o]));
   let checked = 0;
+  let recent = 0;
   for (const row of daemon.orders) {
     const v = venue.get(row.orderId);
     // Older than the venue keeps, or changed after the last pass began: nothing to hold the row to yet.
-    if (!v || v.statusTimestamp >= daemon.ordersSettledBefore) continue;
+    if (!v) continue;
+    if (v.statusTimestamp >= daemon.ordersSettledBefore) {
+      recent++;
+      continue;
+    }
     checked++;
     const want = rowStatusOf(v.status);
     const got = row.status === "submitted" ? "resting" : row.status;
@@ -30,5 +35,6 @@ export function checkOrders(exchange: ExchangeRecords, daemon: DaemonRecords): I
       };
     }
   }
-  return { ...base, status: "holds", checked, summary: `${plural(checked, "order row")}, each as the exchange has it` };
+  const waiting = recent > 0 ? ` (${recent} more changed at the exchange too recently for the order sync to have followed)` : "";
+  return { ...base, status: "holds", checked, summary: `${plural(checked, "order row")}, each as the exchange has it${waiting}` };
 }

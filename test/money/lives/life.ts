@@ -136,11 +136,27 @@ export async function playLife(w: World, seed: number, o: LifeOptions): Promise<
     say(`close by the ${closer === ivy ? "investor" : "trader"}: ${res.status} ${res.body.ok ? res.body.data.vault.finalBalance : res.body.error?.code}`);
   }
   await waitForClosed(w, ivy, vault);
+  if (r.chance(0.6)) await settle(w, r, ivy, tom, vault, say);
   // One reconciliation pass at least after the last change: order rows have had their chance to follow.
   await nextReading(w, ivy, vault, Math.floor(Date.now() / 1000)).catch(() => undefined);
   const v = await w.http().get(`/api/vaults/${vault}/verify`, { token: ivy.token });
   if (v.status !== 200) throw new Error(`verify: ${v.status} ${JSON.stringify(v.body)}`);
   return { seed, vault, steps, verification: v.body.data.verification };
+}
+
+/** The investor funds the escrow (short of, at or past what the trader is owed), and both withdraw what they may. */
+async function settle(w: World, r: ReturnType<typeof rng>, ivy: Party, tom: Party, vault: string, say: (s: string) => void) {
+  const http = w.http();
+  const amount = String(r.pick([1, 10, 100, 500]));
+  const prep = await http.post(`/api/vaults/${vault}/fund/prepare`, { amount }, { token: ivy.token });
+  if (prep.status !== 200) throw new Error(`fund/prepare: ${JSON.stringify(prep.body)}`);
+  const { typedData, deadline } = prep.body.data;
+  const funded = await http.post(`/api/vaults/${vault}/fund`, { amount, deadline, signature: await signTyped(ivy.wallet, typedData) }, { token: ivy.token });
+  say(`funded ${amount}: ${funded.status}`);
+  for (const who of r.chance(0.5) ? [tom, ivy] : [ivy, tom]) {
+    const res = await http.post(`/api/vaults/${vault}/withdraw`, undefined, { token: who.token });
+    say(`${who === tom ? "trader" : "investor"} withdraws: ${res.status} ${res.body.ok ? res.body.data.amount : res.body.error?.code}`);
+  }
 }
 
 async function waitForClosed(w: World, who: Party, vault: string) {
