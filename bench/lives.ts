@@ -39,7 +39,7 @@ function bigVault(o: LivesOptions): { chain: ChainRecords; exchange: ExchangeRec
     readings.push({ observedAt: at, accountValue: (Number(balance) / 1e6).toFixed(6), external: 0n, stateTime: at * 1000, flat: true });
   }
   return {
-    chain: { terms, events },
+    chain: { terms, events, createdServed: true, held: { observedAt: (events.at(-1) as { observedAt: number }).observedAt, balance } },
     exchange: { fills, funding: [], ledger: [], orders: [] },
     daemon: { nettingFrom: t0 * 1000, readings, orders: [], ordersSettledBefore: 0 },
   };

@@ -17,7 +17,7 @@ const EXIT_UNREADABLE = 2;
 
 export function verificationText(v: VerificationResponse): string {
   const how = v.mode === "daemon" ? "through the daemon (every invariant)" : "from the chain and the exchange alone (no daemon records)";
-  const head = `Vault ${v.vault}, checked ${how}: ${v.outcome}${v.reason ? ` (${v.reason})` : ""}`;
+  const head = `Vault ${v.vault}, checked ${how}: ${v.outcome}${v.reason ? ` (${v.reason})` : ""}${v.note ? `\nNote: ${v.note}` : ""}`;
   if (v.invariants.length === 0) return head;
   const rows = v.invariants.map((i) => [i.invariant, i.status, i.summary]);
   const breaks = v.invariants.filter((i) => i.break).map((i) => `${i.invariant} broken at ${i.break!.what}: expected ${i.break!.expected}, actual ${i.break!.actual}`);

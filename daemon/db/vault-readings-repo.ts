@@ -3,6 +3,7 @@
 // the last verification.
 import type { VaultReadingsTable } from "./schema-chain.js";
 import { chunks } from "./batches.js";
+import { unpackEventData } from "./event-data.js";
 import type { Executor } from "./store.js";
 
 export interface ReadingRecord {
@@ -63,6 +64,15 @@ export async function vaultOrderRows(db: Executor, vault: string): Promise<Array
   const rows = await db.selectFrom("orders").select(["oid", "status", "updated_at"])
     .where("vault_address", "=", vault).where("oid", "is not", null).execute();
   return rows.map((r) => ({ orderId: Number(r.oid), status: r.status, updatedAt: Number(r.updated_at) }));
+}
+
+/** The vault's contract events as the indexer stored them (data unpacked), in chain order. */
+export async function vaultChainEventRows(db: Executor, vault: string): Promise<Array<{ type: string; block: number; logIndex: number; time: number; data: Record<string, unknown> }>> {
+  const rows = await db.selectFrom("vault_events").innerJoin("vaults", "vaults.num", "vault_events.vault_num")
+    .select(["vault_events.type", "vault_events.block_number", "vault_events.log_index", "vault_events.time", "vault_events.data"])
+    .where("vaults.address", "=", vault).where("vault_events.tx", "is not", null)
+    .orderBy("vault_events.block_number").orderBy("vault_events.log_index").execute();
+  return rows.map((r) => ({ type: r.type, block: Number(r.block_number), logIndex: Number(r.log_index), time: Number(r.time), data: unpackEventData(r.type, r.data) }));
 }
 
 /** Keeps the vault's last verification (JSON as rendered). */

@@ -6,7 +6,7 @@ import * as readingsRepo from "../db/vault-readings-repo.js";
 import type { Executor, UnitOfWork } from "../db/store.js";
 import { chainRecordsFrom } from "../verify/chain-records.js";
 import { exchangeRecordsFrom } from "../verify/exchange-records.js";
-import type { Verification } from "../verify/records.js";
+import type { ChainEvent, Verification } from "../verify/records.js";
 import { verifyVault } from "../verify/verify-vault.js";
 import { vaultFor } from "./vault-access.js";
 
@@ -23,17 +23,43 @@ export interface VerificationDeps {
   clock: () => number;
 }
 
+/** The indexer's rows in the verifier's shape (Funded stands for the token transfer it made). */
+function indexedEvents(rows: Awaited<ReturnType<typeof readingsRepo.vaultChainEventRows>>): ChainEvent[] {
+  const big = (x: unknown) => BigInt(String(x));
+  return rows.flatMap((r): ChainEvent[] => {
+    const at = { block: r.block, logIndex: r.logIndex, day: Math.floor(r.time / 86_400) };
+    const d = r.data;
+    switch (r.type) {
+      case "BalanceUpdated":
+        return [{ ...at, type: "BalanceUpdated", balance: big(d.balance), peak: big(d.peakBalance), dayStart: big(d.dayStartBalance), observedAt: Number(d.observedAt), drawdownBps: Number(d.drawdownBps), dailyDrawdownBps: Number(d.dailyDrawdownBps) }];
+      case "Paused":
+        return [{ ...at, type: "Paused", reason: Number(d.reason) }];
+      case "Unpaused":
+        return [{ ...at, type: "Unpaused" }];
+      case "Closed":
+        return [{ ...at, type: "Closed", finalBalance: big(d.finalBalance), profit: big(d.profit), traderShare: big(d.traderShare), investorShare: big(d.investorShare) }];
+      case "Funded":
+        return [{ ...at, type: "TokenIn", amount: big(d.amount) }];
+      case "Withdrawn":
+        return [{ ...at, type: "Withdrawn", party: String(d.party), amount: big(d.amount) }, { ...at, logIndex: at.logIndex + 0.5, type: "TokenOut", amount: big(d.amount) }];
+      default:
+        return [];
+    }
+  });
+}
+
 export function createVaultVerification(deps: VerificationDeps) {
   const running = new Map<string, Promise<Verification>>();
 
-  async function run(address: string, createdBlock: number, nettingFrom: number | null): Promise<Verification> {
-    const chain = chainRecordsFrom(deps.rpcUrl, { fromBlock: createdBlock });
+  async function run(address: string, created: { block: number; time: number }, nettingFrom: number | null): Promise<Verification> {
+    const chain = chainRecordsFrom(deps.rpcUrl, { fromBlock: created.block, created });
     try {
       const result = await verifyVault(address, {
         chain: chain.read,
         exchange: exchangeRecordsFrom(`${deps.exchangeUrl}/info`, { spend: deps.spend, orders: true }),
         daemon: async (vault) => ({
           nettingFrom,
+          chainEvents: indexedEvents(await readingsRepo.vaultChainEventRows(deps.db, vault)),
           readings: await readingsRepo.readingsOf(deps.db, vault),
           orders: await readingsRepo.vaultOrderRows(deps.db, vault),
           ordersSettledBefore: deps.clock() - deps.orderLagMs,
@@ -52,7 +78,7 @@ export function createVaultVerification(deps: VerificationDeps) {
       const { vault } = await vaultFor(deps.db, user, address);
       let p = running.get(vault.address);
       if (!p) {
-        p = run(vault.address, vault.created_block, vault.netting_from).finally(() => running.delete(vault.address));
+        p = run(vault.address, { block: vault.created_block, time: vault.created_at }, vault.netting_from).finally(() => running.delete(vault.address));
         running.set(vault.address, p);
       }
       return p;

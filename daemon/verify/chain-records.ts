@@ -22,6 +22,8 @@ export interface ChainReadOptions {
   fromBlock?: number;
   /** Blocks per eth_getLogs call (HyperEVM answers at most 50). */
   pageSize?: number;
+  /** The vault's creation block and its time (the daemon's record), for a node that no longer serves them. */
+  created?: { block: number; time: number };
 }
 
 export function chainRecordsFrom(rpcUrl: string, o: ChainReadOptions = {}) {
@@ -71,9 +73,9 @@ export function chainRecordsFrom(rpcUrl: string, o: ChainReadOptions = {}) {
     }
     const head = await provider.getBlockNumber();
     const topic = zeroPadValue(vault, 32);
-    const created = (await logs({ address: factory, topics: [FACTORY.getEvent("VaultCreated")!.topicHash, topic] }, o.fromBlock ?? 0, head))[0];
-    if (!created) throw new UnreadableError(`no VaultCreated event for ${vault} from block ${o.fromBlock ?? 0}`);
-    const from = created.blockNumber;
+    const log = (await logs({ address: factory, topics: [FACTORY.getEvent("VaultCreated")!.topicHash, topic] }, o.fromBlock ?? 0, head))[0];
+    if (!log && !o.created) throw new UnreadableError(`no VaultCreated event for ${vault} from block ${o.fromBlock ?? 0} (a node that prunes old blocks may have dropped it)`);
+    const from = log?.blockNumber ?? o.created!.block;
     const transfer = TOKEN.getEvent("Transfer")!.topicHash;
     const [own, tokenIn, tokenOut] = await Promise.all([
       logs({ address: vault }, from, head),
@@ -82,18 +84,19 @@ export function chainRecordsFrom(rpcUrl: string, o: ChainReadOptions = {}) {
     ]);
     const incoming = new Set(tokenIn);
     const all = [...own, ...tokenIn, ...tokenOut].sort((a, b) => a.blockNumber - b.blockNumber || a.index - b.index);
-    const days = await daysOf([from, ...all.map((l) => l.blockNumber)]);
-    const createdBlock = await provider.getBlock(from);
+    const days = await daysOf(all.map((l) => l.blockNumber));
+    const createdAt = log ? (await provider.getBlock(from))?.timestamp : o.created!.time;
+    if (createdAt === undefined) throw new UnreadableError(`block ${from} is not served by the RPC`);
     const t = st.terms;
-    const events = all.flatMap((l) => decode(l, vault, incoming.has(l), days.get(l.blockNumber)!));
-    assertWhole(events, t.initialBalance as bigint, Number(st.observedAt), st.balance as bigint);
     return {
       terms: {
         vault, investor: t.investor, trader: t.trader, exchangeAccount: t.exchangeAccount, initialBalance: t.initialBalance,
         maxDrawdownBps: Number(t.maxDrawdownBps), dailyDrawdownBps: Number(t.dailyDrawdownBps), traderShareBps: Number(t.traderShareBps),
-        createdAt: createdBlock!.timestamp, createdBlock: from,
+        createdAt, createdBlock: from,
       },
-      events,
+      events: all.flatMap((l) => decode(l, vault, incoming.has(l), days.get(l.blockNumber)!)),
+      held: { observedAt: Number(st.observedAt), balance: st.balance as bigint },
+      createdServed: log !== undefined,
     };
   }
 
@@ -102,19 +105,23 @@ export function chainRecordsFrom(rpcUrl: string, o: ChainReadOptions = {}) {
 
 /**
  * A node that prunes old history (the embedded chain keeps its last few thousand blocks) answers
- * getLogs without the events it dropped: the first reading it serves must look like a vault's first
- * (its own day start, the peak at most the initial balance above it), and the last must be the one
- * the contract holds now. Otherwise the history is not whole, and nothing can be checked from it.
+ * getLogs without the events it dropped, oldest first: a history is whole when the node still serves
+ * the vault's VaultCreated, its first reading looks like a vault's first (its own day start, the peak
+ * at most the initial balance above it) and its last is the one the contract holds now.
  */
-function assertWhole(events: ChainEvent[], initial: bigint, heldObservedAt: number, heldBalance: bigint): void {
-  const readings = events.filter((e) => e.type === "BalanceUpdated");
+export function isWhole(c: ChainRecords): boolean {
+  return c.createdServed && endsHeld(c);
+}
+
+/** The first reading looks like a first, and the last is the one the contract holds. */
+export function endsHeld(c: ChainRecords): boolean {
+  const readings = c.events.filter((e) => e.type === "BalanceUpdated");
   const first = readings[0];
   const last = readings.at(-1);
-  const whole = first === undefined
-    ? heldObservedAt === 0
-    : first.dayStart === first.balance && first.peak === (first.balance > initial ? first.balance : initial)
-      && last!.observedAt === heldObservedAt && last!.balance === heldBalance;
-  if (!whole) throw new UnreadableError("the chain's node no longer serves all of the vault's events (it prunes old blocks, as the embedded chain does): verify against an archive RPC");
+  const initial = c.terms.initialBalance;
+  if (first === undefined) return c.held.observedAt === 0;
+  return first.dayStart === first.balance && first.peak === (first.balance > initial ? first.balance : initial)
+    && last!.observedAt === c.held.observedAt && last!.balance === c.held.balance;
 }
 
 function decode(l: Log, vault: string, incoming: boolean, day: number): ChainEvent[] {

@@ -33,6 +33,10 @@ export type ChainEvent = { block: number; logIndex: number; day: number } & (
 export interface ChainRecords {
   terms: VaultTermsRecord;
   events: ChainEvent[];
+  /** The reading the contract holds now (state()): a whole history ends with it. */
+  held: { observedAt: number; balance: bigint };
+  /** The node served the vault's VaultCreated: a node prunes the oldest blocks first, so it served all after it too. */
+  createdServed: boolean;
 }
 
 /** The exchange's own records of the account since the vault was created (amounts as the venue's decimal text). */
@@ -52,6 +56,12 @@ export interface DaemonRecords {
   orders: Array<{ orderId: number; status: string; updatedAt: number }>;
   /** Order rows whose exchange status changed before this (Unix ms) must have followed it already. */
   ordersSettledBefore: number;
+  /**
+   * The vault's events as the daemon's indexer stored them when the chain served them: what stands in
+   * for the blocks a pruning node (the embedded chain) no longer serves. Escrow top-ups are its Funded
+   * events (a token transfer sent straight to the vault is not among them).
+   */
+  chainEvents?: ChainEvent[];
 }
 
 export type InvariantName = "readings-netted" | "flat-points" | "breaches" | "settlement" | "orders";
@@ -76,6 +86,8 @@ export interface Verification {
   outcome: "holds" | "broken" | "unreadable";
   /** Why the records could not be read (outcome unreadable). */
   reason?: string;
+  /** Where the records came from, when not all from the chain's node (a pruned history). */
+  note?: string;
   invariants: InvariantResult[];
 }
 

@@ -10,6 +10,8 @@ const terms = {
   vault: "0xV", investor: "0xI", trader: "0xT", exchangeAccount: "0xA", initialBalance: 10_000_000_000n,
   maxDrawdownBps: 1000, dailyDrawdownBps: 500, traderShareBps: 2000, createdAt: 1_000, createdBlock: 1,
 };
+/** What the contract holds: unused by the flat-point check, which reads the events. */
+const held = { observedAt: 0, balance: 0n, };
 const reading = (observedAt: number, balance: bigint) => ({
   type: "BalanceUpdated" as const, block: observedAt, logIndex: 0, day: 0, balance, peak: balance, dayStart: balance, observedAt, drawdownBps: 0, dailyDrawdownBps: 0,
 });
@@ -23,24 +25,24 @@ const exchange: ExchangeRecords = {
 
 test("a flat reading is the base plus what the fills and funding paid", () => {
   // 10 000 - 1.5 - 0.5 + 100.25 - 1.75 = 10 096.5
-  const chain: ChainRecords = { terms, events: [reading(10, 10_000_000_000n), reading(30, 10_050_000_000n), reading(50, 10_096_500_000n)] };
+  const chain: ChainRecords = { terms, held, createdServed: true, events: [reading(10, 10_000_000_000n), reading(30, 10_050_000_000n), reading(50, 10_096_500_000n)] };
   const r = checkFlatPoints(chain, exchange);
   assert.is(r.status, "holds", JSON.stringify(r));
   assert.is(r.checked, 1, "the reading at 30 s holds a position: not a flat point");
-  const off = checkFlatPoints({ terms, events: [reading(10, 10_000_000_000n), reading(50, 10_096_499_999n)] }, exchange);
+  const off = checkFlatPoints({ terms, held, createdServed: true, events: [reading(10, 10_000_000_000n), reading(50, 10_096_499_999n)] }, exchange);
   assert.is(off.status, "broken");
   assert.is(off.break!.expected, "10096.5");
   assert.is(off.break!.actual, "10096.499999");
 });
 
 test("from the chain alone a reading within a second of a fill is no flat point", () => {
-  const r = checkFlatPoints({ terms, events: [reading(10, 10_000_000_000n), reading(41, 1n)] }, exchange);
+  const r = checkFlatPoints({ terms, held, createdServed: true, events: [reading(10, 10_000_000_000n), reading(41, 1n)] }, exchange);
   assert.is(r.status, "holds");
   assert.is(r.checked, 0);
 });
 
 test("through the daemon a reading's own account state decides, cut at its time", () => {
-  const chain: ChainRecords = { terms, events: [reading(10, 10_000_000_000n), reading(41, 10_096_500_000n)] };
+  const chain: ChainRecords = { terms, held, createdServed: true, events: [reading(10, 10_000_000_000n), reading(41, 10_096_500_000n)] };
   const daemon = {
     nettingFrom: 9_000, orders: [], ordersSettledBefore: 0,
     readings: [

@@ -21,6 +21,7 @@ export const verification = z.object({
   checkedAt: unixSeconds,
   outcome: z.enum(["holds", "broken", "unreadable"]).meta({ description: "broken when any invariant is; unreadable when the records could not be read (reason says why)" }),
   reason: z.string().optional(),
+  note: z.string().optional().meta({ description: "where the records came from when not all from the chain's node (the daemon's index of blocks a pruning node dropped)" }),
   invariants: z.array(invariant),
 });
 
