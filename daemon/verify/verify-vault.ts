@@ -42,14 +42,27 @@ function wholeHistory(served: ChainRecords, daemon: DaemonRecords | undefined): 
   return { chain, note };
 }
 
+/** A source that fails (a node or venue that errs, times out or answers garbage) leaves its records unread. */
+async function reading<T>(what: string, p: Promise<T>): Promise<T> {
+  try {
+    return await p;
+  } catch (err) {
+    if (err instanceof UnreadableError) throw err;
+    throw new UnreadableError(`cannot read ${what}: ${(err as Error).message.split("\n")[0]}`);
+  }
+}
+
 export async function verifyVault(vault: string, sources: VerifySources, nowSeconds: number): Promise<Verification> {
   const mode = sources.daemon ? "daemon" : "public";
   try {
-    const [served, daemon] = await Promise.all([sources.chain(vault), sources.daemon?.(vault)]);
+    const [served, daemon] = await Promise.all([
+      reading("the vault's chain events", sources.chain(vault)),
+      sources.daemon && reading("the daemon's records", sources.daemon(vault)),
+    ]);
     const { chain, note } = wholeHistory(served, daemon);
     // From the creation block, or from where the daemon's netting starts if that came first (clocks differ).
     const since = Math.min(chain.terms.createdAt * 1000, (daemon?.nettingFrom ?? Infinity) + 1);
-    const exchange = await sources.exchange(chain.terms.exchangeAccount, since);
+    const exchange = await reading("the exchange's records", sources.exchange(chain.terms.exchangeAccount, since));
     const invariants = checkAll(chain, exchange, daemon);
     return { vault, mode, checkedAt: nowSeconds, outcome: invariants.some((i) => i.status === "broken") ? "broken" : "holds", ...(note ? { note } : {}), invariants };
   } catch (err) {

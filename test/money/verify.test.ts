@@ -7,6 +7,7 @@ import { sql } from "kysely";
 import { Wallet } from "ethers";
 import { runCli } from "../helpers/cli.js";
 import { faucet } from "../helpers/daemon.js";
+import { simFaults } from "../helpers/sim-faults.js";
 import { tempDir } from "../helpers/util.js";
 import { closeWithProfit, startVaultDaemon, vaultCase, type VaultCase } from "../helpers/vaults.js";
 import { checkSettlement } from "../../daemon/verify/chain-checks.js";
@@ -95,6 +96,21 @@ test("tradevault verify --rpc-url --exchange: no daemon, no sign-in; exit 0 when
   } finally {
     home.remove();
   }
+});
+
+test("an exchange that fails makes the verification unreadable, with the reason, never a 500 or a break", async () => {
+  const c = await vaultCase(d);
+  const faults = simFaults(d.daemon.sim!.url);
+  await faults.add({ kind: "http500", endpoint: "info", count: 100_000 });
+  try {
+    const v = await verify(c);
+    assert.is(v.outcome, "unreadable");
+    assert.match(v.reason, /the exchange answered 500/);
+    assert.equal(v.invariants, []);
+  } finally {
+    await faults.clear();
+  }
+  assert.is((await verify(c)).outcome, "holds", "and holds again once the exchange answers");
 });
 
 test("a stranger cannot verify a vault (404)", async () => {
