@@ -36,6 +36,7 @@ const POSTGRES_SUITES = [
   "test/alerts/webhooks",
   "test/alerts/outbox-claims",
   "test/money/verify",
+  "test/money/lives",
   // Needs a PostgreSQL to move into; its tests are skipped on the SQLite pass.
   "test/ops/migrate-store",
 ];

@@ -1,10 +1,21 @@
 // The place vault lives are played: the built `tradevaultd` as a child process on its own data
-// directory (embedded sim and chain, an oracle cycle a second, a static price feed), which a life may
-// SIGKILL and start again; and the calls a life makes, over HTTP as users and the sim's loopback
-// controls would.
+// directory (an oracle cycle a second, a static price feed), which a life may SIGKILL and start again;
+// and the calls a life makes, over HTTP as users and the sim's loopback controls would. On SQLite the
+// daemon runs its embedded sim and chain; on PostgreSQL (test/helpers/stores.ts) a shared database
+// needs an external Anvil and a `tradevaultd --sim-only`, set up as bench/lib/cluster-rig.ts does.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { JsonRpcProvider, NonceManager, toQuantity, Wallet } from "ethers";
+import { deploySettlementToken, mintSettlementToken } from "../../../daemon/chain/contracts.js";
+import { EMBEDDED_CHAIN_ID, type EmbeddedNode } from "../../../daemon/chain/embedded-node.js";
+import { parseDecimal, toDecimalString } from "../../../daemon/lib/decimal.js";
+import { operatorKeyFile, startSharedParts } from "../../../bench/lib/cluster-rig.js";
+import { startTradevaultd } from "../../../bench/lib/tradevaultd.js";
 import { httpClient, type HttpClient, type Party } from "../../helpers/daemon.js";
+import { freshDatabase } from "../../helpers/postgres.js";
+import { storeKind } from "../../helpers/stores.js";
 import { tempDir, waitUntil } from "../../helpers/util.js";
-import { startDaemonProcess, type DaemonProcess } from "../../crash/_daemon-process.js";
+import { startDaemonProcess } from "../../crash/_daemon-process.js";
 
 export interface World {
   http(): HttpClient;
@@ -13,43 +24,136 @@ export interface World {
   rpcUrl(): string;
   /** SIGKILL the daemon and start it again on the same data directory. */
   restart(): Promise<void>;
+  /** After a sim faucet credit: the chain's settlement token too, where the sim does not mint it. */
+  minted(user: string, amount: number | string): Promise<void>;
   log(): string;
   close(): Promise<void>;
 }
 
+interface Daemon {
+  url: string;
+  log(): string;
+  kill(): Promise<void>;
+}
+
+/** The daemon under test, what it reaches, and how to start it again. */
+interface Setting {
+  start(): Promise<Daemon>;
+  /** The sim and the chain, once the daemon runs (the embedded chain's RPC moves with every start). */
+  places(d: Daemon): Promise<{ sim: string; rpc: string }>;
+  minted(user: string, amount: number | string): Promise<void>;
+  close(): Promise<void>;
+}
+
 export async function startWorld(): Promise<World> {
-  const dir = tempDir("tradevault-lives-");
-  let d: DaemonProcess;
-  let sim = "";
-  let rpc = "";
-  async function start() {
-    // Compactions drop old blocks, and with them the events a verification reads: none within a run.
-    d = await startDaemonProcess(dir.path, ["--chain-compact-blocks", "100000"]);
-    const h = await httpClient(d.url).get("/healthz");
-    sim = h.body.data.exchange.url;
-    rpc = h.body.data.chain.rpcUrl;
+  const setting = storeKind === "postgres" ? await sharedSetting() : embeddedSetting();
+  let d: Daemon | undefined;
+  let places = { sim: "", rpc: "" };
+  const start = async () => {
+    d = await setting.start();
+    places = await setting.places(d);
+  };
+  try {
+    await start();
+  } catch (e) {
+    await setting.close();
+    throw e;
   }
-  await start();
   return {
-    http: () => httpClient(d.url),
-    simUrl: () => sim,
-    rpcUrl: () => rpc,
+    http: () => httpClient(d!.url),
+    simUrl: () => places.sim,
+    rpcUrl: () => places.rpc,
     async restart() {
-      await d.kill();
+      await d!.kill();
       await start();
     },
-    log: () => d.log(),
+    minted: (user, amount) => setting.minted(user, amount),
+    log: () => d!.log(),
     async close() {
-      await d.kill();
-      dir.remove();
+      await d?.kill();
+      await setting.close();
     },
   };
+}
+
+/** SQLite: the daemon's embedded sim and chain; its faucet mints the chain's test token itself. */
+function embeddedSetting(): Setting {
+  const dir = tempDir("tradevault-lives-");
+  return {
+    // Compactions drop old blocks, and with them the events a verification reads: none within a run.
+    start: () => startDaemonProcess(dir.path, ["--chain-compact-blocks", "100000"]),
+    async places(d) {
+      const h = await httpClient(d.url).get("/healthz");
+      return { sim: h.body.data.exchange.url, rpc: h.body.data.chain.rpcUrl };
+    },
+    minted: async () => undefined,
+    close: async () => dir.remove(),
+  };
+}
+
+/**
+ * PostgreSQL: a fresh database, an archive Anvil over HTTP and a `--sim-only` exchange
+ * (startSharedParts), the operator's funded key in a file, and TRADEVAULT_SECRET. The test token is
+ * deployed here, owned by a minter of the test's own, and given with --settlement-token: minting with
+ * the operator's key would take nonces from under the daemon's sender.
+ */
+async function sharedSetting(): Promise<Setting> {
+  const databaseUrl = await freshDatabase();
+  const parts = await startSharedParts();
+  try {
+    const keyFile = await operatorKeyFile(parts.node, parts.dir, "lives-operator");
+    const minter = await startMinter(parts.node);
+    const dataDir = join(parts.dir, "daemon");
+    mkdirSync(dataDir);
+    // startDaemonProcess's flags where they apply (it keeps TRADEVAULT_* out of the environment).
+    const flags = [
+      "--data-dir", dataDir, "--host", "127.0.0.1", "--database-url", databaseUrl,
+      "--rpc-url", parts.node.url!, "--chain-id", String(EMBEDDED_CHAIN_ID), "--exchange-url", parts.simUrl,
+      "--operator-key-file", keyFile, "--settlement-token", minter.token,
+      "--oracle-interval", "1", "--stale-after", "120", "--sign-in-rate-limit", "10000", "--order-rate-limit", "10000",
+      "--log-level", process.env.TEST_LOG ?? "info",
+    ];
+    return {
+      start: () => startTradevaultd(flags, { env: { TRADEVAULT_SECRET: "the lives' one secret" } }),
+      places: async () => ({ sim: parts.simUrl, rpc: parts.node.url! }),
+      minted: minter.mint,
+      async close() {
+        minter.close();
+        await parts.close();
+      },
+    };
+  } catch (e) {
+    await parts.close();
+    throw e;
+  }
+}
+
+/** A funded wallet that deploys the test token and, as its owner, mints it. */
+async function startMinter(node: EmbeddedNode) {
+  const provider = new JsonRpcProvider(node.url, EMBEDDED_CHAIN_ID, { staticNetwork: true, pollingInterval: 50 });
+  const wallet = Wallet.createRandom().connect(provider);
+  await node.rpc.request({ method: "anvil_setBalance", params: [wallet.address, toQuantity(10n ** 21n)] });
+  // Nonces counted here: two faucets at once must not send with the same one.
+  const signer = new NonceManager(wallet);
+  try {
+    const { address: token } = await deploySettlementToken(signer);
+    return {
+      token,
+      mint: async (to: string, amount: number | string) =>
+        void (await mintSettlementToken(signer, { token, to, amount: parseDecimal(toDecimalString(amount), 6) })),
+      close: () => provider.destroy(),
+    };
+  } catch (e) {
+    provider.destroy();
+    throw e;
+  }
 }
 
 /** POST to one of the sim's loopback controls; throws with its answer unless 200. */
 export async function simControl(w: World, path: string, body: Record<string, unknown>): Promise<void> {
   const res = await fetch(`${w.simUrl()}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
   if (res.status !== 200) throw new Error(`${path} ${JSON.stringify(body)}: ${res.status} ${await res.text()}`);
+  if (path === "/sim/faucet") await w.minted(String(body.user), body.amount as number | string);
 }
 
 /** The sim's own answer to an info request. */
