@@ -152,7 +152,8 @@ async function settle(w: World, r: ReturnType<typeof rng>, ivy: Party, tom: Part
   if (prep.status !== 200) throw new Error(`fund/prepare: ${JSON.stringify(prep.body)}`);
   const { typedData, deadline } = prep.body.data;
   const funded = await http.post(`/api/vaults/${vault}/fund`, { amount, deadline, signature: await signTyped(ivy.wallet, typedData) }, { token: ivy.token });
-  say(`funded ${amount}: ${funded.status}`);
+  if (funded.status !== 200) throw new Error(`the investor's funding of ${amount} was refused: ${JSON.stringify(funded.body)}`);
+  say(`funded ${amount}`);
   for (const who of r.chance(0.5) ? [tom, ivy] : [ivy, tom]) {
     const res = await http.post(`/api/vaults/${vault}/withdraw`, undefined, { token: who.token });
     say(`${who === tom ? "trader" : "investor"} withdraws: ${res.status} ${res.body.ok ? res.body.data.amount : res.body.error?.code}`);
