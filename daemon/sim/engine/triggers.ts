@@ -90,8 +90,9 @@ function fire(ctx: EngineCtx, o: Order, market: Market, mark: bigint): void {
 }
 
 /**
- * Settles a coin's trigger orders at its current mark: position TP/SLs of a position that is gone are
- * canceled, then every untriggered order the mark has crossed fires (oldest first).
+ * Settles a coin's trigger orders at its current mark: every untriggered order the mark has crossed
+ * fires (oldest first). A fill's consequences for the others (siblings, a closed position) are
+ * settled by afterFill as it happens; the flat-position check stays for files an older sim saved.
  */
 export function settleTriggers(ctx: EngineCtx, market: Market): void {
   const mark = markOf(ctx, market);
@@ -123,13 +124,30 @@ export function cancelWaitingChildren(ctx: EngineCtx, parentOid: number): void {
   }
 }
 
-/** After an order filled: a filled entry starts its children; a filled child cancels its siblings. */
+/**
+ * After an order filled: a filled entry starts its children, a filled child cancels its siblings, and
+ * a position the fill left flat loses its position TP/SLs. All at once, so a sibling that comes
+ * earlier in settleTriggers' pass is not left open until the next mark move.
+ */
 export function afterFill(ctx: EngineCtx, o: Order): void {
   if (o.status === "filled") activateChildren(ctx, o.oid);
   const parent = o.trigger?.parentOid;
-  if (parent === null || parent === undefined) return;
-  for (const s of ctx.repo.childrenOf(parent)) {
-    if (s.oid !== o.oid && s.status === "open") changeOrder(ctx, s, s.sz, "siblingFilledCanceled");
+  if (parent !== null && parent !== undefined) {
+    for (const s of ctx.repo.childrenOf(parent)) {
+      if (s.oid !== o.oid && s.status === "open") changeOrder(ctx, s, s.sz, "siblingFilledCanceled");
+    }
+  }
+  if (ctx.repo.getPosition(o.user, o.coin).szi === 0n) dropPositionTpsls(ctx, o);
+}
+
+/**
+ * A flat position's TP/SLs: siblings of the position TP/SL whose fill closed it, or, closed by any
+ * other order, reduce-only orders with nothing left to reduce (the venue's two statuses for these).
+ */
+function dropPositionTpsls(ctx: EngineCtx, filled: Order): void {
+  const status = filled.trigger?.positionTpsl ? "siblingFilledCanceled" : "reduceOnlyCanceled";
+  for (const o of ctx.repo.openOrdersOf(filled.user)) {
+    if (o.coin === filled.coin && o.oid !== filled.oid && o.trigger?.positionTpsl) changeOrder(ctx, o, o.sz, status);
   }
 }
 
