@@ -1,7 +1,7 @@
 // Request field schemas shared by routes. Addresses are accepted in any case and come out EIP-55.
 import { z } from "zod";
 import { numberLiteralToDecimal } from "../lib/decimal.js";
-import { canonicalSignature, signatureProblem } from "../lib/ecdsa.js";
+import { SIGNATURE_HEX, canonicalSignature, signatureProblem } from "../lib/ecdsa.js";
 import { checksumAddress } from "../lib/eip55.js";
 import { usdcToBaseUnits } from "../vaults/units.js";
 import { JsonNumber } from "./json-number.js";
@@ -12,8 +12,11 @@ export const address = z
   .transform(checksumAddress)
   .meta({ example: "0x14791697260E4c9A71f18484C9f997B308e59325" });
 
-/** 0x and 65 bytes of hex: the shape of a signature, nothing more (sign-in checks the rest itself: 401). */
-export const signatureHex = z.string().regex(/^0x[0-9a-fA-F]{130}$/, "must be a 0x-prefixed 65-byte hex signature");
+/**
+ * 0x and 65 bytes of hex: the shape of a signature, nothing more (sign-in checks the rest itself: 401).
+ * Aborting: zod runs a string's later checks after a failed one, and the ECDSA check takes this shape.
+ */
+export const signatureHex = z.string().regex(SIGNATURE_HEX, { message: "must be a 0x-prefixed 65-byte hex signature", abort: true });
 
 /**
  * A 65-byte signature that can be an ECDSA signature (r and s in range, low s, a point on the curve,

@@ -11,8 +11,12 @@ import { N, Signature, SigningKey, id } from "ethers";
  */
 const PROBE_DIGEST = id("tradevault: is this an ECDSA signature?");
 
-/** Why 0x-prefixed 65-byte hex is no signature anyone could verify; undefined when it can be one. */
+/** 0x and 65 bytes of hex, the only text signatureProblem reads. */
+export const SIGNATURE_HEX = /^0x[0-9a-fA-F]{130}$/;
+
+/** Why `hex` is no signature anyone could verify; undefined when it can be one. */
 export function signatureProblem(hex: string): string | undefined {
+  if (!SIGNATURE_HEX.test(hex)) return "is not 0x and 65 bytes of hex";
   const r = BigInt(hex.slice(0, 66));
   const s = BigInt(`0x${hex.slice(66, 130)}`);
   const v = Number.parseInt(hex.slice(130, 132), 16);

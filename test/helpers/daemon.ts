@@ -3,7 +3,7 @@
 // against the API contract (contract.ts). In a PostgreSQL run (stores.ts) its records go to a fresh
 // database instead of the data directory's SQLite file.
 import { Wallet, hexlify, randomBytes, type HDNodeWallet } from "ethers";
-import pino from "pino";
+import pino, { type Logger } from "pino";
 import { resolveConfig, type ConfigInput } from "../../daemon/config.js";
 import { startDaemon, type Daemon } from "../../daemon/main.js";
 import type { AuthSettings } from "../../daemon/auth/auth-service.js";
@@ -51,7 +51,7 @@ function databaseOf(dataDir: string): Promise<string> {
 }
 
 export async function startTestDaemon(
-  opts: { config?: Partial<ConfigInput>; clock?: FakeClock; authSettings?: Partial<AuthSettings>; dataDir?: string; startOracle?: boolean } = {},
+  opts: { config?: Partial<ConfigInput>; clock?: FakeClock; authSettings?: Partial<AuthSettings>; dataDir?: string; startOracle?: boolean; log?: Logger } = {},
 ): Promise<TestDaemon> {
   const dir = opts.dataDir ? undefined : tempDir();
   const dataDir = opts.dataDir ?? dir!.path;
@@ -64,7 +64,7 @@ export async function startTestDaemon(
   const template = dir && storeKind === "sqlite" ? templateKey(opts.config ?? {}, clock()) : undefined;
   if (template) await fromTemplate(template, dataDir, (into) => makeTemplate({ ...input, dataDir: into }));
   const config = resolveConfig(input);
-  const daemon = await startDaemon({ config, clock, log: pino({ level: process.env.TEST_DAEMON_LOG ?? "silent" }), authSettings: opts.authSettings, startOracle: opts.startOracle });
+  const daemon = await startDaemon({ config, clock, log: opts.log ?? pino({ level: process.env.TEST_DAEMON_LOG ?? "silent" }), authSettings: opts.authSettings, startOracle: opts.startOracle });
   // Every JSON answer this daemon gives a test is checked against the operation's documented schema.
   const unwatch = watchDaemon(daemon.url, daemon.routes);
   return {

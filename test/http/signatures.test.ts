@@ -1,5 +1,6 @@
 // Every route that takes a signature, given 65 bytes that cannot be an ECDSA signature: 400 at the
-// route naming body.signature (401 on sign-in, a failed sign-in), never a 500 and nothing written.
+// route naming body.signature (401 on sign-in, a failed sign-in), never a 500 and nothing written;
+// given something that is not 65 bytes of 0x-hex at all, 400 naming body.signature everywhere.
 // And the other way round: a real signature with v as 0 or 1 (some hardware wallets) is taken.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
@@ -18,6 +19,14 @@ const BAD: Record<string, string> = {
   "a real signature's high-s twin": highSTwin(REAL),
   // Above n/2 with the top bit clear: ethers' parser and recovery take it, EIP-2 and OpenZeppelin do not.
   "s = 2^255 - 1": `${REAL.slice(0, 66)}7f${"ff".repeat(31)}${REAL.slice(130)}`,
+};
+
+const HEX65 = REAL.slice(2);
+/** Not the shape of a signature: the ECDSA checks must never see these. */
+const MALFORMED: Record<string, unknown> = {
+  '"0"': "0", '"xyz"': "xyz", "empty": "", '"0x"': "0x", "odd-length hex": `0x${HEX65}a`, "64 bytes": `0x${HEX65.slice(0, 128)}`,
+  "66 bytes": `0x${HEX65}00`, "a non-hex character": `0x${HEX65.slice(0, 129)}g`, "a number": 12345, "0X": `0X${HEX65}`,
+  "a trailing newline": `${REAL}\n`, "null": null, "no 0x": HEX65,
 };
 
 /** (r, n - s, the other v): recovers the same signer, but EIP-2 and OpenZeppelin refuse it. */
@@ -61,6 +70,27 @@ t("fund, proposal accept and agent approve: 400 body.signature for each bad sign
   assert.equal(after.body.data.proposal.signedBy, { investor: false, trader: false });
   const escrow = await d.http.get(`/api/vaults/${vault}`, { token: ivy.token });
   assert.is(escrow.status, 200);
+});
+
+t("fund, proposal accept and agent approve: 400 body.signature for each malformed signature, nothing recorded", async (ctx) => {
+  const { d, ivy, tom, vault } = ctx;
+  const p = (await d.http.post("/api/proposals", proposalBody(ctx), { token: tom.token })).body.data.proposal;
+  const deadline = Math.floor(d.clock() / 1000) + 600;
+  const malformed = (r: { status: number; body: any }, what: string) => {
+    assert.is(r.status, 400, `${what}: ${JSON.stringify(r.body)}`);
+    assert.is(r.body.error.code, "INVALID_INPUT", what);
+    assert.equal(r.body.error.details.map((x: { field: string }) => x.field), ["body.signature"], what);
+  };
+  for (const [name, bad] of Object.entries(MALFORMED)) {
+    malformed(await d.http.post(`/api/vaults/${vault}/fund`, { amount: "1", deadline, signature: bad }, { token: ivy.token }), `fund, ${name}`);
+    malformed(await d.http.post(`/api/proposals/${p.id}/accept`, { signature: bad }, { token: tom.token }), `accept, ${name}`);
+    malformed(await d.http.post("/api/agent/approve", { nonce: Date.now(), signature: bad }, { token: tom.token }), `agent, ${name}`);
+    const c = (await d.http.post("/api/auth/challenge", { address: ivy.address })).body.data;
+    malformed(await d.http.post("/api/auth/login", { address: ivy.address, signature: bad, nonce: c.nonce }), `login, ${name}`);
+  }
+  const after = await d.http.get(`/api/proposals/${p.id}`, { token: tom.token });
+  assert.equal(after.body.data.proposal.signedBy, { investor: false, trader: false });
+  assert.is((await d.http.get("/api/agent", { token: tom.token })).body.data.approved, false);
 });
 
 t("sign-in: each bad signature is 401 and leaves the nonce usable", async (ctx) => {

@@ -65,6 +65,37 @@ t("date filters: ISO dates (whole days), ISO date-times and Unix seconds", async
   assert.is(bad.body.error.details[0].field, "query.startDate");
 });
 
+t("a date-time without a zone is UTC, whatever the daemon's time zone", async (ctx) => {
+  const utc = (await page(ctx, "?startDate=2026-11-03T00:00:00Z&endDate=2026-11-03T05:59:59Z")).body.data;
+  const zone = process.env.TZ;
+  process.env.TZ = "Pacific/Honolulu"; // UTC-10 all year: a local reading moves the range by 10 hours
+  try {
+    assert.is(new Date(2026, 10, 3).getTimezoneOffset(), 600, "the process now reads local time as Honolulu's");
+    for (const q of ["?startDate=2026-11-03T00:00:00&endDate=2026-11-03T05:59:59", "?startDate=2026-11-03T00:00&endDate=2026-11-02T19:59:59-10:00"]) {
+      const r = (await page(ctx, q)).body.data;
+      assert.equal(r.trades.map((x: any) => x.timestamp), utc.trades.map((x: any) => x.timestamp), q);
+    }
+  } finally {
+    if (zone === undefined) delete process.env.TZ;
+    else process.env.TZ = zone;
+  }
+  assert.is(utc.total, 3);
+});
+
+t("impossible dates and times are INVALID_INPUT naming the field", async (ctx) => {
+  const impossible = ["2026-02-30", "2026-13-01", "2026-00-10", "2026-11-31", "2026-11-31T25:00", "2026-11-30T24:00", "2026-11-30T10:60",
+    "2026-11-30T10:00:61Z", "2026-11-30T10:00+24:00", "2026-11-01T", "2026-11-01 10:00", "2026-11-01Tnoon"];
+  for (const date of impossible) {
+    for (const field of ["startDate", "endDate"]) {
+      const r = await page(ctx, `?${field}=${encodeURIComponent(date)}`);
+      assert.is(r.status, 400, `${field}=${date}: ${JSON.stringify(r.body.error ?? r.body.data.total)}`);
+      assert.is(r.body.error.code, "INVALID_INPUT");
+      assert.equal(r.body.error.details.map((x: { field: string }) => x.field), [`query.${field}`], date);
+    }
+  }
+  assert.is((await page(ctx, "?startDate=2028-02-29")).status, 200, "a leap day");
+});
+
 t("the event stream resumes after Last-Event-ID without repeating or losing events", async (ctx) => {
   const all = (await ctx.d.http.get(`/api/vaults/${ctx.vault}/events?limit=1000`, { token: ctx.ivy.token })).body.data.events;
   assert.ok(all.length >= 2, "VaultCreated and the first BalanceUpdated");

@@ -13,6 +13,7 @@ import { parseJsonBody } from "../json-number.js";
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
 const NOT_JSON = "the request body is not valid JSON (an object is expected)";
+const CUT_SHORT = "the request ended before its body";
 
 const PARSED = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
@@ -29,11 +30,13 @@ function isPlain(ctx: Context, declared: number | undefined): declared is number
 
 /** A declared-length body as text, without its byte-order mark (as koa-body's decoder drops it). */
 function readPlain(req: IncomingMessage, length: number): Promise<string> {
+  // A client gone before this point has already emitted its close: no listener would hear it.
+  if (req.readableAborted) return Promise.reject(new AppError("INVALID_INPUT", CUT_SHORT));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
     const settle = (err: unknown, text?: string) => {
-      req.off("data", onData).off("end", onEnd).off("error", settle).off("close", onClose);
+      req.off("data", onData).off("end", onEnd).off("error", onError).off("close", onClose);
       if (err) reject(err);
       else resolve(text!.charCodeAt(0) === 0xfeff ? text!.slice(1) : text!);
     };
@@ -44,8 +47,10 @@ function readPlain(req: IncomingMessage, length: number): Promise<string> {
     const onEnd = () => received === length
       ? settle(undefined, (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString("utf8"))
       : settle(new AppError("INVALID_INPUT", "the request body is shorter than its Content-Length"));
-    const onClose = () => settle(new AppError("INVALID_INPUT", "the request ended before its body"));
-    req.on("data", onData).on("end", onEnd).on("error", settle).on("close", onClose);
+    const onClose = () => settle(new AppError("INVALID_INPUT", CUT_SHORT));
+    // The stream's errors are the client's (an aborted upload: ECONNRESET "aborted").
+    const onError = (err: unknown) => settle(new AppError("INVALID_INPUT", CUT_SHORT, { cause: err }));
+    req.on("data", onData).on("end", onEnd).on("error", onError).on("close", onClose);
   });
 }
 
@@ -77,6 +82,7 @@ export function jsonBody(): Middleware {
       const status = (err as { status?: number }).status;
       if (status === 413) throw new AppError("PAYLOAD_TOO_LARGE", `the request body is larger than ${BODY_LIMIT_BYTES} bytes`);
       if (status === 415) throw new AppError("UNSUPPORTED_MEDIA_TYPE", "send the body as application/json");
+      if ((err as { type?: string }).type === "request.aborted") throw new AppError("INVALID_INPUT", CUT_SHORT, { cause: err });
       throw new AppError("INVALID_INPUT", NOT_JSON, { cause: err });
     },
   });

@@ -14,6 +14,9 @@ export function renderError(log: Logger, ctx: Context, err: unknown): void {
   if (!appErr) {
     log.error({ err, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, "unhandled error");
     appErr = new AppError("INTERNAL", "internal error; see the daemon log with this request id");
+  } else if (ctx.req.readableAborted) {
+    // The client dropped the connection mid-request: its doing, worth a trace, not an alarm.
+    log.debug({ err, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, "request aborted by the client");
   }
   ctx.status = appErr.status;
   if (appErr.retryAfter !== undefined) ctx.set("Retry-After", String(Math.max(1, Math.ceil(appErr.retryAfter))));

@@ -6,32 +6,12 @@ import type { VaultExports } from "../../vaults/vault-exports.js";
 import type { VaultService } from "../../vaults/vault-service.js";
 import type { VaultSummary } from "../../vaults/vault-views.js";
 import { Prerendered } from "../answer.js";
+import { dateBound } from "../date-bound.js";
 import { defineRoute } from "../route.js";
 import { address, integerField, pagination, signature, usdcAmount as usdc } from "../schemas.js";
 import { renderCloseResult, renderDetail, renderTrade, storedEvents } from "./vault-render.js";
 import { eventsCsv, tradesCsv } from "./vault-csv.js";
 import * as R from "./vault-responses.js";
-
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-
-/** ISO 8601 date or date-time, or Unix seconds, to Unix ms; a date-only end covers its whole day. */
-export function parseDateBound(text: string, end: boolean): number | undefined {
-  if (/^\d{1,12}$/.test(text)) return Number(text) * 1000 + (end ? 999 : 0);
-  if (!DATE_ONLY.test(text) && !/^\d{4}-\d{2}-\d{2}T/.test(text)) return undefined;
-  const ms = Date.parse(DATE_ONLY.test(text) ? `${text}T00:00:00Z` : text);
-  if (Number.isNaN(ms)) return undefined;
-  return DATE_ONLY.test(text) && end ? ms + 86_400_000 - 1 : ms;
-}
-
-const dateBound = (end: boolean) =>
-  z.string().transform((v, ctx) => {
-    const ms = parseDateBound(v, end);
-    if (ms === undefined) {
-      ctx.addIssue({ code: "custom", message: "use an ISO 8601 date (2026-11-01), date-time, or Unix seconds" });
-      return z.NEVER;
-    }
-    return ms;
-  });
 
 const vaultParams = z.object({ address });
 /** A page of rows in the dates, as JSON (SPEC) or, asked for explicitly, CSV (vault-csv.ts). */
