@@ -117,14 +117,21 @@ export function createVaultService(deps: VaultServiceDeps) {
     return r.read;
   }
 
-  /** One vault, now: a fresh balance on-chain (before unpause and close, after a pre-trade breach). */
-  async function refresh(address: string, opts: { fenced?: boolean } = {}): Promise<VaultRow> {
+  /**
+   * One vault, now: a fresh balance on-chain (before unpause and close, after a pre-trade breach).
+   * `enforce: false` leaves a pause this reading makes to the enforcement run it starts, without
+   * waiting for it: the close calls it holding that run's lock, and waiting would never end.
+   */
+  async function refresh(address: string, opts: { fenced?: boolean; enforce?: boolean } = {}): Promise<VaultRow> {
     const r = await inTurn([address], async () => {
       const v = await vaultsRepo.findVault(db, address);
       if (!v) throw new AppError("NOT_FOUND", `no vault ${address}`);
       return balances.update([v], { fresh: true, fence: opts.fenced ? deps.share.fence : undefined });
     });
-    await settle(r);
+    if (opts.enforce === false) {
+      for (const v of r.paused) void enforcement.trigger(v.address);
+      if (r.failures.length > 0) throw r.failures[0];
+    } else await settle(r);
     return (await vaultsRepo.findVault(db, address))!;
   }
 
@@ -142,7 +149,7 @@ export function createVaultService(deps: VaultServiceDeps) {
           data: { reason: "close", canceledOrders: flat.canceled, positions: flat.closed, dust: flat.dust, attempts: 1 },
         });
       }
-      await refresh(v.address);
+      await refresh(v.address, { enforce: false });
       await chain.closeVault(v.address);
       const closed = (await vaultsRepo.findVault(db, v.address))!;
       await balances.recordFills(closed).catch((err) => log.warn({ vault: v.address, err: (err as Error).message }, "cannot read the closing fills"));

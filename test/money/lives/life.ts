@@ -80,7 +80,11 @@ export async function playLife(w: World, seed: number, o: LifeOptions): Promise<
     dealDeadline: Math.floor(Date.now() / 1000) + deadlineIn, profitShare: traderShare(r.int(0, 50)),
     breachPolicy: r.pick(["pause", "reduce-only", "flatten"]),
   });
-  const say = (s: string) => void steps.push(s);
+  // LIVES_TRACE=1 prints each step as it happens (a life that hangs shows where).
+  const say = (s: string) => {
+    steps.push(s);
+    if (process.env.LIVES_TRACE) console.error(`  [${seed}] ${s}`);
+  };
   say(`vault ${vault}: capital ${capital}, max ${maxDrawdown}%`);
 
   const move = async (amount: number) => {
@@ -99,6 +103,7 @@ export async function playLife(w: World, seed: number, o: LifeOptions): Promise<
   for (let i = r.int(5, 12); i > 0; i--) {
     const what = r.pick(["deposit", "withdraw", "market", "market", "limit", "price", "price", "cycle", "unpause", "kill"] as const);
     const symbol = r.pick(Object.keys(MARKETS) as Symbol[]);
+    if (process.env.LIVES_TRACE) console.error(`  [${seed}] next: ${what} ${symbol}`);
     if (what === "deposit") await move(r.int(1, 3_000));
     else if (what === "withdraw") await move(-r.int(1, 2_000));
     else if (what === "market") {
