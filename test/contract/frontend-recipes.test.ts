@@ -1,4 +1,4 @@
-// The README's "Build your own frontend" recipes (recipes/frontend.js, verbatim) in a real browser, on
+// The "Build your own frontend" recipes of docs/http-api.md (recipes/frontend.js, verbatim) in a real browser, on
 // a page of another site (http://localhost:<port>) calling the daemon at http://127.0.0.1:<port> with
 // --cors-origin: sign-in through an injected EIP-1193 wallet, an error read from the envelope, live
 // events over a ticket, including the recipe's reconnect (new ticket, resume after the last id), and
@@ -29,7 +29,7 @@ async function frontendSite(api: string, port: number) {
   return { origin, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
-test("sign-in, errors and live events from another site, as the README shows them", async () => {
+test("sign-in, errors and live events from another site, as docs/http-api.md shows them", async () => {
   const wallet = randomWallet();
   const port = await freePort();
   const d = await startTestDaemon({ startOracle: false, clock: fakeClock(Date.now(), { realTime: true }), config: { corsOrigins: [`http://localhost:${port}`] } });

@@ -120,7 +120,7 @@ export async function playLife(w: World, seed: number, o: LifeOptions): Promise<
     } else if (what === "price") {
       prices[symbol] = Math.round(prices[symbol] * (1 + r.int(-12, 10) / 100));
       await simControl(w, "/sim/price", { symbol, price: String(prices[symbol]) });
-    } else if (what === "cycle") await nextReading(w, ivy, vault, Math.floor(Date.now() / 1000));
+    } else if (what === "cycle") await nextReading(w, ivy, vault, (await vaultView(w, ivy, vault)).lastBalanceUpdate ?? 0);
     else if (what === "unpause") {
       const res = await w.http().post(`/api/vaults/${vault}/unpause`, undefined, { token: tom.token });
       say(`unpause: ${res.status} ${res.body.ok ? "" : res.body.error?.code}`);
@@ -142,8 +142,6 @@ export async function playLife(w: World, seed: number, o: LifeOptions): Promise<
   }
   await waitForClosed(w, ivy, vault);
   if (r.chance(0.6)) await settle(w, r, ivy, tom, vault, say);
-  // One reconciliation pass at least after the last change: order rows have had their chance to follow.
-  await nextReading(w, ivy, vault, Math.floor(Date.now() / 1000)).catch(() => undefined);
   const v = await w.http().get(`/api/vaults/${vault}/verify`, { token: ivy.token });
   if (v.status !== 200) throw new Error(`verify: ${v.status} ${JSON.stringify(v.body)}`);
   return { seed, vault, steps, verification: v.body.data.verification };

@@ -176,7 +176,7 @@ export async function vaultView(w: World, who: Party, vault: string): Promise<Va
   return r.body.data.vault;
 }
 
-/** Waits for a reading observed after `afterSeconds` (an oracle cycle that saw the account as it is now). */
+/** Waits for a reading newer than the one observed at `afterSeconds` (the vault's last, read just before): an oracle cycle that saw the account as it is now. */
 export async function nextReading(w: World, who: Party, vault: string, afterSeconds: number): Promise<VaultView> {
   return waitUntil<VaultView | undefined>(async () => {
     const v = await vaultView(w, who, vault);
