@@ -3,6 +3,7 @@
 // request budget, and the daemon's own records (each reading's source, the vault's order rows) checked
 // against them. One verification of a vault at a time; the last one is kept for the vault's page.
 import * as readingsRepo from "../db/vault-readings-repo.js";
+import * as verificationRepo from "../db/verification-repo.js";
 import type { Executor, UnitOfWork } from "../db/store.js";
 import { chainRecordsFrom } from "../verify/chain-records.js";
 import { exchangeRecordsFrom } from "../verify/exchange-records.js";
@@ -24,7 +25,7 @@ export interface VerificationDeps {
 }
 
 /** The indexer's rows in the verifier's shape (Funded stands for the token transfer it made). */
-function indexedEvents(rows: Awaited<ReturnType<typeof readingsRepo.vaultChainEventRows>>): ChainEvent[] {
+function indexedEvents(rows: Awaited<ReturnType<typeof verificationRepo.vaultChainEventRows>>): ChainEvent[] {
   const big = (x: unknown) => BigInt(String(x));
   return rows.flatMap((r): ChainEvent[] => {
     const at = { block: r.block, logIndex: r.logIndex, day: Math.floor(r.time / 86_400) };
@@ -41,6 +42,7 @@ function indexedEvents(rows: Awaited<ReturnType<typeof readingsRepo.vaultChainEv
       case "Funded":
         return [{ ...at, type: "TokenIn", amount: big(d.amount) }];
       case "Withdrawn":
+        // The contract emits Withdrawn, then the token moves out: the TokenOut sorts right after it.
         return [{ ...at, type: "Withdrawn", party: String(d.party), amount: big(d.amount) }, { ...at, logIndex: at.logIndex + 0.5, type: "TokenOut", amount: big(d.amount) }];
       default:
         return [];
@@ -59,13 +61,13 @@ export function createVaultVerification(deps: VerificationDeps) {
         exchange: exchangeRecordsFrom(`${deps.exchangeUrl}/info`, { spend: deps.spend, orders: true }),
         daemon: async (vault) => ({
           nettingFrom,
-          chainEvents: indexedEvents(await readingsRepo.vaultChainEventRows(deps.db, vault)),
+          chainEvents: indexedEvents(await verificationRepo.vaultChainEventRows(deps.db, vault)),
           readings: await readingsRepo.readingsOf(deps.db, vault),
-          orders: await readingsRepo.vaultOrderRows(deps.db, vault),
+          orders: await verificationRepo.vaultOrderRows(deps.db, vault),
           ordersSettledBefore: deps.clock() - deps.orderLagMs,
         }),
       }, Math.floor(deps.clock() / 1000));
-      await deps.work.write((trx) => readingsRepo.putVerification(trx, address, result.checkedAt, result.outcome, JSON.stringify(result)));
+      await deps.work.write((trx) => verificationRepo.putVerification(trx, address, result.checkedAt, result.outcome, JSON.stringify(result)));
       return result;
     } finally {
       chain.close();
@@ -86,7 +88,7 @@ export function createVaultVerification(deps: VerificationDeps) {
     /** The vault's last verification, if it was ever verified. */
     async last(user: string, address: string): Promise<Verification | null> {
       const { vault } = await vaultFor(deps.db, user, address);
-      const json = await readingsRepo.lastVerification(deps.db, vault.address);
+      const json = await verificationRepo.lastVerification(deps.db, vault.address);
       return json ? (JSON.parse(json) as Verification) : null;
     },
   };
