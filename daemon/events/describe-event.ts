@@ -11,11 +11,9 @@ import type { VaultEvent } from "../http/responses.js";
 import type { VaultEventType } from "./event-types.js";
 import { BREACH_POLICY_TABLE, type BreachPolicy } from "../vaults/breach-policies.js";
 import { count, grouped, percentText, plainDecimal, shortAddress, usdcText, utcTime } from "../lib/figures.js";
+import { tellForced, tellStopFailed, tellStopFilled, type Figure, type Told } from "./describe-protection.js";
 
-export interface Figure {
-  label: string;
-  value: string;
-}
+export type { Figure } from "./describe-protection.js";
 
 export interface EventDescription {
   title: string;
@@ -34,7 +32,6 @@ export interface EventContext {
   reading?: { drawdown: number; dailyDrawdown: number };
 }
 
-type Told = [sentence: string, figures: Figure[]];
 interface Entry<K extends VaultEventType> {
   title: string;
   tell(data: DataOf<K>, vault: string, ctx: EventContext): Told;
@@ -179,6 +176,22 @@ const ENTRIES: { [K in VaultEventType]: Entry<K> } = {
       `${vaultName(vault)} reaches its deal deadline in ${count(d.hoursLeft, "hour")} (${utcTime(d.deadline)}): the daemon closes it then and settles the shares`,
       [fig("deadline", utcTime(d.deadline)), fig("hours left", String(d.hoursLeft))],
     ],
+  },
+  StopFailed: { title: "Stop did not fill", tell: (d, vault) => tellStopFailed(d, vaultName(vault)) },
+  StopFilled: { title: "Stop held", tell: (d, vault) => tellStopFilled(d, vaultName(vault)) },
+  Liquidated: { title: "Liquidated", tell: (d, vault) => tellForced(d, vaultName(vault), "liquidated") },
+  Deleveraged: { title: "Auto-deleveraged", tell: (d, vault) => tellForced(d, vaultName(vault), "auto-deleveraged") },
+  LimitNear: {
+    title: "Limit near",
+    tell: (d, vault) => {
+      const name = d.limit === "max" ? "drawdown" : "daily drawdown";
+      return [
+        `${vaultName(vault)}: ${name} ${percentText(d.drawdown)} is ${d.level}% of its limit of ${percentText(d.limitPercent)}; ` +
+          `at the limit the vault pauses`,
+        [fig("limit", d.limit === "max" ? "max drawdown" : "daily drawdown"), fig(name, percentText(d.drawdown)),
+          fig("limit at", percentText(d.limitPercent)), fig("reached", `${d.level}% of the limit`)],
+      ];
+    },
   },
 };
 

@@ -4,7 +4,8 @@
 import type { UserNoticeDataOf } from "../http/responses.js";
 import type { UserNoticeType } from "./event-types.js";
 import { shortAddress, usdcText, utcTime } from "../lib/figures.js";
-import type { EventDescription, Figure } from "./describe-event.js";
+import type { EventDescription } from "./describe-event.js";
+import { tellForced, tellStopFailed, tellStopFilled, type Figure } from "./describe-protection.js";
 
 /** A notice as user-notices.ts renders it. */
 export type DescribableNotice = { [K in UserNoticeType]: { type: K; user: string; data: UserNoticeDataOf<K> } }[UserNoticeType];
@@ -37,6 +38,10 @@ const ENTRIES: { [K in UserNoticeType]: { title: string; tell(d: UserNoticeDataO
       [fig("agent", d.agent), fig("account", d.account), fig("expired", utcTime(d.validUntil))],
     ],
   },
+  StopFailed: { title: "Stop did not fill", tell: (d) => tellStopFailed(d, `Account ${shortAddress(d.account)}`) },
+  StopFilled: { title: "Stop held", tell: (d) => tellStopFilled(d, `Account ${shortAddress(d.account)}`) },
+  Liquidated: { title: "Liquidated", tell: (d) => tellForced(d, `Account ${shortAddress(d.account)}`, "liquidated") },
+  Deleveraged: { title: "Auto-deleveraged", tell: (d) => tellForced(d, `Account ${shortAddress(d.account)}`, "auto-deleveraged") },
 };
 
 export function describeNotice(notice: DescribableNotice): EventDescription {

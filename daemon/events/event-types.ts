@@ -5,7 +5,7 @@
 export const VAULT_EVENT_TYPES = [
   "VaultCreated", "BalanceUpdated", "Paused", "Unpaused", "Closed", "Funded", "Withdrawn",
   "Fill", "BalanceMismatch", "OrdersCanceled", "Flattened", "AccountModeChanged", "EnforcementFailing",
-  "DeadlineApproaching",
+  "DeadlineApproaching", "StopFailed", "StopFilled", "Liquidated", "Deleveraged", "LimitNear",
 ] as const;
 
 export type VaultEventType = (typeof VAULT_EVENT_TYPES)[number];
@@ -13,6 +13,10 @@ export type VaultEventType = (typeof VAULT_EVENT_TYPES)[number];
 // Notices addressed to one user, not to a vault's parties: a proposal has no vault yet, and an agent
 // key's expiry concerns the investor alone. Stored in user_notices (notices/user-notices.ts), with
 // their data schemas in http/routes/event-responses.ts (`userNoticeData`) and their words in the describer.
-export const USER_NOTICE_TYPES = ["ProposalSigned", "AgentExpiring", "AgentLapsed"] as const;
+// The protection notices (a stop that did not fill, a liquidation) tell the same of an account outside
+// any vault as the vault events of the same name tell of a vault's.
+export const USER_NOTICE_TYPES = [
+  "ProposalSigned", "AgentExpiring", "AgentLapsed", "StopFailed", "StopFilled", "Liquidated", "Deleveraged",
+] as const;
 
 export type UserNoticeType = (typeof USER_NOTICE_TYPES)[number];

@@ -42,6 +42,11 @@ const SAMPLES: { [K in VaultEventType]: Sample<K> } = {
   AccountModeChanged: { from: "default", to: "unifiedAccount", valued: false },
   EnforcementFailing: { policy: "flatten", since: DEADLINE - 3600, attempts: 4, error: "the agent is not approved" },
   DeadlineApproaching: { deadline: DEADLINE, hoursLeft: 23 },
+  StopFailed: { symbol: "SOL", kind: "sl", triggerPrice: "140", size: "2", orderId: 77, reason: "no fill within the slippage bound" },
+  StopFilled: { symbol: "SOL", kind: "sl", triggerPrice: "140", size: "2", price: "126.05", orderId: 78, attempts: 2 },
+  Liquidated: { tradeId: "9", symbol: "ETH", side: "sell", size: "1.5", price: "2800.1", loss: "310.5", markPrice: "2800" },
+  Deleveraged: { tradeId: "10", symbol: "BTC", side: "buy", size: "0.01", price: "61000", loss: "-12.25" },
+  LimitNear: { limit: "daily", level: 80, drawdown: 4.01, limitPercent: 5 },
 };
 
 const LIMITS: EventContext = { vault: { maxDrawdown: 10, dailyDrawdown: 5, investor: IVY, trader: TOM } };
@@ -63,6 +68,11 @@ const EXPECTED: Record<VaultEventType, string> = {
   AccountModeChanged: "Account mode changed from default to unifiedAccount, which the oracle cannot value: the vault is paused",
   EnforcementFailing: "Enforcement failing since 2026-12-31 23:00 UTC: the agent is not approved",
   DeadlineApproaching: "Vault 0x1234…5678 reaches its deal deadline in 23 hours (2027-01-01 00:00 UTC): the daemon closes it then and settles the shares",
+  StopFailed: "Vault 0x1234…5678: the SOL stop-loss at 140 fired but did not fill (no fill within the slippage bound); the daemon is closing 2 SOL at market",
+  StopFilled: "Vault 0x1234…5678: the SOL stop-loss at 140 held: closed 2 SOL at 126.05 after 2 attempts",
+  Liquidated: "Vault 0x1234…5678: the exchange liquidated 1.5 ETH at 2,800.1 (mark 2,800), a loss of 310.50 USDC",
+  Deleveraged: "Vault 0x1234…5678: the exchange auto-deleveraged 0.01 BTC at 61,000, a gain of 12.25 USDC",
+  LimitNear: "Vault 0x1234…5678: daily drawdown 4.01% is 80% of its limit of 5%; at the limit the vault pauses",
 };
 
 test("every event type in the one list has a description, and nothing else does", () => {
@@ -88,6 +98,10 @@ test("each user notice's sentence says what to do, from data its schema accepts"
     { type: "ProposalSigned", user: TOM, data: { proposal: 7, signedBy: IVY, role: "investor", investor: IVY, trader: TOM, initialBalance: "10000", dealDeadline: DEADLINE, validUntil: DEADLINE - 86_400 } },
     { type: "AgentExpiring", user: IVY, data: { agent: OPERATOR, account: IVY, vault: VAULT, validUntil: DEADLINE, daysLeft: 6 } },
     { type: "AgentLapsed", user: IVY, data: { agent: OPERATOR, account: IVY, vault: null, validUntil: DEADLINE } },
+    { type: "StopFailed", user: TOM, data: { account: TOM, symbol: "SOL", kind: "tp", triggerPrice: "160", size: "1", orderId: null, reason: "rejected" } },
+    { type: "StopFilled", user: TOM, data: { account: TOM, symbol: "SOL", kind: "tp", triggerPrice: "160", size: "1", price: "159.9", orderId: 3, attempts: 1 } },
+    { type: "Liquidated", user: TOM, data: { account: TOM, tradeId: "1", symbol: "BTC", side: "sell", size: "0.1", price: "50000", loss: "1000" } },
+    { type: "Deleveraged", user: TOM, data: { account: TOM, tradeId: "2", symbol: "BTC", side: "buy", size: "0.1", price: "50000", loss: "5" } },
   ];
   assert.equal(notices.map((n) => n.type), [...USER_NOTICE_TYPES]);
   for (const n of notices) userNoticeData[n.type].parse(n.data);
@@ -95,6 +109,10 @@ test("each user notice's sentence says what to do, from data its schema accepts"
     "The investor 0x1479…9325 signed proposal #7 (10,000.00 USDC until 2027-01-01 00:00 UTC): sign it before 2026-12-31 00:00 UTC to deploy the vault (tradevault proposals accept 7)",
     "The agent key trading vault 0x1234…5678 expires in 6 days (2027-01-01 00:00 UTC): approve its successor (tradevault agent approve)",
     "The agent key trading account 0x1479…9325 expired at 2027-01-01 00:00 UTC: no order can be placed until a new one is approved (tradevault agent approve)",
+    "Account 0x2546…Ec30: the SOL take-profit at 160 fired but did not fill (rejected); the daemon is closing 1 SOL at market",
+    "Account 0x2546…Ec30: the SOL take-profit at 160 held: closed 1 SOL at 159.9",
+    "Account 0x2546…Ec30: the exchange liquidated 0.1 BTC at 50,000, a loss of 1,000.00 USDC",
+    "Account 0x2546…Ec30: the exchange auto-deleveraged 0.1 BTC at 50,000, a loss of 5.00 USDC",
   ]);
 });
 

@@ -11,6 +11,35 @@ export type EventTicket = z.infer<typeof eventTicket>;
 
 const percent = z.number().meta({ description: "percent (10 means 10%)" });
 
+const decimalText = (description: string) => z.string().meta({ description });
+const triggerKind = z.enum(["sl", "tp"]).meta({ description: "sl: stop-loss; tp: take-profit" });
+
+/** A protective trigger the daemon placed that fired without closing what it was to close. */
+const stopFailed = z.object({
+  symbol: z.string(), kind: triggerKind, triggerPrice: decimalText("the trigger price"),
+  size: decimalText("what the trigger was to close, unsigned"),
+  orderId: z.number().int().nullable().meta({ description: "the trigger's order id (null when the venue never gave one)" }),
+  reason: z.string().meta({ description: "why it did not fill, as the exchange said or the daemon saw it" }),
+}).meta({ description: "a stop-loss or take-profit fired but did not fill: the daemon closes the position at market, retrying until it holds" });
+
+/** The daemon's own close after a StopFailed, once it filled. */
+const stopFilled = z.object({
+  symbol: z.string(), kind: triggerKind, triggerPrice: decimalText("the trigger price"),
+  size: decimalText("the size the close filled, unsigned"), price: decimalText("the close's average fill price"),
+  orderId: z.number().int().meta({ description: "the close's order id" }), attempts: z.number().int().meta({ description: "closes it took" }),
+}).meta({ description: "the close that stands in for a stop that did not fill has filled" });
+
+/** A fill the venue forced: a liquidation, or auto-deleveraging against the account. */
+const forcedFill = (description: string) => z.object({
+  tradeId: z.string(), symbol: z.string(), side: z.enum(["buy", "sell"]),
+  size: decimalText("the size closed, unsigned"), price: decimalText("the fill price"),
+  loss: decimalText("what the fill cost the account in USDC: its realized loss plus its fee (negative for a gain)"),
+  markPrice: decimalText("the mark when it happened").optional(),
+}).meta({ description });
+const liquidated = forcedFill("the exchange liquidated (part of) a position");
+const deleveraged = forcedFill("the exchange auto-deleveraged (part of) a position against the account");
+const ofAccount = { account: z.string().meta({ description: "the exchange account" }) };
+
 /** Each event type's `data`: USDC amounts as decimal text, limits and drawdowns in percent (as the vault endpoints). */
 export const vaultEventData = {
   VaultCreated: z.object({
@@ -57,6 +86,15 @@ export const vaultEventData = {
     deadline: unixSeconds.meta({ description: "the deal's deadline" }),
     hoursLeft: z.number().int().meta({ description: "whole hours from the event to the deadline (24 or fewer)" }),
   }).meta({ description: "recorded once per vault, 24 hours before its deal deadline" }),
+  StopFailed: stopFailed,
+  StopFilled: stopFilled,
+  Liquidated: liquidated,
+  Deleveraged: deleveraged,
+  LimitNear: z.object({
+    limit: z.enum(["max", "daily"]).meta({ description: "which drawdown limit" }),
+    level: z.union([z.literal(80), z.literal(90)]).meta({ description: "percent of the limit the drawdown reached" }),
+    drawdown: percent.meta({ description: "the drawdown, measured as the vault's terms measure it" }), limitPercent: percent.meta({ description: "the limit" }),
+  }).meta({ description: "a drawdown reached 80% (then 90%) of its limit; each level fires once until the drawdown falls back below 70% of it" }),
 } satisfies Record<VaultEventType, z.ZodType>;
 
 /** Each notice type's `data` (notices addressed to one user; notices/user-notices.ts). */
@@ -71,6 +109,10 @@ export const userNoticeData = {
   }).meta({ description: "the agent key trading the account expires within 7 days: approve its successor (tradevault agent approve)" }),
   AgentLapsed: z.object({ agent: z.string(), account: z.string(), vault: z.string().nullable(), validUntil: unixSeconds })
     .meta({ description: "the agent key trading the account has expired: no order can be placed until a new one is approved" }),
+  StopFailed: stopFailed.extend(ofAccount),
+  StopFilled: stopFilled.extend(ofAccount),
+  Liquidated: liquidated.extend(ofAccount),
+  Deleveraged: deleveraged.extend(ofAccount),
 } satisfies Record<UserNoticeType, z.ZodType>;
 
 export type UserNoticeDataOf<K extends UserNoticeType> = z.infer<(typeof userNoticeData)[K]>;
