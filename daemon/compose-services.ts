@@ -49,6 +49,7 @@ import { createVaultWatch } from "./vaults/vault-watch.js";
 import { createDeadlineNotices } from "./vaults/deadline-notices.js";
 import { createAgentExpiry } from "./notices/agent-expiry.js";
 import { createUserNotices } from "./notices/user-notices.js";
+import { createStopKeeper } from "./vaults/stop-keeper.js";
 import { eventData } from "./vaults/vault-views.js";
 import { webhookRoutes } from "./http/routes/webhook-routes.js";
 import { createDeliveryWorker } from "./webhooks/delivery-worker.js";
@@ -152,12 +153,13 @@ export function composeServices(deps: ServiceDeps) {
   live.observe(enforcement.observe);
   const vaults = createVaultService({ db, changeKey: store.changeKey, changeKeyNow: store.changeKeyNow, chain: chainOps, balances, views, enforcement, modes, deadMan, share, exclusive: store.exclusive, clock, log });
   const gate = createVaultGate({ db, balances, refresh: vaults.refresh, clock, staleAfterMs: config.staleAfter * 1000 });
-  const desk = createOrderDesk({ db, trading, views, gate, balances, log });
+  // Notices to one user (ProposalSigned, an agent key expiring, an account's stop); the webhooks outbox is its sink (below).
+  const notices = createUserNotices({ clock });
+  const stops = createStopKeeper({ db, work: store, exchange, trading, reconciler, notices, publish: live.publish, share, clock, log });
+  const desk = createOrderDesk({ db, trading, views, gate, balances, stops, log });
   const watch = createVaultWatch({
     db, changeKey: store.changeKey, balances, refresh: vaults.refresh, share, clock, log, marginBps: Math.round(config.breachMargin * 100),
   });
-  // Notices to one user (ProposalSigned, an agent key expiring); the webhooks outbox is its sink (below).
-  const notices = createUserNotices({ clock });
   const proposals = createProposalService({
     db, work: store, notices, clock, log, exclusive: store.exclusive,
     chainId: chainOps.chainId, factory: chainOps.factory, createVault: chainOps.createVault,
@@ -212,5 +214,5 @@ export function composeServices(deps: ServiceDeps) {
   ];
   // A stream ends within a second of its session ending anywhere (a logout on another daemon, an expiry).
   const streamSessions = watchStreamSessions({ hub: live.hub, liveSessions: auth.liveSessions, everyMs: 1_000, log });
-  return { hub: live.hub, streamSessions, eventTail: live.tail, deliveries, agents, reconciler, orderSync, trading, enforcement, vaults, watch, proposals, notices, oracle, deadMan, routes };
+  return { hub: live.hub, streamSessions, eventTail: live.tail, deliveries, agents, reconciler, orderSync, stops, trading, enforcement, vaults, watch, proposals, notices, oracle, deadMan, routes };
 }

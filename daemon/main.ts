@@ -76,6 +76,8 @@ export interface Daemon {
   reconcile(cloid: string): Promise<OrderRow | undefined>;
   /** Compares the resting orders with the exchange now, as the order sync does every oracle interval; how many it settled. */
   syncOrders(): Promise<number>;
+  /** One pass of the stop keeper now (tests: what the next interval would do). */
+  keepStops(): Promise<void>;
   /** Reads one vault's balance and writes it on-chain now (as an early write between polls does). */
   refreshVault(address: string): Promise<unknown>;
   stop(): Promise<void>;
@@ -119,6 +121,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
       oracle: services.oracle, enforcement: services.enforcement, streamSessions: services.streamSessions, alerts: background.alerts, routes: http.routes, router: http.router, metricsUrl: background.metricsUrl,
       reconcile: (cloid) => services.reconciler.settle(cloid),
       syncOrders: () => services.orderSync.pass(),
+      keepStops: () => services.stops.pass(),
       refreshVault: (address) => services.vaults.refresh(address),
       stop: once(() => shutdown(base.log, [
         () => drainServer(base.log, listening, services),
@@ -135,6 +138,7 @@ export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
         () => services.streamSessions.stop(),
         () => services.reconciler.stop(),
         () => services.orderSync.stop(),
+        () => services.stops.stop(),
         async () => venue.sim?.stop(),
         () => chain.stop(), // settles the pending transaction first
         () => store.close(),
@@ -231,7 +235,10 @@ function buildServices(
     verifyVia: { rpcUrl: chain.rpcUrl, spend: (weight) => venue.meter.acquire(weight, { priority: "background" }) },
   });
   const prices = config.priceStream
-    ? createPriceStream({ apiUrl: venue.exchange.url, onMids: (mids) => services.watch.onMids(mids), log, clock })
+    ? createPriceStream({ apiUrl: venue.exchange.url, onMids: (mids) => {
+      services.watch.onMids(mids);
+      services.stops.onMids(mids);
+    }, log, clock })
     : undefined;
   metrics?.watch({
     db: store.db, clock, oracle: services.oracle, chainKey: chain.key, operatorBalance: () => chain.operatorBalance(), log,
@@ -295,6 +302,10 @@ async function startBackground(
   // weight per account with resting rows, plus 2 per order found closed.
   services.orderSync.start(config.oracleInterval * 1000);
   undo.push(() => services.orderSync.stop());
+  // At the same pace: per account with stops, its open orders and positions (22 of weight), and a
+  // status (2) per stop no longer open; a crossing of a trigger seen on the price stream looks sooner.
+  services.stops.start(config.oracleInterval * 1000);
+  undo.push(() => services.stops.stop());
   undo.push(() => services.enforcement.stop());
   // Leases before enforcement and the oracle: they act on this daemon's share only.
   await joinCluster(parts.members, parts.chain, base.log, (gained) => {

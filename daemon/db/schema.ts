@@ -83,6 +83,31 @@ export interface OrdersTable {
   updated_at: number;
 }
 
+/** A protective trigger the daemon placed, watched until its position is closed (vaults/stop-keeper.ts). */
+export interface StopsTable {
+  cloid: string;
+  user: string;
+  account: string;
+  vault_address: string | null;
+  symbol: string;
+  kind: "sl" | "tp";
+  side: "buy" | "sell";
+  trigger_price: string;
+  size: string;
+  market: number;
+  oid: number | null;
+  state: "armed" | "fired" | "done";
+  /** How it ended: filled, canceled, flat (its position closed otherwise), closed (the daemon's close filled), rejected. */
+  outcome: string | null;
+  position_seen: number;
+  reason: string | null;
+  attempts: Generated<number>;
+  close_cloid: string | null;
+  next_try_at: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
 /** FAILED: both signed, but the relay failed for good (the reason is in relay_error). */
 export type ProposalStatus = "PENDING" | "ACCEPTED" | "REJECTED" | "EXPIRED" | "FAILED";
 
@@ -188,6 +213,7 @@ export interface Database extends ChainTables, ClusterTables, WebhookTables {
   event_tickets: EventTicketsTable;
   user_notices: UserNoticesTable;
   operator_alerts: OperatorAlertsTable;
+  stops: StopsTable;
 }
 
 export type SessionRow = Selectable<SessionsTable>;
@@ -197,6 +223,8 @@ export type AgentRow = Selectable<AgentsTable>;
 export type UserNoticeRow = Selectable<UserNoticesTable>;
 export type OperatorAlertRow = Selectable<OperatorAlertsTable>;
 export type OrderRow = Selectable<OrdersTable>;
+export type StopRow = Selectable<StopsTable>;
+export type NewStop = Insertable<StopsTable>;
 export type NewOrder = Insertable<OrdersTable>;
 export type ProposalRow = Selectable<ProposalsTable>;
 export type NewProposal = Insertable<ProposalsTable>;

@@ -77,7 +77,7 @@ export function checkOrder(
   const isBuy = intent.side === "buy";
   if (intent.trigger) {
     if (intent.protection) throw invalid("trigger", "a trigger order cannot carry stopLoss or takeProfit; put them on the entry");
-    return checkTrigger(intent, intent.trigger, market, isBuy, slippageBps);
+    return checkTrigger(intent, intent.trigger, market, isBuy, slippageBps, markOf(market, mid));
   }
   let price: string;
   let reference: string;
@@ -97,7 +97,35 @@ export function checkOrder(
   checkMinimum(intent, price);
   const entry = { market, isBuy, size: intent.size, price, tif, reduceOnly: intent.reduceOnly, isMarket: intent.price === undefined };
   if (!intent.protection) return entry;
-  return { ...entry, children: checkProtection(intent, intent.protection, market, reference, slippageBps) };
+  return { ...entry, children: checkProtection(intent, intent.protection, market, reference, slippageBps, markOf(market, mid)) };
+}
+
+function markOf(market: Market, mid: () => string | undefined): string {
+  const m = mid();
+  if (!m) throw new AppError("EXCHANGE_UNAVAILABLE", `no mid price for ${market.symbol}`, { retryable: true });
+  return m;
+}
+
+/** A trigger fires when the mark rises to its price (a sell take-profit, a buy stop-loss) or falls to it. */
+export const firesAbove = (kind: TriggerKind, isBuy: boolean): boolean => (kind === "tp") !== isBuy;
+
+/** How far from the mark a trigger may sit: a fifth of it to five times it. */
+const MARK_BAND = 5n;
+
+/**
+ * A trigger price must be one the mark has yet to reach, on the side it fires on (one already past
+ * fires the moment it is placed, which nobody means), and within a band around the mark, which keeps
+ * prices no market reaches (1e21, 400 digits) out of the audit trail and the answers.
+ */
+function checkTriggerPrice(field: string, price: string, kind: TriggerKind, isBuy: boolean, mark: string): void {
+  const p = q.parse(price);
+  const m = q.parse(mark);
+  if (p > m * MARK_BAND || p * MARK_BAND < m) throw invalid(field, `must be within a fifth and five times the mark ${mark}`);
+  const above = firesAbove(kind, isBuy);
+  if (above ? p <= m : p >= m) {
+    const what = `a ${isBuy ? "buy" : "sell"} ${kind === "sl" ? "stop-loss" : "take-profit"}`;
+    throw invalid(field, `${what} fires when the mark ${above ? "rises" : "falls"} to it: it must be ${above ? "above" : "below"} the mark ${mark}`);
+  }
 }
 
 /**
@@ -106,7 +134,7 @@ export function checkOrder(
  * entry): a long's stop below it and its target above, a short's the other way round. Otherwise the
  * child would fire the moment the entry fills, which no one asks for on purpose.
  */
-function checkProtection(intent: OrderIntent, p: ProtectionIntent, market: Market, reference: string, slippageBps: number): CheckedOrder[] {
+function checkProtection(intent: OrderIntent, p: ProtectionIntent, market: Market, reference: string, slippageBps: number, mark: string): CheckedOrder[] {
   if (intent.reduceOnly) throw invalid("reduceOnly", "an order that carries a stop-loss or take-profit opens or adds to a position; it cannot be reduce-only");
   const long = intent.side === "buy";
   const child = (field: "stopLoss" | "takeProfit", price: string, kind: TriggerKind): CheckedOrder => {
@@ -117,6 +145,8 @@ function checkProtection(intent: OrderIntent, p: ProtectionIntent, market: Marke
       const side = mustBeBelow ? "below" : "above";
       throw invalid(`${field}.price`, `a ${long ? "long" : "short"}'s ${kind === "sl" ? "stop-loss" : "take-profit"} must be ${side} the entry price ${reference}`);
     }
+    const m = q.parse(mark);
+    if (q.parse(price) > m * MARK_BAND || q.parse(price) * MARK_BAND < m) throw invalid(`${field}.price`, `must be within a fifth and five times the mark ${mark}`);
     const trigger = { price, kind, market: true };
     return {
       market, isBuy: !long, size: intent.size, price: marketPrice(price, !long, slippageBps, market.szDecimals),
@@ -150,8 +180,9 @@ function checkMinimum(intent: OrderIntent, price: string): void {
  * a market order's is around the mid, so a price that gaps past the trigger still fills within it; a
  * limit trigger rests at the intent's own price once it fires.
  */
-function checkTrigger(intent: OrderIntent, trigger: TriggerIntent, market: Market, isBuy: boolean, slippageBps: number): CheckedOrder {
+function checkTrigger(intent: OrderIntent, trigger: TriggerIntent, market: Market, isBuy: boolean, slippageBps: number, mark: string): CheckedOrder {
   checkPrice("trigger.price", trigger.price, market);
+  checkTriggerPrice("trigger.price", trigger.price, trigger.kind, isBuy, mark);
   if (intent.tif !== undefined) throw invalid("tif", "a trigger order takes no tif: a market trigger fires as IOC, a limit trigger rests (GTC)");
   let price: string;
   if (trigger.market) {

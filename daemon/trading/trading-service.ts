@@ -16,6 +16,8 @@ import { checkOrder, type CheckedOrder, type OrderIntent } from "./order-rules.j
 import { protectionOf, protectionRecords, settleProtection, type ProtectionRecord, type ProtectionState } from "./protection.js";
 import type { OrderSync } from "./order-sync.js";
 import type { Reconciler } from "./reconciler.js";
+import { settleStops, stopsOf } from "./stop-rows.js";
+import * as stops from "../db/stops-repo.js";
 import type { Target } from "./target.js";
 
 export interface TradeResult {
@@ -142,16 +144,16 @@ export function createTradingService(deps: TradingDeps) {
 
   /** Places an order on an account already cleared for it. */
   async function submit(
-    user: string, target: Target, input: OrderIntent, fingerprint: string, idempotencyKey?: string, ttlMs = deps.orderTtlMs,
+    user: string, target: Target, input: OrderIntent, fingerprint: string, idempotencyKey?: string, ttlMs = deps.orderTtlMs, cloid: Cloid = newCloid(),
   ): Promise<TradeResult> {
     const { account, subAccount } = target;
     const markets = await exchange.markets();
-    const mids = input.price === undefined && !input.trigger ? await exchange.mids() : {};
+    // A market order is priced from the mid; a trigger and an entry's protection are checked against it.
+    const mids = input.price === undefined || input.trigger || input.protection ? await exchange.mids() : {};
     const order = checkOrder(input, markets, () => mids[input.symbol], deps.slippageBps);
     const agent = await agents.signerFor(account);
 
     const now = clock();
-    const cloid = newCloid();
     const row = {
       cloid, user, account, vault_address: target.vaultAddress ?? null, agent: agent.address,
       idempotency_key: idempotencyKey ?? null, request_hash: fingerprint, symbol: order.market.symbol,
@@ -161,9 +163,13 @@ export function createTradingService(deps: TradingDeps) {
       protection: order.children ? JSON.stringify(protectionRecords(order.children, newCloid)) : null,
       expires_at: now + ttlMs, created_at: now, updated_at: now,
     };
+    const children = row.protection ? (JSON.parse(row.protection) as ProtectionRecord[]) : [];
     const earlier = await work.write(async (trx) => {
       const seen = idempotencyKey ? await orders.findByIdempotencyKey(trx, user, idempotencyKey) : undefined;
-      if (!seen) await orders.insertOrder(trx, row);
+      if (!seen) {
+        await orders.insertOrder(trx, row);
+        await stops.insertStops(trx, stopsOf(order, row, children));
+      }
       return seen;
     });
     if (earlier) {
@@ -179,6 +185,7 @@ export function createTradingService(deps: TradingDeps) {
       await work.relaxed((trx) => orders.updateOrder(trx, cloid, placed.kind === "resting"
         ? { status: "resting", oid: placed.oid, ...settled }
         : { status: "filled", oid: placed.oid, filled_size: placed.totalSize, average_price: placed.averagePrice, ...settled }, clock()));
+      await settleStops(db, order, cloid, { oid: placed.oid }, protection ? (JSON.parse(protection) as ProtectionRecord[]) : null, clock());
       const filled = placed.kind === "filled" ? { filled: { size: placed.totalSize, averagePrice: placed.averagePrice } } : {};
       const children = protection ? { protection: protectionOf({ protection })! } : {};
       return { orderId: placed.oid, status: "submitted", timestamp: now, ...filled, ...children };
@@ -187,6 +194,7 @@ export function createTradingService(deps: TradingDeps) {
       if (e.code === "EXCHANGE_UNAVAILABLE") return inDoubt(cloid, e);
       if (e.code === "AGENT_NOT_APPROVED") await agents.forget(agent.address);
       await orders.updateOrder(db, cloid, { status: "rejected", error_code: e.code, error_message: e.message }, clock());
+      await settleStops(db, order, cloid, { rejected: e.message }, children, clock());
       throw e;
     }
   }
@@ -253,6 +261,7 @@ export function createTradingService(deps: TradingDeps) {
     if (!market) throw new AppError("EXCHANGE_UNAVAILABLE", `the exchange no longer lists ${lookup.order.symbol}`);
     await exchange.cancelOrder(await agents.signerFor(account), { asset: market.asset, oid: orderId }, { subAccount });
     await orders.settleResting(db, account, orderId, { status: "canceled" }, clock());
+    await stops.canceledByDaemon(db, account, orderId, clock());
     return { orderId, status: "canceled" as const };
   }
 
@@ -285,6 +294,7 @@ export function createTradingService(deps: TradingDeps) {
       canceled += 1;
       // The cancel happened whatever the database says; a row not written now waits for the order sync.
       await orders.settleResting(db, target.account, o.oid, { status: "canceled" }, clock())
+        .then(() => stops.canceledByDaemon(db, target.account, o.oid, clock()))
         .catch((err) => deps.log.warn({ oid: o.oid, err: (err as Error).message }, "cannot record a cancel yet"));
     }));
     if (errors.some((e) => e.code === "AGENT_NOT_APPROVED")) await agents.forget(agent.address);
@@ -301,7 +311,16 @@ export function createTradingService(deps: TradingDeps) {
     return submit(user, target, intent, requestHash({ ...intent, vaultAddress: target.vaultAddress }), undefined, ttlMs);
   }
 
-  return { place, closePosition, cancel, cancelOrders, closeWhole };
+  /**
+   * Closes `size` of a position with a reduce-only market order under a cloid the caller chose and
+   * stored first (the stop keeper's close, settled by that cloid if its outcome is in doubt).
+   */
+  async function closeWithCloid(user: string, target: Target, position: { symbol: string; size: string }, size: string, cloid: Cloid, ttlMs?: number): Promise<TradeResult> {
+    const intent = closingIntent(position, size);
+    return submit(user, target, intent, requestHash({ ...intent, vaultAddress: target.vaultAddress, cloid }), undefined, ttlMs, cloid);
+  }
+
+  return { place, closePosition, cancel, cancelOrders, closeWhole, closeWithCloid };
 }
 
 export type TradingService = ReturnType<typeof createTradingService>;

@@ -12,8 +12,12 @@ export interface BreachPolicyRule {
   readonly code: number;
   /** While paused, the trader may still place orders that only reduce (reduce-only). */
   readonly reduceOnlyWhilePaused: boolean;
-  /** What enforcement requires while paused: which resting orders must go, and whether positions must. */
-  readonly enforce: { readonly cancel: "all" | "not-reduce-only"; readonly closePositions: boolean };
+  /**
+   * What enforcement requires while paused: which resting orders must go ("entries": all but the
+   * protective triggers, a reduce-only stop-loss or take-profit, which stay armed until their position
+   * is closed), and whether positions must.
+   */
+  readonly enforce: { readonly cancel: "all" | "entries" | "not-reduce-only"; readonly closePositions: boolean };
   /** One line, for help texts and option lists. */
   readonly summary: string;
   /** What a trader is told when an order is refused because the vault is paused. */
@@ -23,8 +27,8 @@ export interface BreachPolicyRule {
 export const BREACH_POLICY_TABLE = [
   {
     name: "pause", code: 0, reduceOnlyWhilePaused: false,
-    enforce: { cancel: "all", closePositions: false },
-    summary: "every resting order canceled; every vault order refused until the trader unpauses",
+    enforce: { cancel: "entries", closePositions: false },
+    summary: "resting entries canceled (stop-losses and take-profits stay armed); every vault order refused until the trader unpauses",
     pausedRefusal: "the vault was paused by its risk limits",
   },
   {
@@ -35,8 +39,8 @@ export const BREACH_POLICY_TABLE = [
   },
   {
     name: "flatten", code: 2, reduceOnlyWhilePaused: false,
-    enforce: { cancel: "all", closePositions: true },
-    summary: "every resting order canceled and every position closed at once; then paused",
+    enforce: { cancel: "entries", closePositions: true },
+    summary: "every resting order canceled and every position closed at once (its stops last until it is closed); then paused",
     pausedRefusal: "the vault was paused by its risk limits and its positions flattened",
   },
 ] as const satisfies readonly BreachPolicyRule[];

@@ -10,7 +10,7 @@ import type { Executor } from "../db/store.js";
 import * as ordersRepo from "../db/orders-repo.js";
 import type { VaultRow } from "../db/schema-chain.js";
 import { AppError, asAppError } from "../errors.js";
-import type { ExchangeAdapter, PositionState, ReadOptions } from "../exchange/types.js";
+import type { ExchangeAdapter, OpenOrderState, PositionState, ReadOptions } from "../exchange/types.js";
 import { compareDecimal } from "../lib/decimal.js";
 import { MIN_ORDER_VALUE } from "../trading/order-rules.js";
 import type { Reconciler } from "../trading/reconciler.js";
@@ -63,6 +63,10 @@ const FLATTEN: Rule = { cancel: "all", closePositions: true };
 const MAX_PASSES = 3;
 
 const isOpen = (p: PositionState) => compareDecimal(p.size, "0") !== 0;
+/** A reduce-only stop-loss or take-profit: it only takes exposure off, so it stays armed while its position is open. */
+const isProtective = (o: OpenOrderState) => o.trigger !== null && o.reduceOnly;
+const allowedWhilePaused = (rule: Rule, o: OpenOrderState) =>
+  rule.cancel === "not-reduce-only" ? o.reduceOnly : rule.cancel === "entries" && isProtective(o);
 const isDust = (p: PositionState) => compareDecimal(p.positionValue, MIN_ORDER_VALUE) < 0;
 
 export function createExposure(deps: ExposureDeps) {
@@ -88,8 +92,10 @@ export function createExposure(deps: ExposureDeps) {
       exchange.openOrders(account, opts),
       rule.closePositions ? exchange.accountState(account, opts) : undefined,
     ]);
-    const orders = open.filter((o) => rule.cancel === "all" || !o.reduceOnly);
     const positions = state?.positions.filter(isOpen) ?? [];
+    // Where positions are read, a protective trigger whose position is already flat has nothing left to protect.
+    const flat = (o: OpenOrderState) => state !== undefined && !positions.some((p) => p.symbol === o.symbol);
+    const orders = open.filter((o) => !allowedWhilePaused(rule, o) || (isProtective(o) && flat(o)));
     if (orders.length === 0 && positions.length === 0) return { holds: true, canceled: 0, closed: [], dust: [] };
 
     const target = { account, vaultAddress: v.address };
@@ -110,8 +116,13 @@ export function createExposure(deps: ExposureDeps) {
         else errors.push(e);
       }
     }));
+    // A position closed whole takes its stops with it now, not at the pass that sees it flat.
+    const done = new Set(closed.filter((c) => c.filledSize !== null && compareDecimal(c.filledSize, c.size.replace(/^-/, "")) >= 0).map((c) => c.symbol));
+    const orphans = open.filter((o) => isProtective(o) && done.has(o.symbol) && !orders.includes(o));
+    const after = await trading.cancelOrders(target, orphans);
+    errors.push(...after.errors);
     if (errors.length > 0) throw errors[0];
-    return { holds: orders.length === 0 && closed.length === 0, canceled, closed, dust };
+    return { holds: orders.length === 0 && closed.length === 0, canceled: canceled + after.canceled, closed, dust };
   }
 
   return {

@@ -5,6 +5,7 @@ import type { Logger } from "pino";
 import type { AccountViews } from "../trading/account-views.js";
 import type { Target } from "../trading/target.js";
 import type { TradeInput, TradeResult, TradingService } from "../trading/trading-service.js";
+import type { StopKeeper } from "./stop-keeper.js";
 import type { VaultBalances } from "./vault-balances.js";
 import type { TradeIntent, VaultGate } from "./vault-gate.js";
 import * as vaultsRepo from "../db/vaults-repo.js";
@@ -16,6 +17,8 @@ export interface OrderDeskDeps {
   views: AccountViews;
   gate: VaultGate;
   balances: VaultBalances;
+  /** Told of a close, so the closed position's remaining stops are canceled at once. */
+  stops: Pick<StopKeeper, "nudge" | "placed">;
   log: Logger;
 }
 
@@ -43,12 +46,22 @@ export function createOrderDesk(deps: OrderDeskDeps) {
   return {
     async place(user: string, input: TradeInput, idempotencyKey?: string) {
       const intent = { reduceOnly: input.reduceOnly === true };
-      return afterOrder(await trading.place(user, forTrade(user, input.vaultAddress, intent), input, idempotencyKey), input.vaultAddress);
+      const result = await trading.place(user, forTrade(user, input.vaultAddress, intent), input, idempotencyKey);
+      if (input.trigger || input.protection) deps.stops.placed();
+      return afterOrder(result, input.vaultAddress);
     },
     async closePosition(user: string, input: { symbol: string; size?: string; vaultAddress?: string }, idempotencyKey?: string) {
       // Closing is a reduce-only market order.
       const intent = { reduceOnly: true };
-      return afterOrder(await trading.closePosition(user, forTrade(user, input.vaultAddress, intent), input, idempotencyKey), input.vaultAddress);
+      let account = user;
+      const target = async () => {
+        const t = await forTrade(user, input.vaultAddress, intent)();
+        account = t.account;
+        return t;
+      };
+      const result = afterOrder(await trading.closePosition(user, target, input, idempotencyKey), input.vaultAddress);
+      deps.stops.nudge(account);
+      return result;
     },
     cancel: async (user: string, orderId: number, vault?: string) =>
       trading.cancel(vault === undefined ? own(user) : await gate.forManage(user, vault), orderId),

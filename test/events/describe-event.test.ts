@@ -140,7 +140,7 @@ test("the narrator carries the reading and the created limits along a list or a 
   const reading = tell(event("BalanceUpdated", { ...SAMPLES.BalanceUpdated, balance: "9470", drawdown: 5.3, dailyDrawdown: 5.3 }));
   assert.is(reading.sentence, "Balance 9,470.00 USDC, drawdown 5.3% (max 10%), daily 5.3% (limit 5%)");
   assert.is(tell(event("Paused")).sentence,
-    "Vault 0x1234…5678 paused: daily drawdown 5.3% (limit 5%). Policy flatten: every resting order canceled and every position closed at once; then paused",
+    "Vault 0x1234…5678 paused: daily drawdown 5.3% (limit 5%). Policy flatten: every resting order canceled and every position closed at once (its stops last until it is closed); then paused",
     "the policy the vault was created with says what happens now");
   // Another vault's pause learns nothing from this vault's reading.
   assert.is(tell({ ...event("Paused"), vault: IVY } as DescribableEvent).sentence, "Vault 0x1479…9325 paused: the daily drawdown limit reached");

@@ -1,7 +1,8 @@
-// Stop-loss and take-profit orders under each breach policy (issue 25, item 3; docs/design.md
-// "Enforcement"): "pause" cancels every resting order, triggers and an entry's waiting protection
-// included; "reduce-only" keeps the reduce-only triggers (they can only take off the exposure that
-// breached) and cancels the rest, and still takes a new stop; "flatten" leaves no order and no position.
+// Stop-loss and take-profit orders under each breach policy (docs/design.md "Enforcement"): a
+// protective trigger (reduce-only) stays armed under every policy until its position is closed.
+// "pause" cancels the entries, an entry's waiting protection with it, and keeps the stop and target,
+// which still fire; "reduce-only" keeps every reduce-only order and still takes a new stop; "flatten"
+// closes the position and with it its triggers, leaving no order and no position.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import type { TestDaemon } from "../helpers/daemon.js";
@@ -63,11 +64,16 @@ t("a stop-loss on an active vault's long fires when the price crosses it and lea
   assert.is((await vaultDetail(c)).paused, false);
 });
 
-t("pause: every resting order goes, the stop, the target and the entry with its protection", async ({ d }) => {
+t("pause: the entry and its protection go; the stop and the target stay armed and the stop still fires", async ({ d }) => {
   const c = await vaultCase(d);
   await protectedThenBreached(c);
-  assert.equal(await openOrders(c), []);
+  const left = await openOrders(c);
+  assert.equal(left.map((o) => [o.side, o.trigger?.kind]).sort(), [["sell", "sl"], ["sell", "tp"]], JSON.stringify(left));
   assert.is((await positions(c))[0]?.size, 0.1, "the position stays");
+  setPrice(d, "BTC", "49000");
+  await waitUntil(async () => (await positions(c)).length === 0, { what: "the paused vault's stop closed the long" });
+  // Flat: the target has nothing left to protect and goes too.
+  await waitUntil(async () => (await openOrders(c)).length === 0, { what: "the target canceled once the position was flat" });
 });
 
 t("reduce-only: the reduce-only stop and target stay, the entry and its protection go, and a new stop is taken", async ({ d }) => {

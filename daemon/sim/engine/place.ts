@@ -128,8 +128,10 @@ export function matchOrder(ctx: EngineCtx, order: Order, hash: string, levels: B
   const rests = remaining > 0n && (tif === "Gtc" || tif === "Alo");
   // The order is announced once, in its state after matching: the venue never shows a taker as open.
   const status = rests ? "open" : filled > 0n ? "filled" : "canceled";
-  ctx.repo.updateOrder(oid, rests ? remaining : 0n, status, ctx.now());
-  const settled: Order = { ...order, sz: rests ? remaining : 0n, status, statusAt: ctx.now() };
+  // A canceled order keeps the size it had left, as the venue shows it (what was canceled, not filled).
+  const left = rests || status === "canceled" ? remaining : 0n;
+  ctx.repo.updateOrder(oid, left, status, ctx.now());
+  const settled: Order = { ...order, sz: left, status, statusAt: ctx.now() };
   announceOrder(ctx, settled, false);
   if (filled > 0n) afterFill(ctx, settled);
   const cloid = order.cloid ? { cloid: order.cloid } : {};
