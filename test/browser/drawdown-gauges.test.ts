@@ -9,7 +9,6 @@ import { go } from "./helpers/pages.js";
 import { vaultPageSuite, type VaultPageCtx } from "./helpers/vault-parties.js";
 
 const t = vaultPageSuite("drawdown gauges");
-const PW = { timeout: 30_000 };
 
 /** The vault's figures as the API gives them: what the gauges must say. */
 async function figures(ctx: VaultPageCtx) {

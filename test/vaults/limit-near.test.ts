@@ -59,10 +59,9 @@ test("80%, 90%, back below 70% and up again: each crossing once, across a restar
     assert.ok(told[0]!.data.drawdown >= 4 && told[0]!.data.drawdown < 4.5 && told[0]!.data.limitPercent === 5, JSON.stringify(told[0]));
     assert.ok(told[1]!.data.drawdown >= 4.5 && told[1]!.data.drawdown < 5, JSON.stringify(told[1]));
     // The stream carries the same two, with the same figures.
-    const streamed = await waitUntil(() => {
-      const got = stream.events.filter((e) => e.event === "LimitNear");
-      return got.length >= 2 && got;
-    }, { what: "two LimitNear events on the investor's stream" });
+    const streamedWarnings = () => stream.events.filter((e) => e.event === "LimitNear");
+    await waitUntil(() => streamedWarnings().length >= 2, { what: "two LimitNear events on the investor's stream" });
+    const streamed = streamedWarnings();
     assert.equal(streamed.map((e) => [e.id, e.data.limit, e.data.level, e.data.drawdown]), told.map((e) => [e.id, e.data.limit, e.data.level, e.data.drawdown]));
     stream.close();
     await first.daemon.stop();
@@ -84,11 +83,9 @@ test("80%, 90%, back below 70% and up again: each crossing once, across a restar
     assert.equal(levels(after.filter((e) => e.type === "LimitNear")), ["daily 80", "daily 90", "daily 90"]);
     // Each reached the investor's webhook once (the default filter takes LimitNear), the last through the second daemon.
     const ids = after.filter((e) => e.type === "LimitNear").map((e) => e.id);
-    const delivered = await waitUntil(() => {
-      const got = rx.at("/ivy").map((r) => JSON.parse(r.body).event).filter((e) => e.type === "LimitNear");
-      return got.length >= 3 && got;
-    }, { what: "three LimitNear deliveries" });
-    assert.equal(delivered.map((e) => e.id).sort(), [...ids].sort());
+    const delivered = () => rx.at("/ivy").map((r) => JSON.parse(r.body).event as Warning).filter((e) => e.type === "LimitNear");
+    await waitUntil(() => delivered().length >= 3, { what: "three LimitNear deliveries" });
+    assert.equal(delivered().map((e) => e.id).sort(), [...ids].sort());
   } finally {
     await second?.close();
     await first.close().catch(() => undefined);
