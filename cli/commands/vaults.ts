@@ -6,6 +6,7 @@ import type {
 } from "../../daemon/http/responses.js";
 // Plain modules with no imports of their own but each other: the one describer of an event.
 import { narrator } from "../../daemon/events/describe-event.js";
+import { drawdownOfLimit } from "../../daemon/lib/figures.js";
 import { addressArg, dateArg, integerArg, positiveArg } from "../args.js";
 import { contextFor } from "../context.js";
 import { CliError } from "../errors.js";
@@ -32,7 +33,7 @@ function showVault(v: VaultDetail): string {
     ["vault", v.address], ["status", `${v.status}${v.paused ? ` (paused: ${v.pauseReason})` : ""}`],
     ["investor", v.investor], ["trader", v.trader], ["exchange account", v.exchangeAccount],
     ["initial balance", v.initialBalance], ["current balance", v.currentBalance], ["peak balance", v.peakBalance],
-    ["drawdown", `${v.currentDrawdown}% of max ${v.maxDrawdown}%`], ["daily drawdown", `${v.currentDailyDrawdown}% of max ${v.dailyDrawdown}%`],
+    ["drawdown", drawdownOfLimit(v.currentDrawdown, v.maxDrawdown)], ["daily drawdown", drawdownOfLimit(v.currentDailyDrawdown, v.dailyDrawdown)],
     ["deal deadline", iso(v.dealDeadline)], ["last balance update", iso(v.lastBalanceUpdate)],
     ["profit share", `trader ${v.profitShare.trader}% / investor ${v.profitShare.investor}%`],
     ["on a breach", BREACH_POLICY_TEXT[v.breachPolicy]],
@@ -69,8 +70,11 @@ function readCommands(cmd: Command, io: Io): void {
   cmd.command("list").action(async (_o, c: Command) => {
     const ctx = contextFor(c, io);
     const r = await ctx.authedApi().request<VaultList>("GET", "/api/vaults");
-    printResult(io, ctx.json, r, () => table(["VAULT", "STATUS", "PAUSED", "INITIAL", "CURRENT", "DEADLINE"],
-      r.vaults.map((v) => [v.address, v.status, v.paused ? "yes" : "no", v.initialBalance, v.currentBalance, iso(v.dealDeadline)])));
+    printResult(io, ctx.json, r, () => table(["VAULT", "STATUS", "PAUSED", "INITIAL", "CURRENT", "DRAWDOWN", "DAILY DRAWDOWN", "DEADLINE"],
+      r.vaults.map((v) => [
+        v.address, v.status, v.paused ? "yes" : "no", v.initialBalance, v.currentBalance,
+        drawdownOfLimit(v.currentDrawdown, v.maxDrawdown), drawdownOfLimit(v.currentDailyDrawdown, v.dailyDrawdown), iso(v.dealDeadline),
+      ])));
   });
 
   cmd.command("show <address>").action(async (address: string, _o, c: Command) => {

@@ -95,6 +95,12 @@ export interface VaultsTable {
    * time of the account state its first reading was taken from; null until that reading is stored.
    */
   netting_from: number | null;
+  /**
+   * Per drawdown limit, the highest LimitNear level recorded (0, 80 or 90) since the drawdown was last
+   * below 70% of the limit (vaults/limit-warnings.ts).
+   */
+  max_limit_warned: Generated<number>;
+  daily_limit_warned: Generated<number>;
   updated_at: number;
 }
 

@@ -99,6 +99,35 @@ export async function insertChainEvents(db: Executor, items: ReadonlyArray<{ vau
   });
 }
 
+/** A daemon event numbered by the caller: `seq` follows the vault's event_count as read under lockVaults. */
+export interface NumberedEvent {
+  vault: VaultRow;
+  seq: number;
+  type: string;
+  time: number;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Stores daemon events (no transaction) the caller numbered, in one statement per thousand; the caller
+ * writes each vault's event_count to its last seq in the same unit of work. Answers the rows in order.
+ */
+export async function insertNumberedEvents(db: Executor, items: readonly NumberedEvent[]): Promise<VaultEventRow[]> {
+  if (items.length === 0) return [];
+  const values = items.map((e) => ({
+    vault_num: e.vault.num, seq: e.seq, type: e.type, tx: null, log_index: null, block_number: null, time: e.time, data: packEventData(e.type, e.data),
+  }));
+  const idOf = new Map<string, number>();
+  for (const part of chunks(values)) {
+    for (const r of await db.insertInto("vault_events").values(part).returning(["id", "vault_num", "seq"]).execute()) idOf.set(`${r.vault_num}:${r.seq}`, r.id);
+  }
+  await notifyAtCommit(db, EVENTS_CHANNEL, String([...idOf.values()].reduce((a, b) => Math.max(a, b))));
+  return items.map((e, i) => ({
+    id: idOf.get(`${e.vault.num}:${e.seq}`)!, vault: e.vault.address, seq: e.seq, type: e.type, tx_hash: null, log_index: null,
+    block_number: null, time: e.time, data: values[i]!.data,
+  }));
+}
+
 /**
  * Writes each vault's change: one statement per set of changed columns (the rows travel as one JSON
  * parameter, so no list is too long for it), not one per vault. Call with rows locked by lockVaults.

@@ -104,6 +104,7 @@ export function vaultsOfParty(db: Executor, party: string): Promise<VaultRow[]> 
 
 export const SUMMARY_COLUMNS = [
   "address", "investor", "trader", "initial_balance", "current_balance", "closed", "paused", "deal_deadline", "trader_share_bps",
+  "peak_balance", "day_start_balance", "max_drawdown_bps", "daily_drawdown_bps",
 ] as const;
 export type VaultSummaryRow = Pick<VaultRow, (typeof SUMMARY_COLUMNS)[number]>;
 

@@ -36,6 +36,22 @@ export function usdcText(value: number | string): string {
 /** Percent figures arrive as numbers of percent (10 means 10%). */
 export const percentText = (n: number): string => `${plainDecimal(n)}%`;
 
+/**
+ * How near a drawdown is to its limit, in words, past the limit warnings' 80% of it ("" below):
+ * compared in hundredths of a percent, the precision the API gives both.
+ */
+export function limitNearness(current: number, limit: number): string {
+  const [c, l] = [Math.round(current * 100), Math.round(limit * 100)];
+  if (l <= 0 || c * 100 < 80 * l) return "";
+  return c >= l ? "at the limit" : c * 100 >= 90 * l ? "reached 90% of the limit" : "reached 80% of the limit";
+}
+
+/** "4.1% of 5%", and "(reached 80% of the limit)" or nearer after it once past 80% of the limit. */
+export function drawdownOfLimit(current: number, limit: number): string {
+  const near = limitNearness(current, limit);
+  return `${percentText(current)} of ${percentText(limit)}${near ? ` (${near})` : ""}`;
+}
+
 /** "0x1234…abcd": enough to tell addresses apart in a sentence. */
 export const shortAddress = (address: string): string => `${address.slice(0, 6)}…${address.slice(-4)}`;
 

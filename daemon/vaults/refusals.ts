@@ -3,16 +3,11 @@
 import type { VaultRow } from "../db/schema-chain.js";
 import { AppError } from "../errors.js";
 import { breachPolicyRule } from "./breach-policies.js";
-import { bpsToPercent } from "./units.js";
-import { drawdownBps } from "./vault-math.js";
+import { drawdownFigures } from "./vault-views.js";
 
 /** Each drawdown against its limit, in percent, at the vault's last reading. */
 function standing(v: VaultRow) {
-  const current = BigInt(v.current_balance);
-  const figures = {
-    currentDrawdown: bpsToPercent(drawdownBps(BigInt(v.peak_balance), current)), maxDrawdown: bpsToPercent(v.max_drawdown_bps),
-    currentDailyDrawdown: bpsToPercent(drawdownBps(BigInt(v.day_start_balance), current)), dailyDrawdown: bpsToPercent(v.daily_drawdown_bps),
-  };
+  const figures = drawdownFigures(v);
   const text = `drawdown ${figures.currentDrawdown}% (limit ${figures.maxDrawdown}%), daily drawdown ${figures.currentDailyDrawdown}% (limit ${figures.dailyDrawdown}%)`;
   return { figures, text };
 }

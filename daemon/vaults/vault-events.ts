@@ -6,10 +6,11 @@
 // Unix ms (schema-webhooks.ts), and each gets its own unit from it here.
 import type { Executor } from "../db/store.js";
 import * as repo from "../db/vaults-repo.js";
-import { insertChainEvents, lockVaults, updateVaults } from "../db/vault-events-repo.js";
+import { insertChainEvents, insertNumberedEvents, lockVaults, updateVaults, type NumberedEvent } from "../db/vault-events-repo.js";
 import { enqueueDeliveries, enqueueDeliveriesOf } from "../db/webhooks-repo.js";
 import type { VaultEventRow, VaultRow } from "../db/schema-chain.js";
 import type { ChainEventInput } from "../chain/event-rows.js";
+import { warningData, warningsAt } from "./limit-warnings.js";
 
 /** A daemon-side event (no transaction), e.g. a balance mismatch the oracle noticed. */
 export interface DaemonEventInput {
@@ -94,11 +95,15 @@ export async function applyChainEvents(trx: Executor, events: ChainEventInput[],
   const rows = await insertChainEvents(trx, known.map((e) => ({ vault: vaults.get(e.vault)!, event: e })));
   const fresh = known.flatMap((e, i) => (rows[i] ? [{ e, row: rows[i]! }] : []));
   if (fresh.length === 0) return [];
-  await updateVaults(trx, projection(vaults, fresh, nowS));
+  const { changes, warnings } = projection(vaults, fresh, nowS);
+  await updateVaults(trx, changes);
+  // After the call's chain events, numbered on from them: stored only with the reading that crossed.
+  const warned = await insertNumberedEvents(trx, warnings.map((w) => ({ ...w, vault: vaults.get(w.vault)! })));
+  const all = [...fresh.map((f) => f.row), ...warned];
   // In the events' own transaction, and only for new rows: a crash loses no delivery, and the
   // receipt and the indexer recording the same event enqueue it once.
-  await enqueueDeliveriesOf(trx, fresh.map(({ e, row }) => ({ vault: vaults.get(e.vault)!, event: row })), nowMs);
-  return fresh.map((f) => f.row);
+  await enqueueDeliveriesOf(trx, all.map((row) => ({ vault: vaults.get(row.vault)!, event: row })), nowMs);
+  return all;
 }
 
 /**
@@ -123,17 +128,32 @@ async function withCreatedVaults(trx: Executor, events: ChainEventInput[], vault
   return out.filter((e) => vaults.has(e.vault));
 }
 
-/** Each vault's change: its new events' effects applied in order, each to the result of the one before. */
+/**
+ * Each vault's change: its new events' effects applied in order, each to the result of the one before,
+ * and the limit warnings its applied readings record, numbered after its last chain event.
+ */
 function projection(vaults: Map<string, VaultRow>, fresh: Array<{ e: ChainEventInput; row: VaultEventRow }>, nowS: number) {
   const states = new Map<string, VaultRow>();
   const changes = new Map<string, repo.VaultChange & { address: string }>();
+  const warnings: Array<Omit<NumberedEvent, "vault" | "seq"> & { vault: string }> = [];
   for (const { e, row } of fresh) {
     const v = states.get(e.vault) ?? vaults.get(e.vault)!;
-    const change = { ...effect(v, e), event_count: row.seq, updated_at: nowS };
+    const applied = effect(v, e);
+    let change: repo.VaultChange = { ...applied, event_count: row.seq, updated_at: nowS };
+    if (e.type === "BalanceUpdated" && applied) {
+      const w = warningsAt({ ...v, ...change });
+      change = { ...change, ...w.change };
+      for (const one of w.warnings) warnings.push({ vault: e.vault, type: "LimitNear", time: e.time, data: warningData(one) });
+    }
     states.set(e.vault, { ...v, ...change });
     changes.set(e.vault, { ...changes.get(e.vault), ...change, address: e.vault });
   }
-  return [...changes.values()];
+  const numbered = warnings.map((w) => {
+    const c = changes.get(w.vault)!;
+    c.event_count = c.event_count! + 1;
+    return { ...w, seq: c.event_count };
+  });
+  return { changes: [...changes.values()], warnings: numbered };
 }
 
 /** Records a daemon-side event at the daemon's clock (ms); undefined when the vault is unknown. */

@@ -25,6 +25,15 @@ export function drawdownBps(reference: bigint, current: bigint): number {
   return Number(((reference - current) * 10_000n) / reference);
 }
 
+/**
+ * A vault's two drawdowns at `current`, as its terms measure them: the maximum trailing from the peak,
+ * the daily from the day's first balance. Every figure and rule that compares a drawdown with its
+ * limit (the views, the warnings, the pre-trade check) takes it from here.
+ */
+export function limitDrawdowns(state: { peak: bigint; dayStart: bigint }, current: bigint): { maxBps: number; dailyBps: number } {
+  return { maxBps: drawdownBps(state.peak, current), dailyBps: drawdownBps(state.dayStart, current) };
+}
+
 export function breached(reference: bigint, current: bigint, limitBps: number): boolean {
   return reference > 0n && current < reference && (reference - current) * 10_000n >= BigInt(limitBps) * reference;
 }
@@ -47,11 +56,12 @@ export function assess(state: RiskState, current: bigint, nowSeconds: number, li
   // a reset on a backward step would hide today's loss.
   const dayStart = state.day === null || today > state.day ? current : state.dayStart;
   const peak = current > state.peak ? current : state.peak;
+  const { maxBps, dailyBps } = limitDrawdowns({ peak, dayStart }, current);
   return {
     peak,
     dayStart,
-    drawdownBps: drawdownBps(peak, current),
-    dailyDrawdownBps: drawdownBps(dayStart, current),
+    drawdownBps: maxBps,
+    dailyDrawdownBps: dailyBps,
     breach: breached(peak, current, limits.maxBps) || breached(dayStart, current, limits.dailyBps),
   };
 }

@@ -7,9 +7,20 @@ import type { VaultEventRow, VaultRow } from "../db/schema-chain.js";
 import type { VaultSummaryRow } from "../db/vaults-repo.js";
 import { breachPolicyName } from "./breach-policies.js";
 import { baseUnitsToUsdc, bpsToPercent } from "./units.js";
-import { drawdownBps } from "./vault-math.js";
+import { limitDrawdowns } from "./vault-math.js";
 
 const usdcOrZero = (units: string | null) => baseUnitsToUsdc(units ?? "0");
+
+type DrawdownColumns = Pick<VaultRow, "current_balance" | "peak_balance" | "day_start_balance" | "max_drawdown_bps" | "daily_drawdown_bps">;
+
+/** Each drawdown at the vault's last reading beside its limit, in percent. */
+export function drawdownFigures(v: DrawdownColumns) {
+  const { maxBps, dailyBps } = limitDrawdowns({ peak: BigInt(v.peak_balance), dayStart: BigInt(v.day_start_balance) }, BigInt(v.current_balance));
+  return {
+    maxDrawdown: bpsToPercent(v.max_drawdown_bps), dailyDrawdown: bpsToPercent(v.daily_drawdown_bps),
+    currentDrawdown: bpsToPercent(maxBps), currentDailyDrawdown: bpsToPercent(dailyBps),
+  };
+}
 
 export function rowToSummary(v: VaultSummaryRow) {
   return {
@@ -22,6 +33,7 @@ export function rowToSummary(v: VaultSummaryRow) {
     paused: v.paused === 1,
     dealDeadline: v.deal_deadline,
     profitShare: { trader: bpsToPercent(v.trader_share_bps), investor: bpsToPercent(10_000 - v.trader_share_bps) },
+    ...drawdownFigures(v),
   };
 }
 export type VaultSummary = ReturnType<typeof rowToSummary>;
@@ -37,17 +49,12 @@ export type VaultTrade = ReturnType<typeof rowToTrade>;
 const PAUSE_REASONS: Record<number, string> = { 1: "maxDrawdown", 2: "dailyDrawdown", 3: "both", 4: "accountMode" };
 
 export function rowToDetail(v: VaultRow) {
-  const current = BigInt(v.current_balance);
   return {
     ...rowToSummary(v),
     exchangeAccount: v.exchange_account,
     peakBalance: baseUnitsToUsdc(v.peak_balance),
     dayStartBalance: baseUnitsToUsdc(v.day_start_balance),
     closed: v.closed === 1,
-    maxDrawdown: bpsToPercent(v.max_drawdown_bps),
-    dailyDrawdown: bpsToPercent(v.daily_drawdown_bps),
-    currentDrawdown: bpsToPercent(drawdownBps(BigInt(v.peak_balance), current)),
-    currentDailyDrawdown: bpsToPercent(drawdownBps(BigInt(v.day_start_balance), current)),
     lastBalanceUpdate: v.last_observed_at,
     pauseReason: v.paused ? (PAUSE_REASONS[v.pause_reason ?? 3] ?? "both") : null,
     breachPolicy: breachPolicyName(v.breach_policy),

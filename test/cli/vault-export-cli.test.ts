@@ -1,6 +1,6 @@
 // `tradevault vaults export` writes a vault's trades or events as CSV to a file (or standard output),
 // refuses a request that names neither, leaves no file behind when the daemon refuses; `vaults show`
-// prints the performance figures.
+// prints the performance figures; `vaults list` and `show` each drawdown against its limit.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { existsSync, readFileSync } from "node:fs";
@@ -13,7 +13,7 @@ import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { randomAddress, randomHash, vaultRow } from "../helpers/rows.js";
 import { tempDir } from "../helpers/util.js";
 
-const t = suite<{ d: TestDaemon; home: ReturnType<typeof tempDir>; vault: string; other: string }>("vault export cli");
+const t = suite<{ d: TestDaemon; home: ReturnType<typeof tempDir>; me: string; vault: string; other: string }>("vault export cli");
 const T0 = Date.UTC(2026, 10, 1);
 const PASSWORD = "correct horse";
 const run = (ctx: { d: TestDaemon; home: { path: string } }, ...args: string[]) =>
@@ -40,7 +40,7 @@ async function vaultWith(d: TestDaemon, investor: string): Promise<string> {
 t.before(async (ctx) => {
   ctx.d = await startTestDaemon({ startOracle: false });
   ctx.home = tempDir("tv-export-");
-  const me = await seedWallet(ctx.home.path, "ivy", PASSWORD);
+  const me = (ctx.me = await seedWallet(ctx.home.path, "ivy", PASSWORD));
   assert.is((await run(ctx, "login")).code, 0);
   ctx.vault = await vaultWith(ctx.d, me);
   ctx.other = await vaultWith(ctx.d, getAddress(randomAddress()));
@@ -86,6 +86,25 @@ t("vaults show prints the performance figures", async (ctx) => {
   assert.match(r.stdout, /2026-11-02\s+10500\s+500/);
   const json = await run(ctx, "vaults", "show", ctx.vault, "--json");
   assert.equal([(json.json as any).data.vault.address, (json.json as any).data.performance.returnPct], [ctx.vault, 5]);
+});
+
+t("vaults list and show: each drawdown of its limit, and how near once past 80% of it", async (ctx) => {
+  // Limits 10% and 5%; 9,580 of a peak and day start of 10,000: 4.2% down, 42% and 84% of them.
+  const row = {
+    ...vaultRow(getAddress(randomAddress())), investor: ctx.me, max_drawdown_bps: 1000, daily_drawdown_bps: 500, created_at: T0 / 1000 + 10,
+    current_balance: "9580000000", peak_balance: "10000000000", day_start_balance: "10000000000", last_observed_at: T0 / 1000 + 60,
+  };
+  await ctx.d.daemon.store.write((trx) => insertVault(trx, row));
+  const list = await run(ctx, "vaults", "list");
+  assert.is(list.code, 0, list.stderr);
+  assert.match(list.stdout, /DRAWDOWN\s+DAILY DRAWDOWN/);
+  const line = list.stdout.split("\n").find((l) => l.startsWith(row.address))!;
+  assert.match(line, /\s4\.2% of 10%\s+4\.2% of 5% \(reached 80% of the limit\)\s/, line);
+  assert.match(list.stdout.split("\n").find((l) => l.startsWith(ctx.vault))!, /\s0% of 50%\s+0% of 25%\s/);
+  const show = await run(ctx, "vaults", "show", row.address);
+  assert.is(show.code, 0, show.stderr);
+  assert.match(show.stdout, /\ndrawdown:\s+4\.2% of 10%\n/);
+  assert.match(show.stdout, /\ndaily drawdown:\s+4\.2% of 5% \(reached 80% of the limit\)\n/);
 });
 
 t.run();

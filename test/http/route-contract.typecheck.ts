@@ -14,6 +14,7 @@ const position = { symbol: "BTC", size: 1, entryPrice: 1, markPrice: 1, unrealiz
 const summary = {
   address: "0x", investor: "0x", trader: "0x", initialBalance: "1", currentBalance: "1",
   status: "ACTIVE", paused: false, dealDeadline: 1, profitShare: { trader: 20, investor: 80 },
+  maxDrawdown: 10, dailyDrawdown: 5, currentDrawdown: 0, currentDailyDrawdown: 0,
 } as const;
 const paused = { id: 1, vault: "0x", type: "Paused", time: 1, txHash: null, blockNumber: null } as const;
 

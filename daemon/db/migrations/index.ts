@@ -28,7 +28,8 @@ import * as orderProtection from "./2026-11-27-015-order-protection.js";
 import * as statelessSignIn from "./2026-11-27-016-stateless-sign-in.js";
 import * as vaultReadings from "./2026-12-01-017-vault-readings.js";
 import * as deliveryTimes from "./2026-12-01-018-delivery-times.js";
-import * as stops from "./2026-12-02-019-stops.js";
+import * as limitWarnings from "./2026-12-02-019-limit-warnings.js";
+import * as stops from "./2026-12-02-020-stops.js";
 
 /** Migrations that run on both stores, after each one's history or baseline. */
 const both: Record<string, Migration> = {
@@ -41,7 +42,8 @@ const both: Record<string, Migration> = {
   "2026-11-27-016-stateless-sign-in": statelessSignIn,
   "2026-12-01-017-vault-readings": vaultReadings,
   "2026-12-01-018-delivery-times": deliveryTimes,
-  "2026-12-02-019-stops": stops,
+  "2026-12-02-019-limit-warnings": limitWarnings,
+  "2026-12-02-020-stops": stops,
 };
 
 export const sqliteMigrations: Record<string, Migration> = {

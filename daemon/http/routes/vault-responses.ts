@@ -4,10 +4,15 @@ import { z } from "zod";
 import { breachPolicy, dustPosition, position, profitShare, typedDataFor, uintText, unixSeconds, usdcText } from "../response-parts.js";
 import { vaultEvent } from "./event-responses.js";
 
+const percent = (description: string) => z.number().meta({ description: `${description}, in percent (10 means 10%)` });
+
 export const vaultSummary = z.object({
   address: z.string(), investor: z.string(), trader: z.string(),
   initialBalance: usdcText, currentBalance: usdcText,
   status: z.enum(["ACTIVE", "CLOSED"]), paused: z.boolean(), dealDeadline: unixSeconds, profitShare,
+  maxDrawdown: percent("the maximum drawdown limit"), dailyDrawdown: percent("the daily drawdown limit"),
+  currentDrawdown: percent("the drawdown from the peak at the last reading"),
+  currentDailyDrawdown: percent("the drawdown from the day's first balance at the last reading"),
 });
 export type VaultSummary = z.infer<typeof vaultSummary>;
 export const vaultList = z.object({ vaults: z.array(vaultSummary) });
@@ -40,7 +45,6 @@ export const pauseReason = z.enum(["maxDrawdown", "dailyDrawdown", "both", "acco
 
 export const vaultDetail = vaultSummary.extend({
   exchangeAccount: z.string(), peakBalance: usdcText, dayStartBalance: usdcText, closed: z.boolean(),
-  maxDrawdown: z.number(), dailyDrawdown: z.number(), currentDrawdown: z.number(), currentDailyDrawdown: z.number(),
   lastBalanceUpdate: unixSeconds.nullable(),
   pauseReason: pauseReason.nullable(),
   breachPolicy,

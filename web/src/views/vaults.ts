@@ -7,9 +7,10 @@ import { act, notice, type App } from "../app.js";
 import { get, post } from "../api.js";
 import { h, input, replace, table } from "../dom.js";
 import type { LiveEvent } from "../events.js";
-import { pct, short, usdc, when } from "../format.js";
+import { short, usdc, when } from "../format.js";
 import { withdrawable } from "../settlement.js";
 import { ensureChain, signTypedData, type TypedData } from "../wallet.js";
+import { drawdownGauge } from "./drawdown-gauge.js";
 import { vaultChart, type BalancePoint } from "./vault-chart.js";
 import { showPerformance } from "./vault-performance.js";
 import { vaultChecks } from "./vault-checks.js";
@@ -20,10 +21,12 @@ export async function vaultListView(_app: App, view: HTMLElement): Promise<void>
   const { vaults } = await get<VaultList>("/api/vaults");
   const rows = vaults.map((v) => [
     h("a", { href: `#vault/${v.address}` }, short(v.address)), short(v.investor), short(v.trader),
-    usdc(v.initialBalance), usdc(v.currentBalance), listState(v), when(v.dealDeadline),
+    usdc(v.initialBalance), usdc(v.currentBalance), listState(v),
+    drawdownGauge("drawdown", v.currentDrawdown, v.maxDrawdown), drawdownGauge("daily drawdown", v.currentDailyDrawdown, v.dailyDrawdown),
+    when(v.dealDeadline),
   ]);
   replace(view, h("section", { class: "card" }, h("h2", {}, "Vaults"),
-    table(["Vault", "Investor", "Trader", "Initial", "Current", "Status", "Deadline"], rows,
+    table(["Vault", "Investor", "Trader", "Initial", "Current", "Status", "Drawdown", "Daily drawdown", "Deadline"], rows,
       "No vaults yet: a vault appears when both parties have signed a proposal.", { id: "vaults" })));
 }
 
@@ -123,8 +126,8 @@ function statusCard(app: App, v: VaultDetail): HTMLElement[] {
       h("dt", {}, "Trader"), h("dd", {}, h("code", {}, v.trader)),
       h("dt", {}, "Balance"), h("dd", { id: "vault-balance" }, `${usdc(v.currentBalance)} USDC`),
       h("dt", {}, "Initial / peak"), h("dd", {}, `${usdc(v.initialBalance)} / ${usdc(v.peakBalance)}`),
-      h("dt", {}, "Drawdown (max limit)"), h("dd", { id: "vault-drawdown" }, `${pct(v.currentDrawdown)} (${pct(v.maxDrawdown)})`),
-      h("dt", {}, "Daily drawdown (limit)"), h("dd", {}, `${pct(v.currentDailyDrawdown)} (${pct(v.dailyDrawdown)})`),
+      h("dt", {}, "Drawdown (of its limit)"), h("dd", {}, drawdownGauge("drawdown", v.currentDrawdown, v.maxDrawdown, "vault-drawdown")),
+      h("dt", {}, "Daily drawdown (of its limit)"), h("dd", {}, drawdownGauge("daily drawdown", v.currentDailyDrawdown, v.dailyDrawdown, "vault-daily-drawdown")),
       h("dt", {}, "Profit share trader / investor"), h("dd", {}, `${v.profitShare.trader}% / ${v.profitShare.investor}%`),
       policy ? h("dt", {}, "On a breach") : null, policy ? h("dd", { id: "vault-breach-policy" }, policy) : null,
       held ? h("dt", {}, "Breach policy") : null, held ? h("dd", { id: "vault-enforcement", class: e?.state === "holds" ? "" : "bad" }, held) : null,
