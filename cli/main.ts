@@ -10,6 +10,7 @@ import { proposalsCommand } from "./commands/proposals.js";
 import { vaultsCommand } from "./commands/vaults.js";
 import { eventsCommand } from "./commands/events.js";
 import { webhooksCommand } from "./commands/webhooks.js";
+import { noticesCommand } from "./commands/notices.js";
 import { demoCommand } from "./commands/demo.js";
 import { verifyCommand } from "./commands/verify.js";
 import { DEFAULT_URL } from "./context.js";
@@ -42,6 +43,7 @@ export function buildProgram(io: Io): Command {
   program.addCommand(vaultsCommand(io));
   program.addCommand(eventsCommand(io));
   program.addCommand(webhooksCommand(io));
+  program.addCommand(noticesCommand(io));
   program.addCommand(verifyCommand(io));
   program.addCommand(demoCommand(io));
   const output = program.configureOutput();

@@ -50,6 +50,7 @@ import { createDeadlineNotices } from "./vaults/deadline-notices.js";
 import { createAgentExpiry } from "./notices/agent-expiry.js";
 import { createUserNotices } from "./notices/user-notices.js";
 import { createStopKeeper } from "./vaults/stop-keeper.js";
+import { noticeRoutes } from "./http/routes/notice-routes.js";
 import { eventData } from "./vaults/vault-views.js";
 import { webhookRoutes } from "./http/routes/webhook-routes.js";
 import { createDeliveryWorker } from "./webhooks/delivery-worker.js";
@@ -154,7 +155,7 @@ export function composeServices(deps: ServiceDeps) {
   const vaults = createVaultService({ db, changeKey: store.changeKey, changeKeyNow: store.changeKeyNow, chain: chainOps, balances, views, enforcement, modes, deadMan, share, exclusive: store.exclusive, clock, log });
   const gate = createVaultGate({ db, balances, refresh: vaults.refresh, clock, staleAfterMs: config.staleAfter * 1000 });
   // Notices to one user (ProposalSigned, an agent key expiring, an account's stop); the webhooks outbox is its sink (below).
-  const notices = createUserNotices({ clock });
+  const notices = createUserNotices({ db, clock });
   const stops = createStopKeeper({ db, work: store, exchange, trading, reconciler, notices, publish: live.publish, share, clock, log });
   const desk = createOrderDesk({ db, trading, views, gate, balances, stops, log });
   const watch = createVaultWatch({
@@ -206,6 +207,7 @@ export function composeServices(deps: ServiceDeps) {
       orderLagMs: 2 * config.oracleInterval * 1000,
     }) }),
     ...webhookRoutes(webhooks),
+    ...noticeRoutes(notices),
     ...eventsRoute({
       hub: live.hub,
       auth,

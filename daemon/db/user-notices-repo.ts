@@ -19,10 +19,15 @@ export function noticeById(db: Executor, id: number): Promise<UserNoticeRow | un
   return db.selectFrom("user_notices").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
-/** A user's notices, newest first. */
-export function noticesFor(db: Executor, user: string, limit: number): Promise<UserNoticeRow[]> {
+/** A user's notices, newest first (the index on user and time serves it). */
+export function noticesFor(db: Executor, user: string, limit: number, offset = 0): Promise<UserNoticeRow[]> {
   return db.selectFrom("user_notices").selectAll().where("user", "=", user)
-    .orderBy("created_at", "desc").orderBy("key", "desc").limit(limit).execute();
+    .orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).offset(offset).execute();
+}
+
+export async function countNotices(db: Executor, user: string): Promise<number> {
+  const row = await db.selectFrom("user_notices").select((eb) => eb.fn.countAll<number>().as("n")).where("user", "=", user).executeTakeFirst();
+  return Number(row?.n ?? 0);
 }
 
 /** Which of `keys` are stored. */

@@ -38,9 +38,14 @@ export function rowToNotice(row: UserNoticeRow): UserNotice {
   return { id: row.id, key: row.key, user: row.user, type: row.type as UserNoticeType, time: Math.floor(row.created_at / 1000), data: JSON.parse(row.data) as Record<string, unknown> };
 }
 
-export function createUserNotices(deps: { clock: () => number; sinks?: NoticeSink[] }) {
+export function createUserNotices(deps: { db: Executor; clock: () => number; sinks?: NoticeSink[] }) {
   const sinks = [...(deps.sinks ?? [])];
   return {
+    /** GET /api/notices: the user's notices, newest first. */
+    async list(user: string, page: { limit: number; offset: number }): Promise<{ notices: UserNotice[]; total: number; hasMore: boolean }> {
+      const [rows, total] = await Promise.all([repo.noticesFor(deps.db, user, page.limit, page.offset), repo.countNotices(deps.db, user)]);
+      return { notices: rows.map(rowToNotice), total, hasMore: page.offset + rows.length < total };
+    },
     /**
      * Records a notice for `user` inside `trx` (call it in the transaction of what it tells of);
      * returns it when new, undefined when its key was already recorded.

@@ -4,7 +4,7 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { runCli } from "../helpers/cli.js";
-import { tempDir } from "../helpers/util.js";
+import { tempDir, waitUntil } from "../helpers/util.js";
 
 const t = suite<{ d: TestDaemon; home: ReturnType<typeof tempDir> }>("trading cli");
 t.before(async (ctx) => {
@@ -128,6 +128,22 @@ t("buy --stop-loss --take-profit sends the entry with its protection, shown wait
   const wrong = await cli(ctx, "sell", "ETH", "1", "--stop-loss", "2500", "--yes");
   assert.is(wrong.code, 1, "a short's stop below the price is refused by the daemon");
   assert.match(wrong.stderr, /stopLoss\.price: a short's stop-loss must be above the entry price/);
+});
+
+t("a stop that gaps past its bound is closed by the daemon, and `notices` says so", async (ctx) => {
+  // The stop at 140 from the stop test still covers the SOL long; SOL drops straight to 126.
+  assert.is((await cli(ctx, "sim", "price", "SOL", "126")).code, 0);
+  await waitUntil(async () => !(await cli(ctx, "positions", "--json")).json.data.positions.some((p: any) => p.symbol === "SOL"),
+    { timeoutMs: 30_000, what: "the daemon closed the long the stop did not" });
+  const notices = await waitUntil(async () => {
+    const r = await cli(ctx, "notices", "--json");
+    return r.json.data.notices.some((n: any) => n.type === "StopFilled") && r.json.data.notices;
+  }, { what: "StopFilled among the notices" });
+  assert.equal(notices.map((n: any) => n.type), ["StopFilled", "StopFailed"], "newest first");
+  const human = await cli(ctx, "notices");
+  assert.match(human.stdout, /Stop did not fill .*the SOL stop-loss at 140 fired but did not fill/);
+  assert.match(human.stdout, /Stop held .*the SOL stop-loss at 140 held: closed [\d.]+ SOL at 12\d/);
+  assert.is((await cli(ctx, "notices", "--limit", "0")).code, 2);
 });
 
 t.run();

@@ -23,9 +23,9 @@ const positionOf = async (d: TestDaemon, token: string, symbol: string, vault?: 
   ((await d.http.get(`/api/positions${vault ? `?vaultAddress=${vault}` : ""}`, { token })).body.data.positions as Positions).find((p) => p.symbol === symbol);
 const openOrders = async (d: TestDaemon, token: string, vault?: string) =>
   (await d.http.get(`/api/orders${vault ? `?vaultAddress=${vault}` : ""}`, { token })).body.data.orders as Array<{ orderId: number; trigger?: { kind: string } }>;
-const noticesOf = async (d: TestDaemon, user: string) =>
-  (await d.daemon.store.db.selectFrom("user_notices").selectAll().where("user", "=", user).orderBy("id").execute())
-    .map((n) => ({ type: n.type, data: JSON.parse(n.data) as Record<string, any> }));
+/** The owner's notices through GET /api/notices, oldest first. */
+const noticesOf = async (d: TestDaemon, token: string) =>
+  ((await d.http.get("/api/notices", { token })).body.data.notices as Array<{ type: string; data: Record<string, any> }>).reverse();
 const stopOf = (d: TestDaemon, account: string) =>
   d.daemon.store.db.selectFrom("stops").selectAll().where("account", "=", account).orderBy("created_at").execute();
 
@@ -45,8 +45,8 @@ t("a gap past a market stop's bound: the daemon closes the long at market, StopF
   // 150 straight to 126: the stop fires at 126 but its order accepts no less than 133.
   d.daemon.sim!.setPrice("SOL", "126");
   await waitUntil(async () => (await positionOf(d, token, "SOL")) === undefined, { timeoutMs: 30_000, what: "the position closed despite the gap" });
-  await waitUntil(async () => (await noticesOf(d, wallet.address)).some((x) => x.type === "StopFilled"), { what: "StopFilled recorded" });
-  const notices = await noticesOf(d, wallet.address);
+  await waitUntil(async () => (await noticesOf(d, token)).some((x) => x.type === "StopFilled"), { what: "StopFilled recorded" });
+  const notices = await noticesOf(d, token);
   assert.equal(notices.map((n) => n.type), ["StopFailed", "StopFilled"]);
   const [failed, filled] = notices;
   assert.equal({ ...failed!.data, reason: undefined }, {
@@ -67,7 +67,7 @@ t("a stop that fills as it should records nothing, and the sibling take-profit g
   d.daemon.sim!.setPrice("SOL", "139");
   await waitUntil(async () => (await positionOf(d, token, "SOL")) === undefined, { what: "the stop filled" });
   await waitUntil(async () => (await openOrders(d, token)).length === 0, { what: "the take-profit canceled once the long was flat" });
-  assert.equal(await noticesOf(d, wallet.address), []);
+  assert.equal(await noticesOf(d, token), []);
   assert.equal((await stopOf(d, wallet.address)).map((s) => [s.kind, s.outcome]), [["sl", "filled"], ["tp", "canceled"]]);
 });
 
@@ -81,15 +81,15 @@ t("a position closed through the API takes its stop and take-profit with it", as
 });
 
 t("the fallback close retries through exchange faults, and the notice counts the attempts", async ({ d }) => {
-  const { wallet, token } = await trader(d);
+  const { token } = await trader(d);
   await longWithStop(d, token);
   d.daemon.sim!.faults.next({ kind: "http500", count: 2, actions: ["order"] });
   d.daemon.sim!.setPrice("SOL", "126");
   await waitUntil(async () => (await positionOf(d, token, "SOL")) === undefined, { timeoutMs: 60_000, what: "closed after the faults" });
-  await waitUntil(async () => (await noticesOf(d, wallet.address)).some((n) => n.type === "StopFilled"), { what: "StopFilled" });
-  const filled = (await noticesOf(d, wallet.address)).find((n) => n.type === "StopFilled")!;
+  await waitUntil(async () => (await noticesOf(d, token)).some((n) => n.type === "StopFilled"), { what: "StopFilled" });
+  const filled = (await noticesOf(d, token)).find((n) => n.type === "StopFilled")!;
   assert.is(filled.data.attempts, 3);
-  assert.equal((await noticesOf(d, wallet.address)).map((n) => n.type), ["StopFailed", "StopFilled"]);
+  assert.equal((await noticesOf(d, token)).map((n) => n.type), ["StopFailed", "StopFilled"]);
 });
 
 t("a vault's stop that gaps is closed by the daemon under its events", async ({ d }) => {
@@ -136,17 +136,17 @@ r("a fired stop whose close kept failing is closed by the daemon started after",
   const dir = tempDir();
   let d = await startTestDaemon({ dataDir: dir.path, startOracle: false, clock: fakeClock(Date.now(), { realTime: true }) });
   try {
-    const { wallet, token } = await trader(d);
+    const { token } = await trader(d);
     await longWithStop(d, token);
     d.daemon.sim!.faults.next({ kind: "http500", count: 100_000, actions: ["order"] });
     d.daemon.sim!.setPrice("SOL", "126");
-    await waitUntil(async () => (await noticesOf(d, wallet.address)).some((n) => n.type === "StopFailed"), { timeoutMs: 30_000, what: "StopFailed" });
+    await waitUntil(async () => (await noticesOf(d, token)).some((n) => n.type === "StopFailed"), { timeoutMs: 30_000, what: "StopFailed" });
     await d.close();
     d = await startTestDaemon({ dataDir: dir.path, startOracle: false, clock: fakeClock(Date.now(), { realTime: true }) });
     d.daemon.sim!.faults.clear();
     await waitUntil(async () => (await positionOf(d, token, "SOL")) === undefined, { timeoutMs: 60_000, what: "closed by the restarted daemon" });
-    await waitUntil(async () => (await noticesOf(d, wallet.address)).some((x) => x.type === "StopFilled"), { what: "StopFilled after the restart" });
-    assert.equal((await noticesOf(d, wallet.address)).map((x) => x.type), ["StopFailed", "StopFilled"]);
+    await waitUntil(async () => (await noticesOf(d, token)).some((x) => x.type === "StopFilled"), { what: "StopFilled after the restart" });
+    assert.equal((await noticesOf(d, token)).map((x) => x.type), ["StopFailed", "StopFilled"]);
   } finally {
     await d.close();
     dir.remove();

@@ -121,7 +121,7 @@ async function relayWith(error: AppError): Promise<{ status: string; relayError:
   const dir = tempDir();
   const store = await openStore(join(dir.path, "p.db"));
   const svc = createProposalService({
-    db: store.db, work: store, notices: createUserNotices({ clock: Date.now }), clock: Date.now, log: pino({ level: "silent" }), exclusive: store.exclusive,
+    db: store.db, work: store, notices: createUserNotices({ db: store.db, clock: Date.now }), clock: Date.now, log: pino({ level: "silent" }), exclusive: store.exclusive,
     chainId: () => 31337, factory: () => "0x5FbDB2315678afecb367f032d93F642f64180aa3",
     activeVaultFor: async () => undefined, accountValue: async () => "1000000", firstReading: async () => undefined,
     assertAccountValued: async () => undefined,

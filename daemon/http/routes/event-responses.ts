@@ -2,7 +2,7 @@
 // events/event-types.ts, and `vaultEventData` must have exactly one schema per name), the VaultEvent
 // record of GET /api/vaults/:address/events, and the message of the GET /api/events stream.
 import { z } from "zod";
-import { VAULT_EVENT_TYPES, type UserNoticeType, type VaultEventType } from "../../events/event-types.js";
+import { USER_NOTICE_TYPES, VAULT_EVENT_TYPES, type UserNoticeType, type VaultEventType } from "../../events/event-types.js";
 import { breachPolicy, dustPosition, unixSeconds, usdcText } from "../response-parts.js";
 
 /** POST /api/events/ticket: single use, for GET /api/events?ticket=... */
@@ -142,3 +142,14 @@ export const streamEvent = (type: VaultEventType) =>
 export type StreamEvent = {
   [K in VaultEventType]: { id: number; vault: string; type: K; time: number } & VaultEventDataOf<K>;
 }[VaultEventType];
+
+const noticeOf = <T extends UserNoticeType>(type: T) =>
+  z.object({ id: z.number().int(), type: z.literal(type), time: unixSeconds, data: userNoticeData[type] });
+type NoticeSchema = { [K in UserNoticeType]: ReturnType<typeof noticeOf<K>> }[UserNoticeType];
+
+/** A notice addressed to one user; `type` tells the shape of `data`. */
+export const userNotice = z.discriminatedUnion("type", USER_NOTICE_TYPES.map((type) => noticeOf(type)) as unknown as [NoticeSchema, ...NoticeSchema[]]);
+
+/** GET /api/notices. */
+export const userNotices = z.object({ notices: z.array(userNotice), total: z.number().int(), hasMore: z.boolean() });
+export type UserNoticesPage = z.infer<typeof userNotices>;
