@@ -1,10 +1,12 @@
-// Which fills the venue forced (exchange/forced-fills.ts): the rule over the SDK's fill fields, and the
-// adapter reading the sim's liquidation and auto-deleveraging fills through it.
+// Which fills the venue forced (exchange/forced-fills.ts): the rule over the SDK's fill fields, the
+// adapter reading the sim's liquidation and auto-deleveraging fills through it, and the liquidation's
+// ledger record counted as no transfer (the balance netting and the verifier).
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { Wallet } from "ethers";
 import { forcedFillData, forcedKind } from "../../daemon/exchange/forced-fills.js";
 import { newCloid } from "../../daemon/trading/trading-service.js";
+import { externalDelta } from "../../daemon/verify/external-transfers.js";
 import { adapterWithAgent, type AdapterRig } from "./_adapter.js";
 
 const ME = "0x2546BcD3c84621e976D8185a91A922aE77ECEc30";
@@ -67,6 +69,12 @@ t("a trade is not forced; a deleveraging and a liquidation are, with the mark", 
   ]);
   const [, adl, liquidation] = fills;
   assert.equal([adl!.fee, adl!.side, liquidation!.side], ["0", "sell", "sell"]);
+  // The liquidation's ledger record moves no money in or out, for the readings' netting and for the verifier's.
+  const ledger = await ex.ledgerUpdates(master.address, 0);
+  assert.equal(ledger.map((l) => [l.type, l.usdcDelta]), [["deposit", "5000"], ["liquidation", "0"]]);
+  const raw = await h.info.userNonFundingLedgerUpdates({ user: master.address as `0x${string}`, startTime: 0 });
+  const delta = raw.find((u) => u.delta.type === "liquidation")!.delta;
+  assert.is(externalDelta(delta as unknown as { type: string } & Record<string, unknown>, master.address), 0n);
   // Someone else's fills never carry this account's forced fills.
   assert.equal(await ex.fills(Wallet.createRandom().address, 0), []);
 });
