@@ -28,6 +28,7 @@ import * as orderProtection from "./2026-11-27-015-order-protection.js";
 import * as statelessSignIn from "./2026-11-27-016-stateless-sign-in.js";
 import * as vaultReadings from "./2026-12-01-017-vault-readings.js";
 import * as deliveryTimes from "./2026-12-01-018-delivery-times.js";
+import * as accountFillCursors from "./2026-12-02-019-account-fill-cursors.js";
 
 /** Migrations that run on both stores, after each one's history or baseline. */
 const both: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const both: Record<string, Migration> = {
   "2026-11-27-016-stateless-sign-in": statelessSignIn,
   "2026-12-01-017-vault-readings": vaultReadings,
   "2026-12-01-018-delivery-times": deliveryTimes,
+  "2026-12-02-019-account-fill-cursors": accountFillCursors,
 };
 
 export const sqliteMigrations: Record<string, Migration> = {
