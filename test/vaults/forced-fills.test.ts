@@ -5,6 +5,7 @@
 // daemon restarted on the same data directory records neither again.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
+import { narrator } from "../../daemon/events/describe-event.js";
 import { parseDecimal } from "../../daemon/lib/decimal.js";
 import { fakeClock, startTestDaemon, type Party, type TestDaemon } from "../helpers/daemon.js";
 import { openSse } from "../helpers/sse.js";
@@ -68,6 +69,9 @@ t("a vault's position liquidated by a price move: one Liquidated event, listed, 
   assert.is(parseDecimal(loss, 6), lossOf(fill));
   assert.ok(parseDecimal(loss, 6) > 5_000_000_000n, `most of the 10 000 lost: ${loss}`);
   assert.equal(await eventsOf(c, "Deleveraged"), []);
+  // In words, as the CLI's `vaults events` and the dashboard's event list tell it (the one describer).
+  const { sentence } = narrator()(liq as any, await vaultDetail(c));
+  assert.match(sentence, /^Vault 0x\w{4}…\w{4}: the exchange liquidated 3 BTC at [\d,]+ \(mark [\d,]+\), a loss of [\d,]+\.\d+ USDC$/);
 
   // The liquidation's ledger record moved no money in or out: the reading is the account's value.
   const account = await simPost(d, "/info", { type: "clearinghouseState", user: c.ivy.address });
