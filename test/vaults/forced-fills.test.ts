@@ -57,10 +57,10 @@ t("a vault's position liquidated by a price move: one Liquidated event, listed, 
   assert.equal(setPrice(d, "BTC", px).liquidated, [c.ivy.address.toLowerCase()]);
   await d.daemon.oracle.cycle();
 
-  const [liq, ...more] = await waitUntil(async () => {
+  const [liq, ...more] = (await waitUntil(async () => {
     const found = await eventsOf(c, "Liquidated");
-    return found.length > 0 && found;
-  }, { what: "the Liquidated event" });
+    return found.length > 0 ? found : undefined;
+  }, { what: "the Liquidated event" }))!;
   assert.equal(more, [], "one liquidation, one event");
   const fill = (await eventsOf(c, "Fill")).find((f) => f.data.tradeId === liq!.data.tradeId)!;
   assert.ok(fill, "the Liquidated event names the trade its Fill event names");
@@ -77,7 +77,7 @@ t("a vault's position liquidated by a price move: one Liquidated event, listed, 
   const account = await simPost(d, "/info", { type: "clearinghouseState", user: c.ivy.address });
   assert.is(parseDecimal((await vaultDetail(c)).currentBalance, 6), parseDecimal(account.json.marginSummary.accountValue, 6));
 
-  const live = await waitUntil(() => stream.events.find((e) => e.event === "Liquidated"), { what: "the streamed Liquidated" });
+  const live = (await waitUntil(() => stream.events.find((e) => e.event === "Liquidated"), { what: "the streamed Liquidated" }))!;
   const { id, vault, type, time: _, ...payload } = live.data;
   assert.equal([live.id, id, vault, type, payload], [liq!.id, liq!.id, c.vault, "Liquidated", liq!.data]);
   stream.close();
@@ -96,10 +96,10 @@ t("the sim's /sim/adl against a vault's position: one Deleveraged event, at the 
   const adl = await simPost(d, "/sim/adl", { user: c.ivy.address, symbol: "BTC" });
   assert.is(adl.status, 200, JSON.stringify(adl.json));
   await d.daemon.oracle.cycle();
-  const [del, ...more] = await waitUntil(async () => {
+  const [del, ...more] = (await waitUntil(async () => {
     const found = await eventsOf(c, "Deleveraged");
-    return found.length > 0 && found;
-  }, { what: "the Deleveraged event" });
+    return found.length > 0 ? found : undefined;
+  }, { what: "the Deleveraged event" }))!;
   assert.equal(more, []);
   const fill = (await eventsOf(c, "Fill")).find((f) => f.data.tradeId === del!.data.tradeId)!;
   const { loss, tradeId: _, ...figures } = del!.data;
