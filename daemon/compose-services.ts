@@ -51,6 +51,7 @@ import { createAgentExpiry } from "./notices/agent-expiry.js";
 import { createUserNotices } from "./notices/user-notices.js";
 import { createStopKeeper } from "./vaults/stop-keeper.js";
 import { noticeRoutes } from "./http/routes/notice-routes.js";
+import { accountsPerCycle, createForcedFillNotices, FORCED_FILLS_WEIGHT_PER_MINUTE } from "./notices/forced-fill-notices.js";
 import { eventData } from "./vaults/vault-views.js";
 import { webhookRoutes } from "./http/routes/webhook-routes.js";
 import { createDeliveryWorker } from "./webhooks/delivery-worker.js";
@@ -171,6 +172,10 @@ export function composeServices(deps: ServiceDeps) {
   });
   const deadlines = createDeadlineNotices({ db, work: store, share, publish: live.publish, clock });
   const agentExpiry = createAgentExpiry({ db, work: store, notices, clock });
+  const forcedFills = createForcedFillNotices({
+    db, work: store, notices, clock, log, fills: (account, since, o) => exchange.fills(account, since, o),
+    perSweep: exchange.kind === "sim" ? undefined : accountsPerCycle(config.oracleInterval * 1000),
+  });
   const oracle = createOracle({
     poll: vaults.poll,
     probe: () => exchange.mids(),
@@ -179,9 +184,10 @@ export function composeServices(deps: ServiceDeps) {
       // Notices are not the oracle's health: one that cannot be written now is tried next cycle.
       await deadlines.sweep().catch((err) => log.warn({ err: (err as Error).message }, "recording DeadlineApproaching failed; the next cycle tries again"));
       await agentExpiry.sweep().catch((err) => log.warn({ err: (err as Error).message }, "recording agent key notices failed; the next cycle tries again"));
+      await forcedFills.sweep().catch((err) => log.warn({ err: (err as Error).message }, "reading own accounts' forced fills failed; the next cycle tries again"));
     },
     clock, log, intervalMs: config.oracleInterval * 1000,
-    capacity: exchange.kind === "sim" ? undefined : oracleCapacity(config.oracleInterval * 1000, BACKGROUND_WEIGHT_PER_MINUTE),
+    capacity: exchange.kind === "sim" ? undefined : oracleCapacity(config.oracleInterval * 1000, BACKGROUND_WEIGHT_PER_MINUTE - FORCED_FILLS_WEIGHT_PER_MINUTE),
   });
 
   // Outbox rows are written with their event; any stored event (any daemon's) wakes the sender.

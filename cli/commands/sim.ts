@@ -1,4 +1,4 @@
-// tradevault sim faucet | withdraw | price: the embedded sim exchange's test controls (paper trading only).
+// tradevault sim faucet | withdraw | price | adl: the embedded sim exchange's test controls (paper trading only).
 // Which way they go (the sim's loopback port, or the daemon's API) is sim-controls.ts's business.
 import { Command, Option } from "commander";
 import { getAddress } from "ethers";
@@ -88,6 +88,38 @@ export function simCommand(io: Io): Command {
         r = await ctx.authedApi().request<Out>("POST", "/api/sim/price", body, headers);
       }
       printResult(io, ctx.json, r, () => `${body.symbol} mark set to ${price} on the sim.`);
+    });
+
+  sim
+    .command("adl")
+    .description("auto-deleverage a sim position at the mark, as the exchange does when a liquidation leaves another account below zero")
+    .argument("<symbol>")
+    .argument("[size]", "how much to close (default: the whole position)")
+    .option("-w, --wallet <name>", "wallet whose position (default: TRADEVAULT_WALLET, the signed-in wallet, or the only one)")
+    .option("--address <address>", "this account's position instead (a vault's: its investor's address)")
+    .addOption(viaOption())
+    .option("--data-dir <dir>", "the daemon's data directory, to read its operator token (same machine)")
+    .action(async (symbol: string, size: string | undefined, o: { wallet?: string; address?: string; via?: string; dataDir?: string }, cmd: Command) => {
+      if (size !== undefined) positiveArg("the size", size);
+      if (o.address !== undefined) addressArg("--address", o.address);
+      const ctx = contextFor(cmd, io);
+      const body = { symbol: symbol.toUpperCase(), ...(size === undefined ? {} : { size }) };
+      let r: Out;
+      if (chooseVia(ctx, o.via) === "sim") {
+        r = await viaSim<Out>(ctx, "/sim/adl", { ...body, user: o.address ?? ctx.keystore.info(pickWallet(ctx, o.wallet)).address });
+      } else {
+        if (o.wallet !== undefined) throw usageError("through the daemon's API --wallet has no meaning", "name the account with --address, or leave it out for the signed-in one");
+        const controls = await apiControls(ctx);
+        if (controls === "off") {
+          throw new CliError("SIM_CONTROLS_OFF", `the daemon at ${ctx.url} lets nobody deleverage sim positions through its API (--sim-controls off)`, 1,
+            "on the daemon's machine, run this with --via sim (the sim's own loopback port)");
+        }
+        const headers: Record<string, string> = controls === "operator" ? { [OPERATOR_HEADER]: operatorToken(ctx, o.dataDir) } : {};
+        r = await ctx.authedApi().request<Out>("POST", "/api/sim/adl", { ...body, ...(o.address === undefined ? {} : { user: o.address }) }, headers);
+      }
+      const user = getAddress(String(r.user));
+      printResult(io, ctx.json, { ...r, user }, () =>
+        `Auto-deleveraged ${String(r.size)} ${body.symbol} of ${user} at ${String(r.price)} on the sim (closed PnL ${String(r.closedPnl)}; position now ${String(r.position)}).`);
     });
 
   return sim;

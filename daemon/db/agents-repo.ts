@@ -36,3 +36,20 @@ export async function vaultAgents(db: Executor): Promise<Array<{ vault: string; 
   for (const r of rows) if (!newest.has(r.account)) newest.set(r.account, r);
   return [...newest.values()].map((r) => ({ vault: r.vault, investor: r.investor, account: r.account, agent: r.agent, valid_until: r.valid_until! }));
 }
+
+/**
+ * The exchange accounts the daemon trades for outside any vault: an approved agent key still valid,
+ * and no open vault on the account. `approved_at`: when the daemon first had an approved key for it.
+ */
+export async function accountsOutsideVaults(db: Executor, nowMs: number): Promise<Array<{ account: string; approved_at: number }>> {
+  const rows = await db.selectFrom("agents as a")
+    .select((eb) => ["a.account", eb.fn.min<number>("a.approved_at").as("approved_at")])
+    .where("a.approved_at", "is not", null)
+    .where((eb) => eb.not(eb.exists(
+      eb.selectFrom("vaults as v").select("v.address").whereRef("v.exchange_account", "=", "a.account").where("v.closed", "=", 0),
+    )))
+    .groupBy("a.account")
+    .having((eb) => eb.fn.max("a.valid_until"), ">", nowMs)
+    .execute();
+  return rows.map((r) => ({ account: r.account, approved_at: Number(r.approved_at) }));
+}

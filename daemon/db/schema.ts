@@ -183,6 +183,15 @@ export interface UserNoticesTable {
   created_at: number;
 }
 
+/** How far the daemon has read the fills of an account it trades for outside any vault (notices/forced-fill-notices.ts). */
+export interface AccountFillCursorsTable {
+  account: string; // EIP-55
+  /** Exchange ms of the newest fill read. */
+  through_ms: number;
+  /** Daemon ms of the last read. */
+  read_at: number;
+}
+
 /** An operator alert now firing (monitor/alert-monitor.ts): its start was sent, its clear is not yet. */
 export interface OperatorAlertsTable {
   key: string;
@@ -212,6 +221,7 @@ export interface Database extends ChainTables, ClusterTables, WebhookTables {
   sequence_locks: SequenceLocksTable;
   event_tickets: EventTicketsTable;
   user_notices: UserNoticesTable;
+  account_fill_cursors: AccountFillCursorsTable;
   operator_alerts: OperatorAlertsTable;
   stops: StopsTable;
 }
@@ -221,6 +231,7 @@ export type NewSession = Insertable<SessionsTable>;
 export type NonceRow = Selectable<AuthNoncesTable>;
 export type AgentRow = Selectable<AgentsTable>;
 export type UserNoticeRow = Selectable<UserNoticesTable>;
+export type AccountFillCursorRow = Selectable<AccountFillCursorsTable>;
 export type OperatorAlertRow = Selectable<OperatorAlertsTable>;
 export type OrderRow = Selectable<OrdersTable>;
 export type StopRow = Selectable<StopsTable>;

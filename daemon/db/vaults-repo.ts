@@ -127,6 +127,13 @@ export function activeVaultFor(db: Executor, exchangeAccount: string): Promise<V
     .executeTakeFirst();
 }
 
+/** When the account's closed vaults traded it (Unix seconds): its fills then were those vaults'. */
+export async function closedVaultSpans(db: Executor, exchangeAccount: string): Promise<Array<{ from: number; to: number }>> {
+  const rows = await db.selectFrom("vaults").select(["created_at", "closed_at"])
+    .where("exchange_account", "=", exchangeAccount).where("closed", "=", 1).execute();
+  return rows.map((r) => ({ from: Number(r.created_at), to: Number(r.closed_at ?? r.created_at) }));
+}
+
 /** Events with id > afterId of the given vaults, oldest first: what an SSE stream resumes with. */
 export async function eventsAfter(db: Executor, vaults: string[], afterId: number, limit = 500): Promise<VaultEventRow[]> {
   if (vaults.length === 0) return [];

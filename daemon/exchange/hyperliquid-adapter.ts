@@ -4,6 +4,7 @@ import { ExchangeClient, InfoClient } from "@nktkas/hyperliquid";
 import { ApiRequestError } from "@nktkas/hyperliquid";
 import { monotonicNonces, type NonceSource } from "./nonces.js";
 import { exchangeReason, rejectionError, translateExchangeError } from "./translate-error.js";
+import { forcedKind } from "./forced-fills.js";
 import { nodeHttpTransport } from "./http-transport.js";
 import { childOutcome, dec, orderWire, placeOutcome, side, toOpenOrder, type RawOrder } from "./order-wire.js";
 import { typedDataSigner } from "./typed-data-signer.js";
@@ -112,6 +113,7 @@ export function createHyperliquidAdapter(opts: HyperliquidAdapterOptions): Excha
       return fills.map((f) => ({
         tid: f.tid, oid: f.oid, symbol: f.coin, side: side(f.side), price: dec(f.px), size: dec(f.sz), fee: dec(f.fee),
         closedPnl: dec(f.closedPnl), time: f.time, cloid: (f.cloid ?? null) as Cloid | null, hash: f.hash,
+        forced: forcedKind(f, user),
       })) satisfies FillState[];
     },
 

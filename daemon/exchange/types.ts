@@ -81,6 +81,15 @@ export interface FillState {
   time: number;
   cloid: Cloid | null;
   hash: string;
+  /** Set when the venue forced the fill on the account (exchange/forced-fills.ts); null for a trade of its own. */
+  forced: ForcedFill | null;
+}
+
+/** A fill the venue forced: a liquidation of the account, or auto-deleveraging against it. */
+export interface ForcedFill {
+  kind: "liquidation" | "deleveraging";
+  /** The mark the venue stated with it (`liquidation.markPx`), when it did. */
+  markPrice: string | null;
 }
 
 export type OrderLookup =

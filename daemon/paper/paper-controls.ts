@@ -49,6 +49,19 @@ function usdcBaseUnits(amount: string | number): bigint {
   return base;
 }
 
+/** The controls that move markets (price, deleveraging) follow --sim-controls. */
+function admit(deps: PaperControlsDeps, what: string, operatorToken: string | undefined): void {
+  if (deps.mode === "off") throw new AppError("NOT_FOUND", "sim price controls are off on this daemon (--sim-controls off)");
+  if (deps.mode === "operator" && !isOperatorToken(deps.operatorToken!, operatorToken)) {
+    throw new AppError("FORBIDDEN", `${what} on this daemon takes the operator token (header ${OPERATOR_HEADER}; the daemon keeps it in <data-dir>/keys/operator.token)`);
+  }
+}
+
+function unknownSymbol(startMarks: ReadonlyMap<string, string>, symbol: string): AppError {
+  const message = `unknown symbol ${symbol}; the sim lists ${[...startMarks.keys()].join(", ")}`;
+  return new AppError("INVALID_INPUT", message, { details: [{ field: "body.symbol", message }] });
+}
+
 export function paperControls(deps: PaperControlsDeps) {
   const { sim, mode } = deps;
   if (mode === "operator" && !deps.operatorToken) throw new Error("--sim-controls operator needs the operator token");
@@ -72,18 +85,19 @@ export function paperControls(deps: PaperControlsDeps) {
     },
     /** Moves a mark for a caller the mode admits, within the bounds. */
     async setPrice(symbol: string, price: string | number, operatorToken: string | undefined) {
-      if (mode === "off") throw new AppError("NOT_FOUND", "sim price controls are off on this daemon (--sim-controls off)");
-      if (mode === "operator" && !isOperatorToken(deps.operatorToken!, operatorToken)) {
-        throw new AppError("FORBIDDEN", `moving sim prices on this daemon takes the operator token (header ${OPERATOR_HEADER}; the daemon keeps it in <data-dir>/keys/operator.token)`);
-      }
+      admit(deps, "moving sim prices", operatorToken);
       const start = startMarks.get(symbol);
-      if (start === undefined) {
-        const message = `unknown symbol ${symbol}; the sim lists ${[...startMarks.keys()].join(", ")}`;
-        throw new AppError("INVALID_INPUT", message, { details: [{ field: "body.symbol", message }] });
-      }
+      if (start === undefined) throw unknownSymbol(startMarks, symbol);
       const text = typeof price === "number" ? toDecimalString(price) : price;
       checkPriceMove(symbol, text, sim.mark(symbol), start);
       return relay(sim, "/sim/price", { symbol, price: text });
+    },
+    /** Auto-deleverages an account's position, for a caller the mode admits (a price move could liquidate it as well). */
+    async deleverage(user: string, symbol: string, size: string | number | undefined, operatorToken: string | undefined) {
+      admit(deps, "auto-deleveraging sim positions", operatorToken);
+      if (!startMarks.has(symbol)) throw unknownSymbol(startMarks, symbol);
+      const text = typeof size === "number" ? toDecimalString(size) : size;
+      return relay(sim, "/sim/adl", { user, symbol, ...(text === undefined ? {} : { size: text }) });
     },
   };
 }

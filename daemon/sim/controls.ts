@@ -1,7 +1,8 @@
 // The sim's test controls over HTTP (loopback only, checked by the server): POST /sim/faucet
-// {user, amount}, POST /sim/withdraw {user, amount}, POST /sim/price {symbol, price}, POST
-// /sim/abstraction {user, abstraction} (what userAbstraction reports) and /sim/faults (GET lists,
-// POST queues, DELETE clears the fault queue).
+// {user, amount}, POST /sim/withdraw {user, amount}, POST /sim/price {symbol, price}, POST /sim/adl
+// {user, symbol, size?} (auto-deleverages a position at the mark), POST /sim/abstraction {user,
+// abstraction} (what userAbstraction reports) and /sim/faults (GET lists, POST queues, DELETE clears
+// the fault queue).
 // They parse the body and delegate to the same methods the programmatic API exposes.
 import { z } from "zod";
 import { FaultSpecError } from "./fault-spec.js";
@@ -12,6 +13,7 @@ export interface ControlTarget {
   faucet(user: string, amount: string | number): Promise<unknown>;
   withdraw(user: string, amount: string | number): unknown;
   setPrice(symbol: string, price: string | number): unknown;
+  deleverage(user: string, symbol: string, size?: string | number): unknown;
   setAbstraction(user: string, mode: string): unknown;
   faults: Pick<FaultQueue, "next" | "pending" | "clear">;
 }
@@ -26,6 +28,7 @@ const Amount = z.union([z.number(), z.string()]);
 const MoneyBody = z.object({ user: z.string(), amount: Amount });
 const PriceBody = z.object({ symbol: z.string(), price: Amount });
 const AbstractionBody = z.object({ user: z.string(), abstraction: z.string() });
+const AdlBody = z.object({ user: z.string(), symbol: z.string(), size: Amount.optional() });
 
 const refused = (status: number, error: string, details?: unknown): ControlResult =>
   ({ status, json: { ok: false, error, ...(details ? { details } : {}) } });
@@ -34,7 +37,7 @@ const refused = (status: number, error: string, details?: unknown): ControlResul
 export async function handleControl(target: ControlTarget, path: string, body: unknown, method = "POST"): Promise<ControlResult> {
   try {
     if (path === "/sim/faults") return faultControl(target.faults, method, body);
-    if (!["/sim/faucet", "/sim/withdraw", "/sim/price", "/sim/abstraction"].includes(path)) return refused(404, `unknown control ${path}`);
+    if (!["/sim/faucet", "/sim/withdraw", "/sim/price", "/sim/adl", "/sim/abstraction"].includes(path)) return refused(404, `unknown control ${path}`);
     if (method !== "POST") return refused(405, `${path} takes POST`);
     if (path === "/sim/faucet" || path === "/sim/withdraw") {
       const b = MoneyBody.safeParse(body);
@@ -46,6 +49,11 @@ export async function handleControl(target: ControlTarget, path: string, body: u
       const b = PriceBody.safeParse(body);
       if (!b.success) return refused(400, "expected {symbol, price}");
       return { status: 200, json: { ok: true, ...(target.setPrice(b.data.symbol, b.data.price) as object) } };
+    }
+    if (path === "/sim/adl") {
+      const b = AdlBody.safeParse(body);
+      if (!b.success) return refused(400, "expected {user, symbol, size?}");
+      return { status: 200, json: { ok: true, ...(target.deleverage(b.data.user, b.data.symbol, b.data.size) as object) } };
     }
     const b = AbstractionBody.safeParse(body);
     if (!b.success) return refused(400, "expected {user, abstraction}");

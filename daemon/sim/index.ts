@@ -1,7 +1,7 @@
 // Public surface of the sim exchange (Hyperliquid-compatible paper trading). The daemon's composition
 // root imports only from here.
 export { createSimExchange } from "./sim-exchange.js";
-export type { FaucetResult, SimExchange, SimExchangeOptions, WithdrawalResult } from "./sim-exchange.js";
+export type { AdlResult, FaucetResult, SimExchange, SimExchangeOptions, WithdrawalResult } from "./sim-exchange.js";
 export type { FaultEndpoint, FaultKind, FaultSpec, PendingFault } from "./faults.js";
 export { FaultSpecError } from "./fault-spec.js";
 export type { PriceFeedConfig } from "./feed.js";

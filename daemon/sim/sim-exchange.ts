@@ -1,5 +1,5 @@
-// The sim exchange as one object: options in, { url, start, stop, faucet, withdraw, setPrice, tick,
-// faults, requests } out. start() opens the SQLite file (state survives a restart with the same dbPath),
+// The sim exchange as one object: options in, { url, start, stop, faucet, withdraw, setPrice,
+// deleverage, tick, faults, requests } out. start() opens the SQLite file (state survives a restart with the same dbPath),
 // seeds missing marks, listens (127.0.0.1 by default; HTTP and the WebSocket at /ws on one port) and
 // starts the price feed timer. Price moves reach WebSocket subscribers after their transaction commits.
 import { isAddress } from "ethers";
@@ -26,7 +26,9 @@ import { SimEvents, type SimEventListener } from "./sim-events.js";
 import { openDb, type Db } from "./store/db.js";
 import { SimRepo } from "./store/repo.js";
 import { faucetCredit, withdrawal, type FaucetResult, type WithdrawalResult } from "./usdc-controls.js";
+import { deleverage, type AdlResult } from "./adl-control.js";
 export type { FaucetResult, WithdrawalResult } from "./usdc-controls.js";
+export type { AdlResult } from "./adl-control.js";
 import { silentLogger, type Market, type MarketSpec, type Network, type SimLogger } from "./types.js";
 
 export interface SimExchangeOptions {
@@ -75,6 +77,8 @@ export interface SimExchange {
   /** Takes USDC out of the perp account as a bridge withdrawal would (same as POST /sim/withdraw). */
   withdraw(user: string, amount: string | number): WithdrawalResult;
   setPrice(symbol: string, price: string | number): MarkMoveResult;
+  /** Auto-deleverages `size` (default: all) of a position at the mark (same as POST /sim/adl). */
+  deleverage(user: string, symbol: string, size?: string | number): AdlResult;
   /** Advances the price feed by `steps` ticks right now (also works for a timer-less feed). */
   tick(steps?: number): MarkMoveResult;
   mark(symbol: string): string;
@@ -209,6 +213,7 @@ class SimExchangeImpl implements SimExchange {
       faucet: (user: string, amount: string | number) => this.faucet(user, amount),
       withdraw: (user: string, amount: string | number) => this.withdraw(user, amount),
       setPrice: (symbol: string, price: string | number) => this.setPrice(symbol, price),
+      deleverage: (user: string, symbol: string, size?: string | number) => this.deleverage(user, symbol, size),
       setAbstraction: (user: string, mode: string) => this.setAbstraction(user, mode),
       faults: this.faults,
     };
@@ -302,6 +307,10 @@ class SimExchangeImpl implements SimExchange {
     const result = ctx.tx(() => moveMarks(ctx, new Map([[symbol, px]])));
     streams.publishPrices();
     return result;
+  }
+
+  deleverage(user: string, symbol: string, size?: string | number): AdlResult {
+    return deleverage(this.live().ctx, user, symbol, size);
   }
 
   mark(symbol: string): string {

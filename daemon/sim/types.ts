@@ -113,7 +113,8 @@ export interface FillRecord {
   cloid?: string;
   feeToken: "USDC";
   twapId: null;
-  liquidation?: { liquidatedUser: string; markPx: string; method: "market" };
+  /** A forced fill's: `liquidatedUser` the account liquidated (this one, or the underwater account an auto-deleveraging served). */
+  liquidation?: { liquidatedUser: string; markPx: string; method: "market" | "backstop" };
 }
 
 export interface LedgerRecord {

@@ -30,7 +30,7 @@ export interface FaucetDeps {
 
 const SCALE_UP = 10n ** 12n; // USDC base units (6 decimals) to the engine's 18
 
-function userAddress(user: unknown): string {
+export function userAddress(user: unknown): string {
   if (typeof user !== "string" || !isAddress(user)) throw new ControlInputError(`bad user address ${String(user)}`);
   return user.toLowerCase();
 }

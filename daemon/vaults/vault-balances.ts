@@ -7,6 +7,7 @@ import type { Executor, UnitOfWork } from "../db/store.js";
 import type { VaultEventRow, VaultRow } from "../db/schema-chain.js";
 import * as tradesRepo from "../db/vault-trades-repo.js";
 import { putReadings } from "../db/vault-readings-repo.js";
+import { forcedFillData } from "../exchange/forced-fills.js";
 import type { ExchangeAdapter, ReadOptions } from "../exchange/types.js";
 import { mapLimit } from "../lib/map-limit.js";
 import { withRetry } from "../lib/retry.js";
@@ -107,24 +108,33 @@ export function createVaultBalances(deps: BalancesDeps) {
     return { read: readings.length, paused: paused.map((a) => byAddress.get(a)!).filter(Boolean), failures };
   }
 
-  /** Records the vault's new fills as trades (and Fill events). */
+  /**
+   * Records the vault's new fills as trades, each with its Fill event, and a fill the venue forced
+   * with its Liquidated or Deleveraged event too. The events are written only for trades the insert
+   * added (keyed by account and fill id), so a re-read, a restart or a second daemon records nothing twice.
+   */
   async function recordFills(v: VaultRow): Promise<void> {
     active.delete(v.address);
     fillsReadAt.set(v.address, clock());
     const since = Math.max(v.created_at * 1000, (await tradesRepo.lastSeq(db, v.address)).timeMs);
     const fills = (await exchange.fills(v.exchange_account, since, { priority: "background" })).filter((f) => f.time >= v.created_at * 1000);
     if (fills.length === 0) return;
+    const byTid = new Map(fills.map((f) => [f.tid, f]));
     const events = await work.write(async (trx) => {
       const added = await tradesRepo.appendFills(trx, v.address, v.exchange_account, fills.map((f) => ({
         tid: f.tid, oid: f.oid, symbol: f.symbol, side: f.side, size: f.size, price: f.price, pnl: f.closedPnl, fee: f.fee, timeMs: f.time,
       })));
       const rows: VaultEventRow[] = [];
-      for (const t of added) {
-        const row = await appendDaemonEvent(trx, {
-          vault: v.address, type: "Fill", time: Math.floor(t.time_ms / 1000),
-          data: { tradeId: String(t.id), orderId: t.oid, symbol: t.symbol, side: t.side, size: t.size, price: t.price, pnl: t.pnl, fee: t.fee },
-        }, clock());
+      const append = async (e: Omit<DaemonEventInput, "vault">) => {
+        const row = await appendDaemonEvent(trx, { vault: v.address, ...e }, clock());
         if (row) rows.push(row);
+      };
+      for (const t of added) {
+        const time = Math.floor(t.time_ms / 1000);
+        const tradeId = String(t.id);
+        await append({ type: "Fill", time, data: { tradeId, orderId: t.oid, symbol: t.symbol, side: t.side, size: t.size, price: t.price, pnl: t.pnl, fee: t.fee } });
+        const fill = byTid.get(t.tid)!;
+        if (fill.forced) await append({ type: fill.forced.kind === "liquidation" ? "Liquidated" : "Deleveraged", time, data: forcedFillData(fill, tradeId) });
       }
       return rows;
     });

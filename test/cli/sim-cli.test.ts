@@ -6,6 +6,8 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { ExchangeClient, HttpTransport } from "@nktkas/hyperliquid";
+import { Wallet, hexlify, randomBytes } from "ethers";
 import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { runCli, seedWallet } from "../helpers/cli.js";
 import { tempDir } from "../helpers/util.js";
@@ -105,6 +107,31 @@ t("`sim withdraw` takes USDC out of the wallet's sim account (a withdraw in its 
   assert.match(over.stderr, /the sim refused: 1000000\.0 USDC is more than the account's withdrawable [\d.]+ USDC \(margin in use stays\)/);
   assert.is((await cli(ctx, ctx.op, ["sim", "withdraw", "1", "--via", "api"])).code, 2);
   assert.is((await cli(ctx, ctx.op, ["sim", "withdraw", "-1"])).code, 2);
+});
+
+t("`sim adl` deleverages a named account's position on the sim's port, and through the API with the operator token", async (ctx) => {
+  const sim = ctx.op.daemon.sim!;
+  sim.setPrice("BTC", "60000");
+  const w = new Wallet(hexlify(randomBytes(32)));
+  await sim.faucet(w.address, 1000);
+  const ex = new ExchangeClient({ transport: new HttpTransport({ apiUrl: sim.url, isTestnet: true }), wallet: w });
+  await ex.order({ orders: [{ a: 0, b: true, p: "61000", s: "0.01", r: false, t: { limit: { tif: "Ioc" } } }], grouping: "na" });
+  const part = await cli(ctx, ctx.op, ["sim", "adl", "btc", "0.004", "--address", w.address.toLowerCase(), "--json"]);
+  assert.is(part.code, 0, part.stderr);
+  assert.equal([part.json.data.user, part.json.data.size, part.json.data.price, part.json.data.position], [w.address, "0.004", "60000", "0.006"]);
+  const none = await cli(ctx, ctx.op, ["sim", "adl", "BTC", "--address", w.address, "--via", "api", "--json"]);
+  assert.equal([none.code, none.json.error.code], [1, "OPERATOR_TOKEN_NEEDED"]);
+  const token = readFileSync(join(ctx.op.dataDir, "keys", "operator.token"), "utf8").trim();
+  const rest = await cli(ctx, ctx.op, ["sim", "adl", "BTC", "--address", w.address, "--via", "api"], { TRADEVAULT_OPERATOR_TOKEN: token });
+  assert.is(rest.code, 0, rest.stderr);
+  assert.match(rest.stdout, `Auto-deleveraged 0.006 BTC of ${w.address} at 60000 on the sim (closed PnL `);
+  assert.match(rest.stdout, "position now 0)");
+  const gone = await cli(ctx, ctx.op, ["sim", "adl", "BTC", "--address", w.address]);
+  assert.is(gone.code, 1);
+  assert.match(gone.stderr, /the sim refused: 0x[0-9a-f]{40} has no BTC position to deleverage/);
+  assert.is((await cli(ctx, ctx.op, ["sim", "adl", "BTC", "-1"])).code, 2);
+  const off = await cli(ctx, ctx.off, ["sim", "adl", "BTC", "--address", w.address, "--via", "api", "--json"]);
+  assert.equal([off.code, off.json.error.code], [1, "SIM_CONTROLS_OFF"]);
 });
 
 t("under off, --via api is refused by name; the loopback port still serves the machine's own user", async (ctx) => {

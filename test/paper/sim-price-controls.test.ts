@@ -1,12 +1,13 @@
-// Who may move the embedded sim's prices through the API, and how far. `open`: any signed-in user;
-// `operator`: only with the token the daemon keeps in <data-dir>/keys/operator.token (403 without);
-// `off`: no route (404). In every mode a move is at most 20% from the mark and stays within 0.1x to
-// 10x of the market's price at the daemon's start; the sim's own loopback control is not bounded.
+// Who may move the embedded sim's prices (and auto-deleverage a position) through the API, and how
+// far. `open`: any signed-in user; `operator`: only with the token the daemon keeps in
+// <data-dir>/keys/operator.token (403 without); `off`: no route (404). In every mode a move is at most
+// 20% from the mark and stays within 0.1x to 10x of the market's price at the daemon's start; the
+// sim's own loopback control is not bounded.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { randomWallet, signIn, startTestDaemon, type FakeClock, type TestDaemon } from "../helpers/daemon.js";
+import { randomWallet, signIn, startTestDaemon, trader, type FakeClock, type TestDaemon } from "../helpers/daemon.js";
 import { tempDir } from "../helpers/util.js";
 
 const tokenFile = (d: TestDaemon) => join(d.dataDir, "keys", "operator.token");
@@ -72,6 +73,30 @@ open("an unknown symbol or a malformed price is a 400 on its field", async ({ d 
   assert.is((await move(d, token, "BTC", "-5")).status, 400);
 });
 
+open("/api/sim/adl: the caller's own position by default, another account's when named; refusals are 400", async ({ d }) => {
+  d.daemon.sim!.setPrice("BTC", "60000");
+  const [a, b] = await Promise.all([trader(d, 10_000), trader(d, 10_000)]);
+  for (const who of [a, b]) {
+    const r = await d.http.post("/api/trade", { symbol: "BTC", side: "buy", size: 0.1 }, { token: who.token });
+    assert.is(r.status, 200, JSON.stringify(r.body));
+  }
+  const own = await d.http.post("/api/sim/adl", { symbol: "btc", size: "0.04" }, { token: a.token });
+  assert.is(own.status, 200, JSON.stringify(own.body));
+  const { closedPnl: _, tid, ...rest } = own.body.data;
+  assert.equal(rest, { user: a.wallet.address, symbol: "BTC", side: "A", size: "0.04", price: "60000", position: "0.06" });
+  assert.ok(Number.isSafeInteger(tid));
+  const other = await d.http.post("/api/sim/adl", { symbol: "BTC", user: b.wallet.address.toLowerCase() }, { token: a.token });
+  assert.equal([other.status, other.body.data?.user, other.body.data?.position], [200, b.wallet.address, "0"]);
+  for (const [body, field] of [[{ symbol: "DOGE" }, "body.symbol"], [{ symbol: "BTC", user: "0x12" }, "body.user"], [{ symbol: "BTC", size: -1 }, "body.size"]] as const) {
+    const r = await d.http.post("/api/sim/adl", body, { token: a.token });
+    assert.is(r.status, 400, JSON.stringify(body));
+    assert.is(r.body.error.details?.[0]?.field, field, JSON.stringify(r.body));
+  }
+  const none = await d.http.post("/api/sim/adl", { symbol: "BTC" }, { token: b.token });
+  assert.is(none.status, 400);
+  assert.match(none.body.error.message, /the sim refused: .* has no BTC position to deleverage/);
+});
+
 open.run();
 
 // ---- operator ----
@@ -99,6 +124,11 @@ op("a stranger without the operator token gets 403, and the mark does not move",
   }
   assert.is(d.daemon.sim!.mark("BTC"), before);
   assert.is((await d.http.post("/api/sim/price", { symbol: "BTC", price: "61000" })).status, 401, "the session is still needed");
+  const adl = await d.http.post("/api/sim/adl", { symbol: "BTC" }, { token });
+  assert.equal([adl.status, adl.body.error.code], [403, "FORBIDDEN"], "deleveraging takes the token too");
+  const secret = readFileSync(tokenFile(d), "utf8").trim();
+  const allowed = await d.http.post("/api/sim/adl", { symbol: "BTC" }, { token, headers: { [HEADER]: secret } });
+  assert.equal([allowed.status, allowed.body.error?.code], [400, "INVALID_INPUT"], "past the gate: the sim says there is no position");
 });
 
 op("the token from <data-dir>/keys/operator.token (0600) moves it, within the same bounds", async ({ d }) => {
@@ -132,7 +162,7 @@ off.before(async (ctx) => {
 });
 off.after(async (ctx) => ctx.d?.close());
 
-off("no price route (404, not in the OpenAPI document); the faucet and the sim's own loopback control stay", async ({ d }) => {
+off("no price or adl route (404, not in the OpenAPI document); the faucet and the sim's own loopback control stay", async ({ d }) => {
   assert.equal((await d.http.get("/healthz")).body.data.sim, { controls: "off" });
   const token = await stranger(d);
   const r = await move(d, token, "BTC", "61000");
@@ -140,6 +170,8 @@ off("no price route (404, not in the OpenAPI document); the faucet and the sim's
   assert.is(r.body.error.code, "NOT_FOUND");
   const doc = (await d.http.get("/api/openapi.json")).body;
   assert.not.ok(doc.paths["/api/sim/price"]);
+  assert.not.ok(doc.paths["/api/sim/adl"]);
+  assert.is((await d.http.post("/api/sim/adl", { symbol: "BTC" }, { token })).status, 404);
   assert.ok(doc.paths["/api/sim/faucet"]);
   assert.is((await d.http.post("/api/sim/faucet", { amount: "10" }, { token })).status, 200);
   const local = await fetch(`${d.daemon.sim!.url}/sim/price`, {

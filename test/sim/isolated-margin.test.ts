@@ -95,7 +95,7 @@ test("an isolated position is liquidated on its own margin; the cross balance ge
   const s = await state();
   assert.is(s.assetPositions.length, 0);
   const [fill] = await h.info.userFills({ user });
-  assert.equal([fill!.dir, fill!.px, fill!.closedPnl, fill!.fee, fill!.liquidation?.markPx], ["Close Long", "2750.0", "-250.0", "1.2375", "2750.0"]);
+  assert.equal([fill!.dir, fill!.px, fill!.closedPnl, fill!.fee, fill!.liquidation?.markPx], ["Liquidated Isolated Long", "2750.0", "-250.0", "1.2375", "2750.0"]);
   // 699.55 + 300 (its margin) - 250 - 1.2375 = 748.3125
   assert.is(s.crossMarginSummary.accountValue, "748.3125");
   const ledger = await h.info.userNonFundingLedgerUpdates({ user, startTime: 0 });

@@ -99,7 +99,7 @@ test("crossing the liquidation price liquidates at the mark", async () => {
   const [fill] = await h.info.userFills({ user });
   assert.equal(fill.liquidation, { liquidatedUser: user, markPx: "80360.0", method: "market" });
   // closedPnl = 0.04 × (58994 - 80360) = -854.64; fee 0.04 × 80360 × 0.00045 = 1.44648
-  assert.equal([fill.px, fill.closedPnl, fill.fee, fill.dir], ["80360.0", "-854.64", "1.44648", "Close Short"]);
+  assert.equal([fill.px, fill.closedPnl, fill.fee, fill.dir], ["80360.0", "-854.64", "1.44648", "Liquidated Cross Short"]);
   assert.is(s.marginSummary.accountValue, "38.696898");
   const ledger: any[] = await h.info.userNonFundingLedgerUpdates({ user, startTime: 0 });
   assert.equal(ledger.map((l) => l.delta.type), ["deposit", "liquidation"]);

@@ -29,7 +29,8 @@ import * as statelessSignIn from "./2026-11-27-016-stateless-sign-in.js";
 import * as vaultReadings from "./2026-12-01-017-vault-readings.js";
 import * as deliveryTimes from "./2026-12-01-018-delivery-times.js";
 import * as limitWarnings from "./2026-12-02-019-limit-warnings.js";
-import * as stops from "./2026-12-02-020-stops.js";
+import * as accountFillCursors from "./2026-12-02-020-account-fill-cursors.js";
+import * as stops from "./2026-12-02-021-stops.js";
 
 /** Migrations that run on both stores, after each one's history or baseline. */
 const both: Record<string, Migration> = {
@@ -43,7 +44,8 @@ const both: Record<string, Migration> = {
   "2026-12-01-017-vault-readings": vaultReadings,
   "2026-12-01-018-delivery-times": deliveryTimes,
   "2026-12-02-019-limit-warnings": limitWarnings,
-  "2026-12-02-020-stops": stops,
+  "2026-12-02-020-account-fill-cursors": accountFillCursors,
+  "2026-12-02-021-stops": stops,
 };
 
 export const sqliteMigrations: Record<string, Migration> = {

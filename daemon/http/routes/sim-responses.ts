@@ -11,3 +11,13 @@ export type SimFaucet = z.infer<typeof simFaucet>;
 /** POST /api/sim/price: the resting orders the move filled and the accounts it liquidated. */
 export const simPrice = z.object({ filledOids: z.array(z.number().int()), liquidated: z.array(z.string()) });
 export type SimPrice = z.infer<typeof simPrice>;
+
+/** POST /api/sim/adl: what the deleveraging closed, at what price, and the position left (decimal text). */
+export const simAdl = z.object({
+  user: z.string(), symbol: z.string(),
+  side: z.enum(["B", "A"]).meta({ description: "the fill's side: B closed a short, A a long" }),
+  size: z.string(), price: z.string().meta({ description: "the mark it closed at" }), closedPnl: z.string(),
+  tid: z.number().int().meta({ description: "the fill's trade id" }),
+  position: z.string().meta({ description: "the signed position left in the coin (0 when none)" }),
+});
+export type SimAdl = z.infer<typeof simAdl>;

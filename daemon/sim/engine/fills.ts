@@ -26,6 +26,10 @@ export interface FillInput {
   hash: string;
   time: number;
   liquidation?: FillRecord["liquidation"];
+  /** The venue's `dir` for a forced fill ("Liquidated Cross Long", "Auto-Deleveraging"); else from the position. */
+  dir?: string;
+  /** No fee (an auto-deleveraging fill: the account traded nothing of its own). */
+  feeless?: boolean;
 }
 
 export interface FillResult {
@@ -77,7 +81,7 @@ export function applyFill(repo: SimRepo, fees: FeeSchedule, tid: number, f: Fill
   repo.savePosition(pos);
 
   const rate = F.parse(f.crossed ? fees.taker : fees.maker);
-  const fee = roundUsd(F.mul(F.mul(f.px, f.sz, "half-up"), rate, "half-up"));
+  const fee = f.feeless ? 0n : roundUsd(F.mul(F.mul(f.px, f.sz, "half-up"), rate, "half-up"));
   const closedPnl = roundUsd(pnl);
   const account = repo.getAccount(f.user)!;
   const fromIsolated = moveIsolatedMargin(repo, f, abs(start), closing, opening);
@@ -95,7 +99,7 @@ export function applyFill(repo: SimRepo, fees: FeeSchedule, tid: number, f: Fill
     side: f.isBuy ? "B" : "A",
     time: f.time,
     startPosition: exact(start),
-    dir: direction(start, f.isBuy, f.sz),
+    dir: f.dir ?? direction(start, f.isBuy, f.sz),
     closedPnl: usd(closedPnl),
     hash: f.hash,
     oid: f.oid,

@@ -50,8 +50,8 @@ interface Liquidation {
   accountValue: bigint;
 }
 
-/** Closes one position at the mark with a LiquidationMarket order. */
-function closeAtMark(ctx: EngineCtx, user: string, p: PositionView): void {
+/** Closes one position at the mark with a LiquidationMarket order; its fill's `dir` names the liquidation ("Liquidated Cross Long"). */
+function closeAtMark(ctx: EngineCtx, user: string, p: PositionView, leverageType: Liquidation["leverageType"]): void {
   const now = ctx.now();
   const oid = ctx.nextOid();
   const isBuy = p.pos.szi < 0n;
@@ -66,6 +66,7 @@ function closeAtMark(ctx: EngineCtx, user: string, p: PositionView): void {
     user, coin: p.pos.coin, isBuy, px: p.mark, sz, oid, cloid: null, crossed: true,
     hash: syntheticHash(`liquidation:${tid}`), time: now,
     liquidation: { liquidatedUser: user, markPx: exact(p.mark), method: "market" },
+    dir: `Liquidated ${leverageType} ${isBuy ? "Short" : "Long"}`,
   });
   announceFill(ctx, user, record);
   announceOrder(ctx, order, false);
@@ -75,7 +76,7 @@ function liquidate(ctx: EngineCtx, liq: Liquidation, orders: Order[]): void {
   const { user } = liq;
   const now = ctx.now();
   for (const o of orders) changeOrder(ctx, o, o.sz, "liquidatedCanceled");
-  for (const p of liq.positions) closeAtMark(ctx, user, p);
+  for (const p of liq.positions) closeAtMark(ctx, user, p, liq.leverageType);
   ctx.emit({
     kind: "userEvent",
     user,
@@ -115,7 +116,7 @@ function liquidateCross(ctx: EngineCtx, view: AccountView): void {
   const isolatedCoins = new Set(view.positions.filter((p) => p.isolated !== null).map((p) => p.pos.coin));
   const orders = ctx.repo.openOrdersOf(user).filter((o) => !isolatedCoins.has(o.coin));
   liquidate(ctx, { user, leverageType: "Cross", positions, ntl: view.cross.ntl, accountValue: view.cross.accountValue }, orders);
-  // A loss beyond the account's value is absorbed by the venue (no auto-deleveraging in the sim).
+  // A loss beyond the account's value is absorbed by the venue: the sim deleverages nobody by itself (POST /sim/adl does, on demand).
   if (ctx.repo.getAccount(user)!.usdc < 0n) ctx.repo.setUsdc(user, 0n);
 }
 

@@ -42,8 +42,8 @@ export function changeOrder(ctx: EngineCtx, o: Order, sz: bigint, status: OrderS
   return next;
 }
 
-/** Announces a fill to its user and as a public trade against the sim. */
-export function announceFill(ctx: EngineCtx, user: string, fill: FillRecord): void {
+/** Announces a fill to its user and as a public trade against the sim (or the counterparty named). */
+export function announceFill(ctx: EngineCtx, user: string, fill: FillRecord, counterparty = SIM_COUNTERPARTY): void {
   ctx.emit({ kind: "fills", user, fills: [{ ...fill }] });
   // The aggressor's side names the trade; a resting user order that the mark crossed was the maker.
   const userBuys = fill.side === "B";
@@ -53,7 +53,7 @@ export function announceFill(ctx: EngineCtx, user: string, fill: FillRecord): vo
     coin: fill.coin,
     trades: [{
       coin: fill.coin, side, px: fill.px, sz: fill.sz, time: fill.time, hash: fill.hash, tid: fill.tid,
-      users: userBuys ? [user, SIM_COUNTERPARTY] : [SIM_COUNTERPARTY, user],
+      users: userBuys ? [user, counterparty] : [counterparty, user],
     }],
   });
 }
