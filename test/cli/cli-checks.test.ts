@@ -114,7 +114,7 @@ t("--version prints the package version", async (ctx) => {
 
 /** The daemon's plain modules: data and words with no run-time imports but each other (docs/design.md section 10). */
 const PLAIN = ["daemon/vaults/breach-policies.ts", "daemon/events/event-types.ts", "daemon/events/describe-event.ts",
-  "daemon/events/describe-protection.ts", "daemon/lib/figures.ts", "daemon/trading/describe-fill.ts"];
+  "daemon/events/describe-protection.ts", "daemon/events/describe-notice.ts", "daemon/lib/figures.ts", "daemon/trading/describe-fill.ts"];
 const STATEMENTS = /\b(import|export)(\s+type)?\b[^;]*?\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']/gs;
 /** A file's run-time imports (not `import type`), resolved from the package root. */
 const runtimeImports = (file: string) => [...readFileSync(join(packageRoot(), file), "utf8").replace(/^\s*\/\/.*$/gm, "").matchAll(STATEMENTS)]

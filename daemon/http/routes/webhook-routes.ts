@@ -19,7 +19,7 @@ export function webhookRoutes(webhooks: WebhookService) {
         url: z.string().max(2048),
         format: z.enum(ALERT_FORMATS).default("json"),
         events: z.array(z.enum([...VAULT_EVENT_TYPES, ...USER_NOTICE_TYPES])).min(1).optional()
-          .describe("event types to send, vault events and notices to you (ProposalSigned, AgentExpiring, AgentLapsed); default: all but BalanceUpdated and Fill"),
+          .describe(`event types to send, vault events and notices to you (${USER_NOTICE_TYPES.join(", ")}); default: all but BalanceUpdated and Fill`),
         vaults: z.array(address).min(1).max(100).optional().describe("only these vaults; default: every vault you are a party to"),
       }).strict(),
       response: R.webhookCreated,
