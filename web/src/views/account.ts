@@ -1,6 +1,7 @@
 // The account screen: equity and margin, the agent (approve with the wallet), and the trade panel
 // (order form, open orders with cancel, positions with close) on your own account.
-import type { Account, AgentStatus } from "../../../daemon/http/responses.js";
+import type { Account, AgentStatus, UserNoticesPage } from "../../../daemon/http/responses.js";
+import { describeNotice, type DescribableNotice } from "../../../daemon/events/describe-notice.js";
 import { act, notice, type App } from "../app.js";
 import { get, post } from "../api.js";
 import { h, replace } from "../dom.js";
@@ -10,8 +11,21 @@ import { tradePanel } from "./trade-panel.js";
 
 export async function accountView(app: App, view: HTMLElement): Promise<void> {
   // An order moves the equity and margin too: the whole screen is read again after one.
-  const [account, trading] = await Promise.all([get<Account>("/api/account"), tradePanel({ canTrade: true, onChange: app.refresh })]);
-  replace(view, summaryCard(account), agentCard(app, account), ...trading.cards);
+  const [account, trading, notices] = await Promise.all([
+    get<Account>("/api/account"), tradePanel({ canTrade: true, onChange: app.refresh }), get<UserNoticesPage>("/api/notices?limit=20"),
+  ]);
+  replace(view, summaryCard(account), agentCard(app, account), ...trading.cards, noticesCard(notices));
+}
+
+/** What the daemon told you (a stop that did not fill and the close that stood in, a liquidation, an agent key expiring), newest first. */
+function noticesCard(page: UserNoticesPage): HTMLElement {
+  const items = page.notices.map((n) => {
+    const d = describeNotice({ type: n.type, user: "", data: n.data } as DescribableNotice);
+    return h("li", {}, h("time", {}, new Date(n.time * 1000).toISOString().slice(0, 16).replace("T", " ")), " ", h("strong", {}, d.title), ": ", d.sentence);
+  });
+  return h("section", { class: "card", id: "notices-card" },
+    h("h2", {}, "Notices"),
+    items.length ? h("ul", { class: "notices" }, ...items) : h("p", {}, "Nothing yet: stops that did not fill, liquidations and agent key reminders show here."));
 }
 
 function summaryCard(a: Account): HTMLElement {
