@@ -4,7 +4,6 @@
 // apart from main.ts (processes, ports, start/stop) so each reads in one sitting.
 import type { Logger } from "pino";
 import type { AuthService } from "./auth/auth-service.js";
-import type { Config } from "./config.js";
 import type { Store } from "./db/store.js";
 import { unpackEventData } from "./db/event-data.js";
 import * as vaultsRepo from "./db/vaults-repo.js";
@@ -15,6 +14,9 @@ import { watchStreamSessions } from "./events/stream-sessions.js";
 import { EVENTS_CHANNEL } from "./db/notices.js";
 import type { ExchangeAdapter } from "./exchange/types.js";
 import { BACKGROUND_WEIGHT_PER_MINUTE } from "./exchange/weight-limiter.js";
+import { readBudget } from "./exchange/read-budget.js";
+import { createUserReads } from "./exchange/user-reads.js";
+import { ConfigError, type Config } from "./config.js";
 import type { RouteSpec } from "./http/route.js";
 import { accountRoutes } from "./http/routes/account-routes.js";
 import { authRoutes } from "./http/routes/auth-routes.js";
@@ -119,20 +121,35 @@ function liveEvents(store: Store, log: Logger) {
   return { hub, toHub, publish: (rows: VaultEventRow[]) => void (rows.length > 0 && tail.poke()), observe, tail };
 }
 
+/**
+ * The exchange reads users' requests cause, kept per account and within the users' budgets. On
+ * Hyperliquid those budgets come out of the background share, and must leave the oracle some of it.
+ */
+function userReads(config: Config, exchange: ExchangeAdapter, clock: () => number) {
+  if (exchange.kind !== "sim" && config.readWeightAllUsers >= BACKGROUND_WEIGHT_PER_MINUTE) {
+    throw new ConfigError(
+      `--read-weight-all-users (${config.readWeightAllUsers}) must be less than ${BACKGROUND_WEIGHT_PER_MINUTE}, the weight a minute the oracle, enforcement and users' reads share: what users may take, the oracle cannot`,
+    );
+  }
+  const budget = readBudget({ perUser: config.readWeightPerUser, allUsers: config.readWeightAllUsers, clock });
+  return createUserReads({ exchange, budget, ttlMs: config.readCache * 1000, clock });
+}
+
 export function composeServices(deps: ServiceDeps) {
   const { config, store, exchange, chainOps, auth, box, share, clock, log } = deps;
   const { db } = store;
   const live = liveEvents(store, log);
   deps.onChainEvents(live.publish);
 
-  const agents = createAgentService({ db, exchange, box, clock });
+  const reads = userReads(config, exchange, clock);
+  const agents = createAgentService({ db, exchange, reads, box, clock });
   const reconciler = createReconciler({ db, work: store, exchange, clock, log });
   const orderSync = createOrderSync({ db, exchange, clock, log });
   const trading = createTradingService({
-    db, work: store, exchange, agents, reconciler, orderSync, clock, log,
+    db, work: store, exchange, agents, reconciler, orderSync, reads, clock, log,
     slippageBps: Math.round(config.marketSlippage * 100), orderTtlMs: 30_000,
   });
-  const views = createAccountViews({ exchange, agents, orderSync });
+  const views = createAccountViews({ exchange, reads, agents, orderSync });
   const balances = createVaultBalances({ db, work: store, exchange, chain: chainOps, clock, log, publish: live.publish });
   const modes = createAccountModes({
     db, balances, clock, log,
@@ -162,9 +179,9 @@ export function composeServices(deps: ServiceDeps) {
     db, work: store, notices, clock, log, exclusive: store.exclusive,
     chainId: chainOps.chainId, factory: chainOps.factory, createVault: chainOps.createVault,
     activeVaultFor: async (account) => (await vaultsRepo.activeVaultFor(db, account))?.address,
-    accountValue: async (account) => (await exchange.accountState(account, { priority: "background" })).accountValue,
+    accountValue: async (account, caller) => (await reads.as(caller).accountState(account)).accountValue,
     firstReading: vaults.refresh,
-    assertAccountValued: modes.assertValued,
+    assertAccountValued: (account, caller) => modes.assertValued(account, (a) => reads.as(caller).accountMode(a)),
   });
   const deadlines = createDeadlineNotices({ db, work: store, share, publish: live.publish, clock });
   const agentExpiry = createAgentExpiry({ db, work: store, notices, clock });
@@ -178,7 +195,8 @@ export function composeServices(deps: ServiceDeps) {
       await agentExpiry.sweep().catch((err) => log.warn({ err: (err as Error).message }, "recording agent key notices failed; the next cycle tries again"));
     },
     clock, log, intervalMs: config.oracleInterval * 1000,
-    capacity: exchange.kind === "sim" ? undefined : oracleCapacity(config.oracleInterval * 1000, BACKGROUND_WEIGHT_PER_MINUTE),
+    // Users' reads take at most --read-weight-all-users of the background budget: the rest is the oracle's.
+    capacity: exchange.kind === "sim" ? undefined : oracleCapacity(config.oracleInterval * 1000, BACKGROUND_WEIGHT_PER_MINUTE - config.readWeightAllUsers),
   });
 
   // Outbox rows are written with their event; any stored event (any daemon's) wakes the sender.
@@ -197,9 +215,10 @@ export function composeServices(deps: ServiceDeps) {
     ...tradingRoutes({ desk, agents }),
     ...proposalRoutes(proposals),
     ...vaultRoutes({ vaults, exports: createVaultExports({ db }) }),
-    ...performanceRoutes({ performance: createVaultPerformance({ db, exchange }) }),
+    ...performanceRoutes({ performance: createVaultPerformance({ db, reads }) }),
     ...verifyRoutes({ verification: createVaultVerification({
       db, work: store, rpcUrl: deps.verifyVia.rpcUrl, exchangeUrl: exchange.url, spend: deps.verifyVia.spend, clock,
+      budget: reads.budget, ttlMs: config.readCache * 1000,
       // The order sync passes once an oracle interval: a row may lag the venue up to two of them.
       orderLagMs: 2 * config.oracleInterval * 1000,
     }) }),
