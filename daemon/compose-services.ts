@@ -16,7 +16,7 @@ import type { ExchangeAdapter } from "./exchange/types.js";
 import { BACKGROUND_WEIGHT_PER_MINUTE } from "./exchange/weight-limiter.js";
 import { readBudget } from "./exchange/read-budget.js";
 import { createUserReads } from "./exchange/user-reads.js";
-import { ConfigError, type Config } from "./config.js";
+import type { Config } from "./config.js";
 import type { RouteSpec } from "./http/route.js";
 import { accountRoutes } from "./http/routes/account-routes.js";
 import { authRoutes } from "./http/routes/auth-routes.js";
@@ -121,16 +121,8 @@ function liveEvents(store: Store, log: Logger) {
   return { hub, toHub, publish: (rows: VaultEventRow[]) => void (rows.length > 0 && tail.poke()), observe, tail };
 }
 
-/**
- * The exchange reads users' requests cause, kept per account and within the users' budgets. On
- * Hyperliquid those budgets come out of the background share, and must leave the oracle some of it.
- */
+/** The exchange reads users' requests cause, kept per account and within the users' budgets (config.ts checks they leave the oracle its share). */
 function userReads(config: Config, exchange: ExchangeAdapter, clock: () => number) {
-  if (exchange.kind !== "sim" && config.readWeightAllUsers >= BACKGROUND_WEIGHT_PER_MINUTE) {
-    throw new ConfigError(
-      `--read-weight-all-users (${config.readWeightAllUsers}) must be less than ${BACKGROUND_WEIGHT_PER_MINUTE}, the weight a minute the oracle, enforcement and users' reads share: what users may take, the oracle cannot`,
-    );
-  }
   const budget = readBudget({ perUser: config.readWeightPerUser, allUsers: config.readWeightAllUsers, clock });
   return createUserReads({ exchange, budget, ttlMs: config.readCache * 1000, clock });
 }

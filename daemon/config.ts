@@ -5,6 +5,7 @@ import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { ALERT_FORMATS, parseAlertTarget } from "./alerts/formats.js";
+import { BACKGROUND_WEIGHT_PER_MINUTE } from "./exchange/weight-limiter.js";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 const EXCHANGES = ["sim", "hyperliquid-testnet", "hyperliquid"] as const;
@@ -229,6 +230,12 @@ function checkCombinations(c: z.output<typeof configSchema>): void {
   }
   if (c.alertGasBelow !== undefined && c.alertUrls.length === 0) {
     throw new ConfigError("--alert-gas-below needs --alert-url: the alert has to go somewhere");
+  }
+  // On the venue, users' reads come out of the background budget: what they may take, the oracle cannot.
+  if (c.exchange !== "sim" && c.readWeightAllUsers >= BACKGROUND_WEIGHT_PER_MINUTE) {
+    throw new ConfigError(
+      `--read-weight-all-users (${c.readWeightAllUsers}) must be less than ${BACKGROUND_WEIGHT_PER_MINUTE}, the weight a minute the oracle, enforcement and users' reads share on Hyperliquid`,
+    );
   }
   if (c.staleAfter < c.oracleInterval) {
     throw new ConfigError(`--stale-after (${c.staleAfter} s) must be at least --oracle-interval (${c.oracleInterval} s), or every vault trade would be stale`);
