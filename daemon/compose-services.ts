@@ -4,6 +4,7 @@
 // apart from main.ts (processes, ports, start/stop) so each reads in one sitting.
 import type { Logger } from "pino";
 import type { AuthService } from "./auth/auth-service.js";
+import type { Config } from "./config.js";
 import type { Store } from "./db/store.js";
 import { unpackEventData } from "./db/event-data.js";
 import * as vaultsRepo from "./db/vaults-repo.js";
@@ -16,7 +17,6 @@ import type { ExchangeAdapter } from "./exchange/types.js";
 import { BACKGROUND_WEIGHT_PER_MINUTE } from "./exchange/weight-limiter.js";
 import { readBudget } from "./exchange/read-budget.js";
 import { createUserReads } from "./exchange/user-reads.js";
-import type { Config } from "./config.js";
 import type { RouteSpec } from "./http/route.js";
 import { accountRoutes } from "./http/routes/account-routes.js";
 import { authRoutes } from "./http/routes/auth-routes.js";

@@ -6,8 +6,8 @@
 import * as perfRepo from "../db/performance-repo.js";
 import type { VaultRow } from "../db/schema-chain.js";
 import type { Executor } from "../db/store.js";
-import type { UserReads } from "../exchange/user-reads.js";
 import { isAppError } from "../errors.js";
+import type { UserReads } from "../exchange/user-reads.js";
 import { formatDecimal } from "../lib/decimal.js";
 import {
   annualizedBps, createDecimalSum, createReadingWalk, returnBps, settlementIfClosed, type DailyFigure,

@@ -1,8 +1,8 @@
 // Reads that cost exchange weight, through a real daemon on the sim: one party polls its vaults'
 // performance, its account and orders as fast as it can, and still the weight the sim counted for
 // its reads stays within its budget, every answer is 200 or 429 with Retry-After, and the oracle reads
-// every vault every cycle meanwhile. Then, with a long window: a kept read costs the venue nothing,
-// an order shows in the very next read, and a 429 is documented as the envelope says.
+// every vault every cycle meanwhile. Then, with a long window: a kept read (a verification too) costs
+// the venue nothing, an order shows in the very next read, and a 429 is documented as the envelope says.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { readingsOf } from "../../daemon/db/vault-readings-repo.js";
@@ -66,7 +66,7 @@ test("one party polling as fast as it can: its reads stay within its budget, ans
   }
 });
 
-test("with a long window: a kept read costs the venue nothing, an order shows in the very next read, 429 is documented", async () => {
+test("with a long window: a kept read or verification costs the venue nothing, an order shows in the very next read, 429 is documented", async () => {
   const d = await startTestDaemon({ config: { readCache: 30, readWeightPerUser: PER_USER } });
   try {
     const ann = await party(d, { usdc: 10_000, agent: true });
@@ -83,6 +83,17 @@ test("with a long window: a kept read costs the venue nothing, an order shows in
     assert.is(placed.status, 200, JSON.stringify(placed.body));
     const listed = await d.http.get("/api/orders", { token: ann.token });
     assert.equal(listed.body.data.orders.map((o: { orderId: number }) => o.orderId), [placed.body.data.orderId], "the order's account was read afresh");
+
+    // A verification is kept for the vault too: the second within the window reads nothing.
+    const bob = await party(d);
+    const vault = await createVault(d, ann, bob);
+    const verified = await d.http.get(`/api/vaults/${vault}/verify`, { token: bob.token });
+    assert.is(verified.status, 200, JSON.stringify(verified.body));
+    const history = weightOf(d, ann.address, "historicalOrders"); // only a verification reads it
+    assert.ok(history >= 20);
+    const twice = await d.http.get(`/api/vaults/${vault}/verify`, { token: ann.token });
+    assert.equal(twice.body.data.verification, verified.body.data.verification);
+    assert.is(weightOf(d, ann.address, "historicalOrders"), history);
 
     // Reads never asked before (each order id its own) until the minute's budget is spent: then 429.
     let refused: Awaited<ReturnType<typeof d.http.get>> | undefined;
