@@ -31,6 +31,7 @@ async function storeDaemon(parts: SharedParts, name: string, databaseUrl?: strin
     "--data-dir", join(parts.dir, name), "--rpc-url", parts.node.url!, "--chain-id", "31337", "--exchange-url", parts.simUrl,
     "--operator-key-file", key, "--oracle-interval", "60", "--no-price-stream",
     "--sign-in-rate-limit", "1000000000", "--order-rate-limit", "1000000000", "--log-level", "warn",
+    "--read-weight-per-user", "1000000000", "--read-weight-all-users", "1000000000",
     ...(databaseUrl ? ["--database-url", databaseUrl] : []),
   ], { env: databaseUrl ? { TRADEVAULT_SECRET: SECRET } : {} });
 }

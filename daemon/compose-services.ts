@@ -15,6 +15,8 @@ import { watchStreamSessions } from "./events/stream-sessions.js";
 import { EVENTS_CHANNEL } from "./db/notices.js";
 import type { ExchangeAdapter } from "./exchange/types.js";
 import { BACKGROUND_WEIGHT_PER_MINUTE } from "./exchange/weight-limiter.js";
+import { readBudget } from "./exchange/read-budget.js";
+import { createUserReads } from "./exchange/user-reads.js";
 import type { RouteSpec } from "./http/route.js";
 import { accountRoutes } from "./http/routes/account-routes.js";
 import { authRoutes } from "./http/routes/auth-routes.js";
@@ -122,20 +124,27 @@ function liveEvents(store: Store, log: Logger) {
   return { hub, toHub, publish: (rows: VaultEventRow[]) => void (rows.length > 0 && tail.poke()), observe, tail };
 }
 
+/** The exchange reads users' requests cause, kept per account and within the users' budgets (config.ts checks they leave the oracle its share). */
+function userReads(config: Config, exchange: ExchangeAdapter, clock: () => number) {
+  const budget = readBudget({ perUser: config.readWeightPerUser, allUsers: config.readWeightAllUsers, clock });
+  return createUserReads({ exchange, budget, ttlMs: config.readCache * 1000, clock });
+}
+
 export function composeServices(deps: ServiceDeps) {
   const { config, store, exchange, chainOps, auth, box, share, clock, log } = deps;
   const { db } = store;
   const live = liveEvents(store, log);
   deps.onChainEvents(live.publish);
 
-  const agents = createAgentService({ db, exchange, box, clock });
+  const reads = userReads(config, exchange, clock);
+  const agents = createAgentService({ db, exchange, reads, box, clock });
   const reconciler = createReconciler({ db, work: store, exchange, clock, log });
   const orderSync = createOrderSync({ db, exchange, clock, log });
   const trading = createTradingService({
-    db, work: store, exchange, agents, reconciler, orderSync, clock, log,
+    db, work: store, exchange, agents, reconciler, orderSync, reads, clock, log,
     slippageBps: Math.round(config.marketSlippage * 100), orderTtlMs: 30_000,
   });
-  const views = createAccountViews({ exchange, agents, orderSync });
+  const views = createAccountViews({ exchange, reads, agents, orderSync });
   const balances = createVaultBalances({ db, work: store, exchange, chain: chainOps, clock, log, publish: live.publish });
   const modes = createAccountModes({
     db, balances, clock, log,
@@ -166,9 +175,9 @@ export function composeServices(deps: ServiceDeps) {
     db, work: store, notices, clock, log, exclusive: store.exclusive,
     chainId: chainOps.chainId, factory: chainOps.factory, createVault: chainOps.createVault,
     activeVaultFor: async (account) => (await vaultsRepo.activeVaultFor(db, account))?.address,
-    accountValue: async (account) => (await exchange.accountState(account, { priority: "background" })).accountValue,
+    accountValue: async (account, caller) => (await reads.as(caller).accountState(account)).accountValue,
     firstReading: vaults.refresh,
-    assertAccountValued: modes.assertValued,
+    assertAccountValued: (account, caller) => modes.assertValued(account, (a) => reads.as(caller).accountMode(a)),
   });
   const deadlines = createDeadlineNotices({ db, work: store, share, publish: live.publish, clock });
   const agentExpiry = createAgentExpiry({ db, work: store, notices, clock });
@@ -187,7 +196,9 @@ export function composeServices(deps: ServiceDeps) {
       await forcedFills.sweep().catch((err) => log.warn({ err: (err as Error).message }, "reading own accounts' forced fills failed; the next cycle tries again"));
     },
     clock, log, intervalMs: config.oracleInterval * 1000,
-    capacity: exchange.kind === "sim" ? undefined : oracleCapacity(config.oracleInterval * 1000, BACKGROUND_WEIGHT_PER_MINUTE - FORCED_FILLS_WEIGHT_PER_MINUTE),
+    // Users' reads take at most --read-weight-all-users of the background budget, the forced-fill notices
+    // their own share: the rest is the oracle's.
+    capacity: exchange.kind === "sim" ? undefined : oracleCapacity(config.oracleInterval * 1000, Math.max(0, BACKGROUND_WEIGHT_PER_MINUTE - FORCED_FILLS_WEIGHT_PER_MINUTE - config.readWeightAllUsers)),
   });
 
   // Outbox rows are written with their event; any stored event (any daemon's) wakes the sender.
@@ -206,9 +217,10 @@ export function composeServices(deps: ServiceDeps) {
     ...tradingRoutes({ desk, agents }),
     ...proposalRoutes(proposals),
     ...vaultRoutes({ vaults, exports: createVaultExports({ db }) }),
-    ...performanceRoutes({ performance: createVaultPerformance({ db, exchange }) }),
+    ...performanceRoutes({ performance: createVaultPerformance({ db, reads }) }),
     ...verifyRoutes({ verification: createVaultVerification({
       db, work: store, rpcUrl: deps.verifyVia.rpcUrl, exchangeUrl: exchange.url, spend: deps.verifyVia.spend, clock,
+      budget: reads.budget, ttlMs: config.readCache * 1000,
       // The order sync passes once an oracle interval: a row may lag the venue up to two of them.
       orderLagMs: 2 * config.oracleInterval * 1000,
     }) }),

@@ -5,6 +5,7 @@ import { isIP } from "node:net";
 import { resolve } from "node:path";
 import { z } from "zod";
 import { ALERT_FORMATS, parseAlertTarget } from "./alerts/formats.js";
+import { BACKGROUND_WEIGHT_PER_MINUTE } from "./exchange/weight-limiter.js";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 const EXCHANGES = ["sim", "hyperliquid-testnet", "hyperliquid"] as const;
@@ -115,6 +116,9 @@ export const FLAGS = {
   marketSlippage: valued("--market-slippage <percent>", "price bound of market orders around the mid", number(0.01, 50), "5"),
   signInRateLimit: valued("--sign-in-rate-limit <n>", "sign-in requests per minute per IP", number(1, Number.MAX_SAFE_INTEGER, { int: true }), "30"),
   orderRateLimit: valued("--order-rate-limit <n>", "order requests per second per session", number(1, Number.MAX_SAFE_INTEGER, { int: true }), "20"),
+  readCache: valued("--read-cache <seconds>", "how long an exchange read a user's request caused (account, orders, positions, prices, performance, verify) answers again for the same exchange account (0 = off)", number(0, 60), "5"),
+  readWeightPerUser: valued("--read-weight-per-user <n>", "exchange request weight one signed-in user's reads may cost in any minute (past it: answers kept from the last minute, else 429)", number(1, Number.MAX_SAFE_INTEGER, { int: true }), "120"),
+  readWeightAllUsers: valued("--read-weight-all-users <n>", "exchange request weight all users' reads together may cost in any minute; on Hyperliquid, what it leaves of the background budget is the oracle's and enforcement's (checked at start)", number(1, Number.MAX_SAFE_INTEGER, { int: true }), "300"),
   metricsPort: optional("--metrics-port <port>", "serve Prometheus metrics (GET /metrics) on this port, on --host; off by default (0 = any free port)", port()),
   databaseUrl: optional(
     "--database-url <url>",
@@ -226,6 +230,12 @@ function checkCombinations(c: z.output<typeof configSchema>): void {
   }
   if (c.alertGasBelow !== undefined && c.alertUrls.length === 0) {
     throw new ConfigError("--alert-gas-below needs --alert-url: the alert has to go somewhere");
+  }
+  // On the venue, users' reads come out of the background budget: what they may take, the oracle cannot.
+  if (c.exchange !== "sim" && c.readWeightAllUsers >= BACKGROUND_WEIGHT_PER_MINUTE) {
+    throw new ConfigError(
+      `--read-weight-all-users (${c.readWeightAllUsers}) must be less than ${BACKGROUND_WEIGHT_PER_MINUTE}, the weight a minute the oracle, enforcement and users' reads share on Hyperliquid`,
+    );
   }
   if (c.staleAfter < c.oracleInterval) {
     throw new ConfigError(`--stale-after (${c.staleAfter} s) must be at least --oracle-interval (${c.oracleInterval} s), or every vault trade would be stale`);

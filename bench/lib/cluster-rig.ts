@@ -105,6 +105,7 @@ export async function startClusterRig(parts: SharedParts, databaseUrl: string, s
     "--data-dir", dataDir(i), "--database-url", databaseUrl, "--rpc-url", parts.node.url!, "--chain-id", "31337",
     "--exchange-url", urls[i]!, "--operator-key-file", keyFile, "--oracle-interval", String(size.intervalS), "--stale-after", "120",
     "--no-price-stream", "--sign-in-rate-limit", "1000000000", "--order-rate-limit", "1000000000", "--log-level", "warn",
+    "--read-weight-per-user", "1000000000", "--read-weight-all-users", "1000000000",
     // The wait for budget happens inside the request here (servers/budget-proxy.ts): 10 s for the
     // answer, as by default, plus the 30 s the daemon's limiter would wait before its request.
     "--exchange-timeout", "40",

@@ -44,6 +44,7 @@ export async function hostDaemon(opts: { startOracle?: boolean; config?: Partial
   const dataDir = opts.dataDir ?? dir!.path;
   const config = resolveConfig({
     port: 0, dataDir, logLevel: "silent", simFeed: "static", signInRateLimit: 1_000_000_000, orderRateLimit: 1_000_000_000,
+    readWeightPerUser: 1_000_000_000, readWeightAllUsers: 1_000_000_000,
     ...opts.config,
   });
   try {

@@ -13,7 +13,7 @@ import {
   type AccountState, type ActionOptions, type ApprovedAgent, type Cloid, type ExchangeAdapter, type ExchangeKind, type FillState, type Market,
   type OrderLookup, type ReadOptions, type SignedUserAction, type Signer,
 } from "./types.js";
-import { HYPERLIQUID_WEIGHT, weightLimiter, type WeightLimiter } from "./weight-limiter.js";
+import { HYPERLIQUID_WEIGHT, READ_WEIGHT, weightLimiter, type WeightLimiter } from "./weight-limiter.js";
 
 export const MAINNET_URL = "https://api.hyperliquid.xyz";
 export const TESTNET_URL = "https://api.hyperliquid-testnet.xyz";
@@ -32,7 +32,7 @@ export interface HyperliquidAdapterOptions {
 
 
 /** How many funding payments the venue answers in one userFunding call at most. */
-const FUNDING_PAGE = 500;
+export const FUNDING_PAGE = 500;
 
 export function createHyperliquidAdapter(opts: HyperliquidAdapterOptions): ExchangeAdapter {
   const clock = opts.clock ?? Date.now;
@@ -74,7 +74,7 @@ export function createHyperliquidAdapter(opts: HyperliquidAdapterOptions): Excha
 
     markets() {
       if (!marketsCache || clock() - marketsCache.at > marketsTtl) {
-        const value = call("meta", 20, () => info.meta()).then((meta) =>
+        const value = call("meta", READ_WEIGHT.markets, () => info.meta()).then((meta) =>
           meta.universe.map((u, asset) => ({ symbol: u.name, asset, szDecimals: u.szDecimals, maxLeverage: u.maxLeverage })),
         );
         marketsCache = { at: clock(), value };
@@ -83,10 +83,10 @@ export function createHyperliquidAdapter(opts: HyperliquidAdapterOptions): Excha
       return marketsCache.value;
     },
 
-    mids: () => call("allMids", 2, () => info.allMids()) as Promise<Record<string, string>>,
+    mids: (o) => call("allMids", READ_WEIGHT.mids, () => info.allMids(), o) as Promise<Record<string, string>>,
 
     async accountState(user, o) {
-      const s = await call("clearinghouseState", 2, () => info.clearinghouseState({ user: user as `0x${string}` }), o);
+      const s = await call("clearinghouseState", READ_WEIGHT.accountState, () => info.clearinghouseState({ user: user as `0x${string}` }), o);
       return {
         accountValue: dec(s.marginSummary.accountValue),
         withdrawable: dec(s.withdrawable),
@@ -102,12 +102,12 @@ export function createHyperliquidAdapter(opts: HyperliquidAdapterOptions): Excha
 
     async openOrders(user, o) {
       // frontendOpenOrders (same weight) carries the trigger fields openOrders lacks.
-      const orders = await call("frontendOpenOrders", 20, () => info.frontendOpenOrders({ user: user as `0x${string}` }), o);
+      const orders = await call("frontendOpenOrders", READ_WEIGHT.openOrders, () => info.frontendOpenOrders({ user: user as `0x${string}` }), o);
       return (orders as RawOrder[]).map(toOpenOrder);
     },
 
     async fills(user, startTime, o) {
-      const fills = await call("userFillsByTime", 20, () =>
+      const fills = await call("userFillsByTime", READ_WEIGHT.fills, () =>
         info.userFillsByTime({ user: user as `0x${string}`, startTime, aggregateByTime: false }), o,
       );
       return fills.map((f) => ({
@@ -118,20 +118,20 @@ export function createHyperliquidAdapter(opts: HyperliquidAdapterOptions): Excha
     },
 
     async orderStatus(user, ref, o) {
-      const r = await call("orderStatus", 2, () => info.orderStatus({ user: user as `0x${string}`, oid: ref }), o);
+      const r = await call("orderStatus", READ_WEIGHT.orderStatus, () => info.orderStatus({ user: user as `0x${string}`, oid: ref }), o);
       if (r.status !== "order") return { found: false };
       return {
         found: true, status: r.order.status, statusTimestamp: r.order.statusTimestamp, order: toOpenOrder(r.order.order as RawOrder),
       } satisfies OrderLookup;
     },
 
-    async approvedAgents(user) {
-      const agents = await call("extraAgents", 20, () => info.extraAgents({ user: user as `0x${string}` }));
+    async approvedAgents(user, o) {
+      const agents = await call("extraAgents", READ_WEIGHT.approvedAgents, () => info.extraAgents({ user: user as `0x${string}` }), o);
       return agents.map((a) => ({ address: a.address, name: a.name, validUntil: a.validUntil ?? null })) satisfies ApprovedAgent[];
     },
 
     async ledgerUpdates(user, startTime, o) {
-      const updates = await call("userNonFundingLedgerUpdates", 20, () =>
+      const updates = await call("userNonFundingLedgerUpdates", READ_WEIGHT.ledgerUpdates, () =>
         info.userNonFundingLedgerUpdates({ user: user as `0x${string}`, startTime }), o,
       );
       return updates.map((u) => ({ time: u.time, hash: u.hash, type: u.delta.type, usdcDelta: usdcDelta(u.delta, user) }));
@@ -141,7 +141,7 @@ export function createHyperliquidAdapter(opts: HyperliquidAdapterOptions): Excha
       const out: FundingPayment[] = [];
       // The venue answers at most FUNDING_PAGE payments a call: ask again after the last one seen.
       for (let from = startTime; ;) {
-        const page = await call("userFunding", 20, () => info.userFunding({ user: user as `0x${string}`, startTime: from }), o);
+        const page = await call("userFunding", READ_WEIGHT.fundingPayments, () => info.userFunding({ user: user as `0x${string}`, startTime: from }), o);
         for (const p of page) out.push({ time: p.time, symbol: p.delta.coin, usdc: dec(p.delta.usdc) });
         if (page.length < FUNDING_PAGE) return out;
         from = page.at(-1)!.time + 1;
@@ -188,7 +188,7 @@ export function createHyperliquidAdapter(opts: HyperliquidAdapterOptions): Excha
       );
     },
 
-    accountMode: (user, o) => call("userAbstraction", 20, () => info.userAbstraction({ user: user as `0x${string}` }), o),
+    accountMode: (user, o) => call("userAbstraction", READ_WEIGHT.accountMode, () => info.userAbstraction({ user: user as `0x${string}` }), o),
 
     async scheduleCancel(agent, timeMs, o: ActionOptions = {}) {
       await call("scheduleCancel", 1, () =>

@@ -170,12 +170,12 @@ export interface ExchangeAdapter {
   readonly url: string;
   readonly isTestnet: boolean;
   markets(): Promise<Market[]>;
-  mids(): Promise<Record<string, string>>;
+  mids(opts?: ReadOptions): Promise<Record<string, string>>;
   accountState(user: string, opts?: ReadOptions): Promise<AccountState>;
   openOrders(user: string, opts?: ReadOptions): Promise<OpenOrderState[]>;
   fills(user: string, startTime: number, opts?: ReadOptions): Promise<FillState[]>;
   orderStatus(user: string, ref: number | Cloid, opts?: ReadOptions): Promise<OrderLookup>;
-  approvedAgents(user: string): Promise<ApprovedAgent[]>;
+  approvedAgents(user: string, opts?: ReadOptions): Promise<ApprovedAgent[]>;
   ledgerUpdates(user: string, startTime: number, opts?: ReadOptions): Promise<LedgerUpdate[]>;
   /** Every funding payment of the account from `startTime` (Unix ms) on, oldest first. */
   fundingPayments(user: string, startTime: number, opts?: ReadOptions): Promise<FundingPayment[]>;

@@ -7,6 +7,18 @@ import { AppError } from "../errors.js";
 /** Hyperliquid's budget per IP, and the share background work (the oracle) leaves for trading. */
 export const HYPERLIQUID_WEIGHT = { perMinute: 1_200, reservedForTrading: 200 } as const;
 
+/**
+ * What each of the adapter's reads weighs at Hyperliquid, per call. The lists (fills, funding, the
+ * ledger) cost 1 more per 20 items answered (`listExtraWeight`), which is known only once answered.
+ */
+export const READ_WEIGHT = {
+  accountState: 2, mids: 2, orderStatus: 2,
+  markets: 20, openOrders: 20, approvedAgents: 20, accountMode: 20, fills: 20, ledgerUpdates: 20, fundingPayments: 20,
+} as const;
+
+/** The weight a list of `items` answered in one call adds to its call's. */
+export const listExtraWeight = (items: number): number => Math.floor(items / 20);
+
 /** What background work may spend per minute within HYPERLIQUID_WEIGHT. */
 export const BACKGROUND_WEIGHT_PER_MINUTE = HYPERLIQUID_WEIGHT.perMinute - HYPERLIQUID_WEIGHT.reservedForTrading;
 

@@ -1,13 +1,14 @@
 // The sim's test controls over HTTP (loopback only, checked by the server): POST /sim/faucet
 // {user, amount}, POST /sim/withdraw {user, amount}, POST /sim/price {symbol, price}, POST /sim/adl
 // {user, symbol, size?} (auto-deleverages a position at the mark), POST /sim/abstraction {user,
-// abstraction} (what userAbstraction reports) and /sim/faults (GET lists, POST queues, DELETE clears
-// the fault queue).
+// abstraction} (what userAbstraction reports), /sim/faults (GET lists, POST queues, DELETE clears
+// the fault queue) and GET /sim/weight[?user=0x...] (request weight counted).
 // They parse the body and delegate to the same methods the programmatic API exposes.
 import { z } from "zod";
 import { FaultSpecError } from "./fault-spec.js";
 import type { FaultQueue, FaultSpec } from "./faults.js";
 import type { ControlResult } from "./server.js";
+import type { UserWeight, WeightTotals } from "./weights.js";
 
 export interface ControlTarget {
   faucet(user: string, amount: string | number): Promise<unknown>;
@@ -15,6 +16,8 @@ export interface ControlTarget {
   setPrice(symbol: string, price: string | number): unknown;
   deleverage(user: string, symbol: string, size?: string | number): unknown;
   setAbstraction(user: string, mode: string): unknown;
+  /** Every request's weight without a user; one user's with one. */
+  weight(user?: string): WeightTotals | UserWeight;
   faults: Pick<FaultQueue, "next" | "pending" | "clear">;
 }
 
@@ -33,10 +36,15 @@ const AdlBody = z.object({ user: z.string(), symbol: z.string(), size: Amount.op
 const refused = (status: number, error: string, details?: unknown): ControlResult =>
   ({ status, json: { ok: false, error, ...(details ? { details } : {}) } });
 
+const UserParam = z.string().regex(/^0[xX][0-9a-fA-F]{40}$/);
+
 /** `method` comes last (default POST) so callers that relay POST controls need not name it. */
-export async function handleControl(target: ControlTarget, path: string, body: unknown, method = "POST"): Promise<ControlResult> {
+export async function handleControl(
+  target: ControlTarget, path: string, body: unknown, method = "POST", query = new URLSearchParams(),
+): Promise<ControlResult> {
   try {
     if (path === "/sim/faults") return faultControl(target.faults, method, body);
+    if (path === "/sim/weight") return weightControl(target, method, query);
     if (!["/sim/faucet", "/sim/withdraw", "/sim/price", "/sim/adl", "/sim/abstraction"].includes(path)) return refused(404, `unknown control ${path}`);
     if (method !== "POST") return refused(405, `${path} takes POST`);
     if (path === "/sim/faucet" || path === "/sim/withdraw") {
@@ -63,6 +71,14 @@ export async function handleControl(target: ControlTarget, path: string, body: u
     if (e instanceof FaucetHookError) return refused(502, e.message);
     throw e;
   }
+}
+
+function weightControl(target: ControlTarget, method: string, query: URLSearchParams): ControlResult {
+  if (method !== "GET") return refused(405, "/sim/weight takes GET");
+  const user = query.get("user");
+  if (user === null) return { status: 200, json: { ok: true, ...target.weight() } };
+  if (!UserParam.safeParse(user).success) return refused(400, "user must be a 0x-prefixed 20-byte hex address");
+  return { status: 200, json: { ok: true, ...target.weight(user) } };
 }
 
 /** Every answer carries the queue as it is after the request. */

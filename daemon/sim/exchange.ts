@@ -13,12 +13,15 @@ import { nonceError, type NoncePolicy } from "./nonces.js";
 import { l1ConnectionId, recoverL1Signer, recoverUserSigner } from "./signing.js";
 import type { Network } from "./types.js";
 import { parseExchangeRequest, type ExchangeRequest, type L1Action, type UserSignedAction } from "./wire.js";
+import { actionWeight, type WeightCounter } from "./weights.js";
 
 export interface ExchangeDeps {
   ctx: EngineCtx;
   network: Network;
   nonces: NoncePolicy;
   agents: AgentPolicy;
+  /** Weighs each action against its signer (the venue weighs every request, refused ones too). */
+  weights: WeightCounter;
 }
 
 type Req<K extends ExchangeRequest["kind"]> = Extract<ExchangeRequest, { kind: K }>;
@@ -30,7 +33,10 @@ const DEFAULT = ok({ type: "default" });
 /** Handles a parsed JSON body; throws WireError for bodies the real API answers with 422. */
 export function handleExchange(deps: ExchangeDeps, body: unknown): unknown {
   const req = parseExchangeRequest(body);
-  if (req.kind === "refused") return err(`${req.type} is not available on the sim (a paper exchange).`);
+  if (req.kind === "refused") {
+    deps.weights.count(undefined, req.type, 1);
+    return err(`${req.type} is not available on the sim (a paper exchange).`);
+  }
   return req.kind === "l1" ? handleL1(deps, req) : handleUserSigned(deps, req);
 }
 
@@ -39,6 +45,7 @@ function handleL1(deps: ExchangeDeps, req: Req<"l1">): unknown {
   const now = ctx.now();
   const hash = l1ConnectionId(req.action, req.nonce, req.vaultAddress, req.expiresAfter);
   const signer = recoverL1Signer(hash, deps.network, req.signature);
+  deps.weights.count(signer, req.action.type, actionWeight(req.action));
   if (!signer) return err("Invalid signature.");
   const bad = nonceError(ctx.repo.noncesOf(signer), req.nonce, now, deps.nonces);
   if (bad) return err(bad);
@@ -105,6 +112,7 @@ function handleUserSigned(deps: ExchangeDeps, req: Req<"user">): unknown {
   const { ctx } = deps;
   const now = ctx.now();
   const signer = recoverSigner(req.action, req.signature);
+  deps.weights.count(signer, req.action.type, 1);
   if (!signer) return err("Invalid signature.");
   const bad = nonceError(ctx.repo.noncesOf(signer), req.nonce, now, deps.nonces);
   if (bad) return err(bad);

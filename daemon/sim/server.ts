@@ -33,7 +33,7 @@ export interface ControlResult {
 export interface ServerDeps {
   info(body: unknown): unknown;
   exchange(body: unknown): unknown;
-  control(method: string, path: string, body: unknown): Promise<ControlResult>;
+  control(method: string, path: string, body: unknown, query: URLSearchParams): Promise<ControlResult>;
   faults: FaultQueue;
   logger: SimLogger;
   now(): number;
@@ -151,10 +151,11 @@ export class SimHttpServer {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const path = new URL(req.url ?? "/", "http://sim").pathname;
+    const url = new URL(req.url ?? "/", "http://sim");
+    const path = url.pathname;
     const entry = this.log(req, path);
     try {
-      if (path.startsWith("/sim/")) return await this.serveControl(req, res, entry, path);
+      if (path.startsWith("/sim/")) return await this.serveControl(req, res, entry, url);
       if (path !== "/info" && path !== "/exchange") throw new HttpError(404, "Not Found");
       if (req.method !== "POST") throw new HttpError(405, "Method Not Allowed");
       entry.body = await readJson(req);
@@ -167,11 +168,11 @@ export class SimHttpServer {
   }
 
   /** The controls choose their methods (GET and DELETE /sim/faults have no body); loopback comes first. */
-  private async serveControl(req: IncomingMessage, res: ServerResponse, entry: RequestLogEntry, path: string): Promise<void> {
+  private async serveControl(req: IncomingMessage, res: ServerResponse, entry: RequestLogEntry, url: URL): Promise<void> {
     if (!isLoopbackAddress(req.socket.remoteAddress)) throw new HttpError(403, "sim test controls answer only on loopback");
     const method = req.method ?? "";
     if (method === "POST") entry.body = await readJson(req);
-    const out = await this.deps.control(method, path, entry.body);
+    const out = await this.deps.control(method, url.pathname, entry.body, url.searchParams);
     this.send(res, entry, out.status, out.json);
   }
 

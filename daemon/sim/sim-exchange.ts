@@ -27,6 +27,7 @@ import { openDb, type Db } from "./store/db.js";
 import { SimRepo } from "./store/repo.js";
 import { faucetCredit, withdrawal, type FaucetResult, type WithdrawalResult } from "./usdc-controls.js";
 import { deleverage, type AdlResult } from "./adl-control.js";
+import { WeightCounter, type UserWeight, type WeightTotals } from "./weights.js";
 export type { FaucetResult, WithdrawalResult } from "./usdc-controls.js";
 export type { AdlResult } from "./adl-control.js";
 import { silentLogger, type Market, type MarketSpec, type Network, type SimLogger } from "./types.js";
@@ -84,6 +85,12 @@ export interface SimExchange {
   mark(symbol: string): string;
   /** Sets what userAbstraction reports for a user (the sim always trades in the standard mode). */
   setAbstraction(user: string, mode: string): { user: string; abstraction: string };
+  /**
+   * Request weight as the venue weighs it, since start: one user's (the `user` of /info requests, the
+   * signer of /exchange actions; same as GET /sim/weight?user=), or every request's without a user.
+   */
+  weight(): WeightTotals;
+  weight(user: string): UserWeight;
   /** Switches the uncertain dust-close rule at run time (tests of a venue that refuses dust). */
   setDustClosesExempt(exempt: boolean): void;
   readonly faults: FaultQueue;
@@ -113,6 +120,7 @@ class SimExchangeImpl implements SimExchange {
   readonly network: Network;
   readonly markets: readonly Market[];
   readonly faults = new FaultQueue();
+  private readonly weights = new WeightCounter();
   private readonly list: MarketList;
   private readonly now: () => number;
   private readonly logger: SimLogger;
@@ -186,8 +194,8 @@ class SimExchangeImpl implements SimExchange {
     const feed = createFeed(this.options.priceFeed ?? { kind: "random-walk", seed: 1 }, this.list, ctx.repo);
     this.seedMarks(ctx, feed);
     const streams = new SimStreams(ctx, this.logger);
-    const exchangeDeps = { ctx, network: this.network, nonces: this.nonces, agents: this.agents };
-    const post = createPostHandler({ info: (b) => handleInfo(ctx, b), exchange: (b) => handleExchange(exchangeDeps, b) });
+    const exchangeDeps = { ctx, network: this.network, nonces: this.nonces, agents: this.agents, weights: this.weights };
+    const post = createPostHandler({ info: (b) => this.info(ctx, b), exchange: (b) => handleExchange(exchangeDeps, b) });
     const ws = new SimWsServer(streams.channels, { ...DEFAULT_WS_LIMITS, ...this.options.ws }, this.logger, post);
     streams.attach(ws);
     const server = this.createServer(ctx, ws);
@@ -208,25 +216,39 @@ class SimExchangeImpl implements SimExchange {
   }
 
   private createServer(ctx: EngineCtx, ws: SimWsServer): SimHttpServer {
-    const deps = { ctx, network: this.network, nonces: this.nonces, agents: this.agents };
+    const deps = { ctx, network: this.network, nonces: this.nonces, agents: this.agents, weights: this.weights };
     const target = {
       faucet: (user: string, amount: string | number) => this.faucet(user, amount),
       withdraw: (user: string, amount: string | number) => this.withdraw(user, amount),
       setPrice: (symbol: string, price: string | number) => this.setPrice(symbol, price),
       deleverage: (user: string, symbol: string, size?: string | number) => this.deleverage(user, symbol, size),
       setAbstraction: (user: string, mode: string) => this.setAbstraction(user, mode),
+      weight: (user?: string) => (user === undefined ? this.weight() : this.weight(user)),
       faults: this.faults,
     };
     return new SimHttpServer({
-      info: (body) => handleInfo(ctx, body),
+      info: (body) => this.info(ctx, body),
       exchange: (body) => handleExchange(deps, body),
-      control: (method, path, body) => handleControl(target, path, body, method),
+      control: (method, path, body, query) => handleControl(target, path, body, method, query),
       faults: this.faults,
       logger: this.logger,
       now: this.now,
       requestLogLimit: this.options.requestLogLimit ?? 1000,
       upgrade: (req, socket, head) => ws.handleUpgrade(req, socket, head),
     });
+  }
+
+  /** An /info answer, weighed once answered (a list's weight depends on its length). */
+  private info(ctx: EngineCtx, body: unknown): unknown {
+    const answer = handleInfo(ctx, body);
+    this.weights.countInfo(body, answer);
+    return answer;
+  }
+
+  weight(): WeightTotals;
+  weight(user: string): UserWeight;
+  weight(user?: string): WeightTotals | UserWeight {
+    return user === undefined ? this.weights.all() : this.weights.of(user);
   }
 
   /** A fresh database starts from the feed's first prices or the markets' start prices. */

@@ -7,6 +7,7 @@ import type { Executor } from "../db/store.js";
 import type { AgentRow } from "../db/schema.js";
 import { AppError } from "../errors.js";
 import type { ExchangeAdapter, Signer } from "../exchange/types.js";
+import type { UserReads } from "../exchange/user-reads.js";
 import type { SecretBox } from "../lib/secret-box.js";
 import { agentValidUntil, approvalSigner, approvalTypedData, signedApproval, type ApprovalParams } from "./agent-approval.js";
 
@@ -34,6 +35,8 @@ export interface AgentService {
 export function createAgentService(deps: {
   db: Executor;
   exchange: ExchangeAdapter;
+  /** The approval as the account's user asks for it: kept a few seconds, within the user's budget. */
+  reads: UserReads;
   box: SecretBox;
   clock: () => number;
 }): AgentService {
@@ -65,7 +68,7 @@ export function createAgentService(deps: {
 
   async function status(account: string, opts: { signatureChainId?: string } = {}): Promise<AgentStatus> {
     const agent = await current(account);
-    const onExchange = (await exchange.approvedAgents(account)).find(
+    const onExchange = (await deps.reads.as(account).approvedAgents(account)).find(
       (a) => a.address.toLowerCase() === agent.address.toLowerCase() && (a.validUntil === null || a.validUntil > clock()),
     );
     if (onExchange && !live(agent)) await repo.markApproved(db, agent.address, clock(), onExchange.validUntil);
@@ -101,7 +104,7 @@ export function createAgentService(deps: {
       if (signer.toLowerCase() !== account.toLowerCase()) {
         throw new AppError("FORBIDDEN", "the approval was not signed by your wallet over this agent and nonce");
       }
-      await exchange.relayUserAction(signedApproval(p, input.signature));
+      await exchange.relayUserAction(signedApproval(p, input.signature)).finally(() => deps.reads.forget(account));
       await repo.markApproved(db, agent.address, clock(), agentValidUntil(input.nonce));
       liveByAccount.delete(account);
       return { agentAddress: agent.address, approved: true, validUntil: agentValidUntil(input.nonce) };

@@ -10,6 +10,7 @@ import * as orders from "../db/orders-repo.js";
 import type { OrderRow } from "../db/schema.js";
 import { AppError, asAppError, type ErrorCode } from "../errors.js";
 import type { ActionOptions, Cloid, ExchangeAdapter, OpenOrderState, Signer } from "../exchange/types.js";
+import type { UserReads } from "../exchange/user-reads.js";
 import { compareDecimal } from "../lib/decimal.js";
 import type { AgentService } from "./agent-service.js";
 import { checkOrder, type CheckedOrder, type OrderIntent } from "./order-rules.js";
@@ -39,6 +40,8 @@ export interface TradingDeps {
   reconciler: Reconciler;
   /** Stores a final status this service learns of an order (a cancel that finds it closed). */
   orderSync: Pick<OrderSync, "record">;
+  /** What users' reads keep of an account, dropped once an order or a cancel went to it. */
+  reads: Pick<UserReads, "forget">;
   clock: () => number;
   log: Logger;
   slippageBps: number;
@@ -196,6 +199,8 @@ export function createTradingService(deps: TradingDeps) {
       await orders.updateOrder(db, cloid, { status: "rejected", error_code: e.code, error_message: e.message }, clock());
       await settleStops(db, order, cloid, { rejected: e.message }, children, clock());
       throw e;
+    } finally {
+      deps.reads.forget(account);
     }
   }
 
@@ -259,7 +264,8 @@ export function createTradingService(deps: TradingDeps) {
     }
     const market = (await exchange.markets()).find((m) => m.symbol === lookup.order.symbol);
     if (!market) throw new AppError("EXCHANGE_UNAVAILABLE", `the exchange no longer lists ${lookup.order.symbol}`);
-    await exchange.cancelOrder(await agents.signerFor(account), { asset: market.asset, oid: orderId }, { subAccount });
+    await exchange.cancelOrder(await agents.signerFor(account), { asset: market.asset, oid: orderId }, { subAccount })
+      .finally(() => deps.reads.forget(account));
     await orders.settleResting(db, account, orderId, { status: "canceled" }, clock());
     await stops.canceledByDaemon(db, account, orderId, clock());
     return { orderId, status: "canceled" as const };
@@ -297,6 +303,7 @@ export function createTradingService(deps: TradingDeps) {
         .then(() => stops.canceledByDaemon(db, target.account, o.oid, clock()))
         .catch((err) => deps.log.warn({ oid: o.oid, err: (err as Error).message }, "cannot record a cancel yet"));
     }));
+    deps.reads.forget(target.account);
     if (errors.some((e) => e.code === "AGENT_NOT_APPROVED")) await agents.forget(agent.address);
     return { canceled, errors };
   }

@@ -75,9 +75,9 @@ export function createAccountModes(deps: AccountModeDeps) {
       }
     },
 
-    /** Before anyone signs: terms on an account the oracle cannot value are refused. */
-    async assertValued(account: string): Promise<void> {
-      const mode = await deps.readMode(account);
+    /** Before anyone signs: terms on an account the oracle cannot value are refused (`read`: how a user's request reads it). */
+    async assertValued(account: string, read: (account: string) => Promise<string> = deps.readMode): Promise<void> {
+      const mode = await read(account);
       if (!VALUED_MODES.has(mode)) {
         throw new AppError("INVALID_INPUT", `exchangeAccount: ${unsupported(account, mode)}`, {
           details: [{ field: "body.exchangeAccount", message: unsupported(account, mode) }],

@@ -65,10 +65,10 @@ export function createOrderDesk(deps: OrderDeskDeps) {
     },
     cancel: async (user: string, orderId: number, vault?: string) =>
       trading.cancel(vault === undefined ? own(user) : await gate.forManage(user, vault), orderId),
-    openOrders: async (user: string, vault?: string) => views.openOrders(await forRead(user, vault)),
-    order: async (user: string, orderId: number, vault?: string) => views.order(await forRead(user, vault), orderId),
-    positions: async (user: string, vault?: string) => views.positions(await forRead(user, vault)),
-    prices: () => views.prices(),
+    openOrders: async (user: string, vault?: string) => views.openOrders(await forRead(user, vault), user),
+    order: async (user: string, orderId: number, vault?: string) => views.order(await forRead(user, vault), orderId, user),
+    positions: async (user: string, vault?: string) => views.positions(await forRead(user, vault), user),
+    prices: (user: string) => views.prices(user),
   };
 }
 

@@ -31,12 +31,12 @@ export interface ProposalDeps {
   /** The active (not closed) vault trading this exchange account, if any. */
   activeVaultFor(exchangeAccount: string): Promise<string | undefined>;
   createVault(terms: VaultTerms, investorSignature: string, traderSignature: string): Promise<{ vault: string; txHash: string }>;
-  /** The exchange account's value (USDC decimal string), for the warnings shown before anyone signs. */
-  accountValue(exchangeAccount: string): Promise<string>;
+  /** The exchange account's value (USDC decimal string), for the warnings shown before anyone signs; read as `caller` asked. */
+  accountValue(exchangeAccount: string, caller: string): Promise<string>;
   /** Runs `fn` while no other daemon on the database runs one under the same name (the store's lock). */
   exclusive<T>(name: string, fn: () => Promise<T>): Promise<T>;
-  /** Refuses (INVALID_INPUT) an exchange account in a mode the oracle cannot value (account-modes.ts). */
-  assertAccountValued(exchangeAccount: string): Promise<void>;
+  /** Refuses (INVALID_INPUT) an exchange account in a mode the oracle cannot value (account-modes.ts); read as `caller` asked. */
+  assertAccountValued(exchangeAccount: string, caller: string): Promise<void>;
   /** A vault just deployed gets its first reading at once, so it can trade without waiting a cycle. */
   firstReading(vault: string): Promise<unknown>;
   clock: () => number;
@@ -149,10 +149,14 @@ export function createProposalService(deps: ProposalDeps) {
   return {
     load,
 
-    /** What both parties should know before signing: the exchange account holds less than the initial balance. */
-    async warnings(row: ProposalRow): Promise<ProposalWarning[]> {
+    /**
+     * What both parties should know before signing: the exchange account holds less than the initial
+     * balance. Left out when the account cannot be read, the caller's read budget spent included (the
+     * proposal itself is the answer; a creation must not fail after its row was stored).
+     */
+    async warnings(row: ProposalRow, caller: string): Promise<ProposalWarning[]> {
       if (row.status !== "PENDING") return [];
-      const value = await deps.accountValue(row.exchange_account).catch(() => undefined);
+      const value = await deps.accountValue(row.exchange_account, caller).catch(() => undefined);
       const initial = baseUnitsToUsdc(row.initial_balance);
       if (value === undefined || compareDecimal(value, initial) >= 0) return [];
       // The peak starts at initialBalance: a first reading this far below it is already a breach.
@@ -194,7 +198,7 @@ export function createProposalService(deps: ProposalDeps) {
       if (await deps.activeVaultFor(exchangeAccount)) throw invalid("exchangeAccount", "this exchange account already backs an active vault");
       // An exchange that cannot answer does not block the proposal: the oracle reads the mode again
       // at the vault's first cycle and pauses it if the account cannot be valued.
-      await deps.assertAccountValued(exchangeAccount).catch((err) => {
+      await deps.assertAccountValued(exchangeAccount, user).catch((err) => {
         if (isAppError(err) && err.code === "INVALID_INPUT") throw err;
         log.warn({ exchangeAccount, err: (err as Error).message }, "cannot read the account's mode; the oracle will");
       });

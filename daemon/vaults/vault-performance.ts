@@ -1,11 +1,13 @@
 // A vault's performance figures (GET /api/vaults/:address/performance), computed exactly from what is
 // stored: the BalanceUpdated readings, the fills' fees (vault_trades), and the funding the exchange
-// reports for the vault's account (funding is not stored: userFunding is read at each request).
+// reports for the vault's account (funding is not stored: userFunding is read as the user's request
+// asks, kept a few seconds per account and weighed against the user's budget: exchange/user-reads.ts).
 // Definitions: README "Performance figures" and docs/design.md.
 import * as perfRepo from "../db/performance-repo.js";
 import type { VaultRow } from "../db/schema-chain.js";
 import type { Executor } from "../db/store.js";
-import type { ExchangeAdapter } from "../exchange/types.js";
+import { isAppError } from "../errors.js";
+import type { UserReads } from "../exchange/user-reads.js";
 import { formatDecimal } from "../lib/decimal.js";
 import {
   annualizedBps, createDecimalSum, createReadingWalk, returnBps, settlementIfClosed, type DailyFigure,
@@ -33,8 +35,8 @@ const pct = (bps: bigint | number) => formatDecimal(BigInt(bps), 2);
 const usdc = (units: bigint) => baseUnitsToUsdc(units);
 const renderDay = (d: DailyFigure) => ({ day: d.day, closingBalance: usdc(d.closingBalance), pnl: usdc(d.pnl) });
 
-export function createVaultPerformance(deps: { db: Executor; exchange: Pick<ExchangeAdapter, "fundingPayments"> }) {
-  const { db, exchange } = deps;
+export function createVaultPerformance(deps: { db: Executor; reads: Pick<UserReads, "as"> }) {
+  const { db, reads } = deps;
 
   async function walkReadings(v: VaultRow) {
     const walk = createReadingWalk(BigInt(v.initial_balance));
@@ -58,9 +60,16 @@ export function createVaultPerformance(deps: { db: Executor; exchange: Pick<Exch
     return formatDecimal(value, scale);
   }
 
-  /** Funding the account paid (+) or received (-) since the vault began, until it closed. */
-  async function fundingPaid(v: VaultRow): Promise<string | null> {
-    const payments = await exchange.fundingPayments(v.exchange_account, v.created_at * 1000).catch(() => undefined);
+  /**
+   * Funding the account paid (+) or received (-) since the vault began, until it closed. Null when
+   * the exchange cannot be read; past the user's budget the request is refused instead (a null would
+   * read as an outage, and a retry shortly after gets the figure).
+   */
+  async function fundingPaid(user: string, v: VaultRow): Promise<string | null> {
+    const payments = await reads.as(user).fundingPayments(v.exchange_account, v.created_at * 1000).catch((err: unknown) => {
+      if (isAppError(err) && err.code === "RATE_LIMITED") throw err;
+      return undefined;
+    });
     if (!payments) return null;
     const end = v.closed_at === null ? Infinity : v.closed_at * 1000;
     const sum = createDecimalSum();
@@ -75,7 +84,7 @@ export function createVaultPerformance(deps: { db: Executor; exchange: Pick<Exch
       const initial = BigInt(v.initial_balance);
       const latest = BigInt(v.closed ? (v.final_balance ?? v.current_balance) : v.current_balance);
       const asOf = v.closed ? (v.closed_at ?? v.created_at) : (v.last_observed_at ?? v.created_at);
-      const [walk, fees, funding] = await Promise.all([walkReadings(v), feesPaid(v), fundingPaid(v)]);
+      const [walk, fees, funding] = await Promise.all([walkReadings(v), feesPaid(v), fundingPaid(user, v)]);
       const annual = annualizedBps(initial, latest, asOf - v.created_at);
       const settle = settlementIfClosed(initial, latest, v.trader_share_bps);
       return {

@@ -258,7 +258,7 @@ export function createVaultService(deps: VaultServiceDeps) {
     async detail(user: string, address: string) {
       const { vault: v } = await vaultFor(db, user, address);
       const trades = (await tradesRepo.tradePage(db, v.address, { limit: 20, offset: 0 })).rows.map(rowToTrade);
-      const positions: PositionView[] | undefined = await deps.views.positions({ account: v.exchange_account }).catch(() => undefined);
+      const positions: PositionView[] | undefined = await deps.views.positions({ account: v.exchange_account }, user).catch(() => undefined);
       return { ...rowToDetail(v), trades, positions: positions ?? [], positionsAvailable: positions !== undefined, enforcement: enforcement.view(v) };
     },
 

@@ -2,6 +2,8 @@
 // the daemon's RPC, the exchange through its public info endpoint within the daemon's background
 // request budget, and the daemon's own records (each reading's source, the vault's order rows) checked
 // against them. One verification of a vault at a time; the last one is kept for the vault's page.
+// A verification is a read the user asked for: its answer stands a few seconds for every party, and
+// its weight is the caller's, within the users' budgets (exchange/read-budget.ts).
 import * as readingsRepo from "../db/vault-readings-repo.js";
 import * as verificationRepo from "../db/verification-repo.js";
 import type { Executor, UnitOfWork } from "../db/store.js";
@@ -10,6 +12,9 @@ import { exchangeRecordsFrom } from "../verify/exchange-records.js";
 import type { ChainEvent, Verification } from "../verify/records.js";
 import { verifyVault } from "../verify/verify-vault.js";
 import { vaultFor } from "./vault-access.js";
+import type { ReadBudget } from "../exchange/read-budget.js";
+import { KEPT_MS } from "../exchange/user-reads.js";
+import { READ_WEIGHT } from "../exchange/weight-limiter.js";
 
 export interface VerificationDeps {
   db: Executor;
@@ -19,6 +24,10 @@ export interface VerificationDeps {
   exchangeUrl: string;
   /** Waits for request weight in the daemon's background budget. */
   spend: (weight: number) => Promise<void>;
+  /** The users' budgets a verification's weight is taken from, as the caller's. */
+  budget: ReadBudget;
+  /** How long a verification's answer stands for the vault's parties (0: every request runs one). */
+  ttlMs: number;
   /** How long after an exchange change an order row may still lag it (a reconciliation pass or two). */
   orderLagMs: number;
   clock: () => number;
@@ -50,15 +59,29 @@ function indexedEvents(rows: Awaited<ReturnType<typeof verificationRepo.vaultCha
   });
 }
 
+/**
+ * What a run spends, as `caller`'s: the weight of its first call was taken to let it start (it
+ * starts only within the budget), what the run reads beyond it is added as it goes, however much.
+ */
+function spendAs(deps: VerificationDeps, caller: string, taken: number) {
+  let credit = taken;
+  return async (weight: number) => {
+    deps.budget.charge(caller, Math.max(0, weight - credit));
+    credit = Math.max(0, credit - weight);
+    await deps.spend(weight);
+  };
+}
+
 export function createVaultVerification(deps: VerificationDeps) {
   const running = new Map<string, Promise<Verification>>();
+  const recent = new Map<string, { at: number; result: Verification }>();
 
-  async function run(address: string, created: { block: number; time: number }, nettingFrom: number | null): Promise<Verification> {
+  async function run(address: string, created: { block: number; time: number }, nettingFrom: number | null, spend: (weight: number) => Promise<void>): Promise<Verification> {
     const chain = chainRecordsFrom(deps.rpcUrl, { fromBlock: created.block, created });
     try {
       const result = await verifyVault(address, {
         chain: chain.read,
-        exchange: exchangeRecordsFrom(`${deps.exchangeUrl}/info`, { spend: deps.spend, orders: true }),
+        exchange: exchangeRecordsFrom(`${deps.exchangeUrl}/info`, { spend, orders: true }),
         daemon: async (vault) => ({
           nettingFrom,
           chainEvents: indexedEvents(await verificationRepo.vaultChainEventRows(deps.db, vault)),
@@ -68,6 +91,7 @@ export function createVaultVerification(deps: VerificationDeps) {
         }),
       }, Math.floor(deps.clock() / 1000));
       await deps.work.write((trx) => verificationRepo.putVerification(trx, address, result.checkedAt, result.outcome, JSON.stringify(result)));
+      if (deps.ttlMs > 0) recent.set(address, { at: deps.clock(), result });
       return result;
     } finally {
       chain.close();
@@ -78,9 +102,20 @@ export function createVaultVerification(deps: VerificationDeps) {
     /** Runs the vault's verification now (a party only; others get 404). */
     async verify(user: string, address: string): Promise<Verification> {
       const { vault } = await vaultFor(deps.db, user, address);
+      const kept = recent.get(vault.address);
+      const age = kept ? deps.clock() - kept.at : Infinity;
+      if (kept && age < deps.ttlMs) return kept.result;
       let p = running.get(vault.address);
       if (!p) {
-        p = run(vault.address, { block: vault.created_block, time: vault.created_at }, vault.netting_from).finally(() => running.delete(vault.address));
+        // Its first call is a fills read (exchange-records.ts): let through as any read of that weight.
+        try {
+          deps.budget.take(user, READ_WEIGHT.fills);
+        } catch (err) {
+          if (kept && age < KEPT_MS) return kept.result;
+          throw err;
+        }
+        const spend = spendAs(deps, user, READ_WEIGHT.fills);
+        p = run(vault.address, { block: vault.created_block, time: vault.created_at }, vault.netting_from, spend).finally(() => running.delete(vault.address));
         running.set(vault.address, p);
       }
       return p;

@@ -7,11 +7,17 @@ import { UnreadableError, type ExchangeRecords } from "./records.js";
 const FILLS_PAGE = 2000;
 const FUNDING_PAGE = 500;
 const LEDGER_PAGE = 2000;
+/** What each of these info types weighs per call at the venue, before its items. */
+const BASE_WEIGHT = 20;
 /** userFillsByTime serves only the 10,000 most recent fills of an account. */
 const FILLS_KEPT = 10_000;
 
 export interface ExchangeReadOptions {
-  /** Waits for `weight` of request budget before each call (the daemon's limiter); none by default. */
+  /**
+   * Waits for `weight` of request budget (the daemon's limiter); none by default. Called before each
+   * call with its base weight (20), and after a list with what its items added (1 per 20), as the
+   * venue weighs them.
+   */
   spend?: (weight: number) => Promise<void>;
   /** Also read the account's order history (for the order rows' check). */
   orders?: boolean;
@@ -20,8 +26,8 @@ export interface ExchangeReadOptions {
 type Timed = { time: number };
 
 export function exchangeRecordsFrom(infoUrl: string, o: ExchangeReadOptions = {}) {
-  async function info<T>(body: Record<string, unknown>, weight: number): Promise<T> {
-    await o.spend?.(weight);
+  async function info<T>(body: Record<string, unknown>): Promise<T> {
+    await o.spend?.(BASE_WEIGHT);
     let res: Response;
     try {
       res = await fetch(infoUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -29,14 +35,17 @@ export function exchangeRecordsFrom(infoUrl: string, o: ExchangeReadOptions = {}
       throw new UnreadableError(`cannot reach the exchange at ${infoUrl}: ${(err as Error).message}`);
     }
     if (!res.ok) throw new UnreadableError(`the exchange answered ${res.status} to ${String(body.type)}`);
-    return (await res.json()) as T;
+    const answer = (await res.json()) as T;
+    const items = Array.isArray(answer) ? answer.length : 0;
+    if (items >= 20) await o.spend?.(Math.floor(items / 20));
+    return answer;
   }
 
   /** Pages forward by time; a record at a page's last millisecond may repeat on the next page, so `key` dedupes. */
   async function paged<T extends Timed>(type: string, user: string, from: number, page: number, key: (r: T) => string): Promise<T[]> {
     const out = new Map<string, T>();
     for (let start = from; ;) {
-      const rows = await info<T[]>({ type, user, startTime: start }, 20 + Math.floor(page / 20));
+      const rows = await info<T[]>({ type, user, startTime: start });
       for (const r of rows) out.set(key(r), r);
       if (rows.length < page) break;
       const last = Math.max(...rows.map((r) => r.time));
@@ -58,7 +67,7 @@ export function exchangeRecordsFrom(infoUrl: string, o: ExchangeReadOptions = {}
       ledger,
     };
     if (o.orders) {
-      const history = await info<Array<{ order: { oid: number }; status: string; statusTimestamp: number }>>({ type: "historicalOrders", user: account }, 20);
+      const history = await info<Array<{ order: { oid: number }; status: string; statusTimestamp: number }>>({ type: "historicalOrders", user: account });
       records.orders = history.map((h) => ({ oid: h.order.oid, status: h.status, statusTimestamp: h.statusTimestamp }));
     }
     return records;

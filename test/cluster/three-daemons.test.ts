@@ -92,6 +92,7 @@ only("postgres", test)("three daemons share 30 vaults; one is killed; its vaults
     "--data-dir", join(tmp.path, `d${i}`), "--database-url", databaseUrl, "--rpc-url", node!.url!, "--chain-id", "31337",
     "--exchange-url", simUrl, "--operator-key-file", keyFile, "--oracle-interval", String(INTERVAL_S), "--stale-after", "120",
     "--no-price-stream", "--sign-in-rate-limit", "100000", "--order-rate-limit", "100000",
+    "--read-cache", "0", "--read-weight-per-user", "1000000", "--read-weight-all-users", "1000000",
   ];
   for (let i = 0; i < 3; i++) mkdirSync(join(tmp.path, `d${i}`), { recursive: true });
   const daemons = await Promise.all([0, 1, 2].map((i) => run(flags(i), { TRADEVAULT_SECRET: "one secret for every daemon" })));

@@ -25,14 +25,16 @@ export interface DaemonProcess {
 
 /**
  * Flags for a crash run: the embedded sim and chain, an oracle cycle every second, snapshots and
- * compactions as often as the config allows (so kills land in them), and a static price feed (balances
- * move only when the test moves them).
+ * compactions as often as the config allows (so kills land in them), a static price feed (balances
+ * move only when the test moves them), and the rate limits and users' read budgets lifted, nothing
+ * kept between reads (a test is many users acting at once, reading right after what it did).
  */
 const crashFlags = (dataDir: string) => [
   "--data-dir", dataDir, "--port", "0", "--host", "127.0.0.1",
   "--oracle-interval", "1", "--stale-after", "120",
   "--chain-snapshot-interval", "1", "--chain-compact-blocks", "100",
   "--sim-feed", "static", "--sign-in-rate-limit", "10000", "--order-rate-limit", "10000",
+  "--read-cache", "0", "--read-weight-per-user", "1000000", "--read-weight-all-users", "1000000",
   "--log-level", process.env.TEST_LOG ?? "info",
 ];
 

@@ -57,8 +57,11 @@ export async function startTestDaemon(
   const dataDir = opts.dataDir ?? dir!.path;
   const clock = opts.clock ?? fakeClock();
   const databaseUrl = storeKind === "postgres" ? await databaseOf(dataDir) : undefined;
+  // Limits off unless a test sets them: most tests move the sim and read right after, as one client
+  // (test/http/user-reads.test.ts and its neighbours set the read cache and budgets they check).
   const input: ConfigInput = {
-    port: 0, dataDir, databaseUrl, logLevel: "silent", signInRateLimit: 10_000, orderRateLimit: 10_000, simFeed: "static", ...opts.config,
+    port: 0, dataDir, databaseUrl, logLevel: "silent", signInRateLimit: 10_000, orderRateLimit: 10_000, simFeed: "static",
+    readCache: 0, readWeightPerUser: 1_000_000, readWeightAllUsers: 1_000_000, ...opts.config,
   };
   // A new folder on SQLite starts from the run's deployed template (data-template.ts), not from genesis.
   const template = dir && storeKind === "sqlite" ? templateKey(opts.config ?? {}, clock()) : undefined;

@@ -19,7 +19,7 @@ import type { ConfigInput } from "../../daemon/config.js";
 const RUNTIME_ONLY = new Set<string>([
   "port", "host", "publicUrl", "logLevel", "corsOrigins", "trustProxy", "signInRateLimit", "orderRateLimit",
   "oracleInterval", "staleAfter", "breachMargin", "marketSlippage", "exchangeTimeout", "sessionMaxAgeDays",
-  "metricsPort", "priceStream", "deadManSeconds", "simFeed",
+  "metricsPort", "priceStream", "deadManSeconds", "simFeed", "readCache", "readWeightPerUser", "readWeightAllUsers",
 ]);
 
 /** A chain's genesis is the clock of its first start: a test whose clock is far from now gets a fresh one. */

@@ -24,6 +24,16 @@ test("listening beyond loopback needs TLS or a trusted proxy; NODE_ENV changes n
   assert.throws(() => resolveConfig({ tlsCert: "c.pem" }), /go together/);
 });
 
+test("users' reads: 5 s kept, 120 a user and 300 for all a minute; on Hyperliquid the ceiling must leave the oracle its share", () => {
+  const c = resolveConfig({});
+  assert.equal([c.readCache, c.readWeightPerUser, c.readWeightAllUsers], [5, 120, 300]);
+  assert.is(resolveConfig({ readCache: "0.5" }).readCache, 0.5);
+  assert.throws(() => resolveConfig({ exchange: "hyperliquid-testnet", readWeightAllUsers: "1000" }), /read-weight-all-users.*less than 1000/);
+  assert.is(resolveConfig({ exchange: "hyperliquid-testnet", readWeightAllUsers: "999" }).readWeightAllUsers, 999);
+  assert.is(resolveConfig({ readWeightAllUsers: "5000" }).readWeightAllUsers, 5000, "the sim has no request budget to leave");
+  assert.throws(() => resolveConfig({ readWeightPerUser: "0" }), (e: Error) => e instanceof ConfigError);
+});
+
 test("mainnet needs --allow-mainnet; bad values are refused", () => {
   assert.throws(() => resolveConfig({ exchange: "hyperliquid" }), /allow-mainnet/);
   assert.is(resolveConfig({ exchange: "hyperliquid", allowMainnet: true }).network, "mainnet");

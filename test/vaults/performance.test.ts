@@ -9,6 +9,8 @@ import { appendFills } from "../../daemon/db/vault-trades-repo.js";
 import { findVault, insertEvent, insertVault } from "../../daemon/db/vaults-repo.js";
 import type { Store } from "../../daemon/db/store.js";
 import { createHyperliquidAdapter } from "../../daemon/exchange/hyperliquid-adapter.js";
+import { readBudget } from "../../daemon/exchange/read-budget.js";
+import { createUserReads } from "../../daemon/exchange/user-reads.js";
 import { createVaultPerformance } from "../../daemon/vaults/vault-performance.js";
 import { party, startTestDaemon } from "../helpers/daemon.js";
 import { randomAddress, randomHash, vaultRow } from "../helpers/rows.js";
@@ -83,7 +85,8 @@ test("the figures of a scripted life equal the hand-worked values; funding is wh
     }
     const row = await scriptLife(s.store, { account: payer.address });
     const exchange = createHyperliquidAdapter({ kind: "sim", url: h.sim.url, isTestnet: true });
-    const p = await createVaultPerformance({ db: s.store.db, exchange }).performance(row.investor, row.address);
+    const reads = createUserReads({ exchange, budget: readBudget({ perUser: 120, allUsers: 300, clock: Date.now }), ttlMs: 5_000, clock: Date.now });
+    const p = await createVaultPerformance({ db: s.store.db, reads }).performance(row.investor, row.address);
     assert.equal(p, {
       returnPct: "12", // 120 / 1000
       annualizedReturnPct: "973.33", // 12% x 365 / 4.5 days = 973.333...%

@@ -15,7 +15,7 @@ export function accountRoutes(deps: { views: AccountViews }) {
       summary: "Your account: address, session expiry, exchange balances and agent status",
       auth: true,
       response: R.account,
-      errors: ["UNAUTHENTICATED"],
+      errors: ["UNAUTHENTICATED", "RATE_LIMITED"],
       handler: async ({ user }) => {
         const s = await views.summary(user.address);
         return {

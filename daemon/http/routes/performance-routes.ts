@@ -12,7 +12,7 @@ export function performanceRoutes(deps: { performance: VaultPerformanceService }
       method: "get", path: "/api/vaults/:address/performance", tag: "vaults", auth: true, params: z.object({ address }),
       summary: "The vault's return, annualized return, maximum drawdown, daily PnL, fees, funding and what closing now would settle",
       response: vaultPerformance,
-      errors: ["UNAUTHENTICATED", "NOT_FOUND", "INVALID_INPUT"],
+      errors: ["UNAUTHENTICATED", "NOT_FOUND", "INVALID_INPUT", "RATE_LIMITED"],
       handler: async ({ params, user }) => {
         const p = await deps.performance.performance(user.address, params.address);
         return {

@@ -59,7 +59,7 @@ export function proposalRoutes(proposals: ProposalService) {
           maxDrawdownBps: body.maxDrawdown, dailyDrawdownBps: body.dailyDrawdown, dealDeadline: body.dealDeadline,
           traderShareBps: body.profitShare.trader, breachPolicy: breachPolicyCode(body.breachPolicy), validUntil: body.validUntil,
         });
-        return { proposal: renderProposal(row), warnings: await proposals.warnings(row) };
+        return { proposal: renderProposal(row), warnings: await proposals.warnings(row, user.address) };
       },
     }),
     defineRoute({
@@ -79,7 +79,7 @@ export function proposalRoutes(proposals: ProposalService) {
       errors: [...errors],
       handler: async ({ params, user }) => {
         const row = await proposals.load(user.address, params.id);
-        return { proposal: renderProposal(row), warnings: await proposals.warnings(row) };
+        return { proposal: renderProposal(row), warnings: await proposals.warnings(row, user.address) };
       },
     }),
     defineRoute({

@@ -78,7 +78,7 @@ export function tradingRoutes(deps: { desk: OrderDesk; agents: AgentService }) {
       method: "get", path: "/api/orders", tag: "trading", auth: true, query: vaultQuery,
       summary: "Open orders of your account (or of a vault you trade)",
       response: R.openOrders,
-      errors: ["UNAUTHENTICATED", "NOT_FOUND", "EXCHANGE_UNAVAILABLE"],
+      errors: ["UNAUTHENTICATED", "NOT_FOUND", "RATE_LIMITED", "EXCHANGE_UNAVAILABLE"],
       handler: async ({ query, user }) => ({
         orders: (await desk.openOrders(user.address, query.vaultAddress)).map(({ trigger, protection, ...o }) => ({
           ...o, size: num(o.size), price: num(o.price), ...(trigger ? { trigger: { ...trigger, price: num(trigger.price) } } : {}),
@@ -90,7 +90,7 @@ export function tradingRoutes(deps: { desk: OrderDesk; agents: AgentService }) {
       method: "get", path: "/api/orders/:orderId", tag: "trading", auth: true, params: orderIdParams, query: vaultQuery,
       summary: "One order with its status and fills",
       response: R.oneOrder,
-      errors: ["INVALID_INPUT", "UNAUTHENTICATED", "NOT_FOUND", "EXCHANGE_UNAVAILABLE"],
+      errors: ["INVALID_INPUT", "UNAUTHENTICATED", "NOT_FOUND", "RATE_LIMITED", "EXCHANGE_UNAVAILABLE"],
       handler: async ({ params, query, user }) => {
         const o = await desk.order(user.address, params.orderId, query.vaultAddress);
         return {
@@ -112,7 +112,7 @@ export function tradingRoutes(deps: { desk: OrderDesk; agents: AgentService }) {
       method: "get", path: "/api/positions", tag: "trading", auth: true, query: vaultQuery,
       summary: "Open positions (size is signed: negative for shorts)",
       response: R.positions,
-      errors: ["UNAUTHENTICATED", "NOT_FOUND", "EXCHANGE_UNAVAILABLE"],
+      errors: ["UNAUTHENTICATED", "NOT_FOUND", "RATE_LIMITED", "EXCHANGE_UNAVAILABLE"],
       handler: async ({ query, user }) => ({
         positions: (await desk.positions(user.address, query.vaultAddress)).map(renderPosition),
       }),
@@ -121,8 +121,8 @@ export function tradingRoutes(deps: { desk: OrderDesk; agents: AgentService }) {
       method: "get", path: "/api/prices", tag: "trading", auth: true,
       summary: "Mid prices of every market the exchange lists, by symbol (on the sim: its marks as they move)",
       response: R.prices,
-      errors: ["UNAUTHENTICATED", "EXCHANGE_UNAVAILABLE"],
-      handler: async () => ({ prices: await desk.prices() }),
+      errors: ["UNAUTHENTICATED", "RATE_LIMITED", "EXCHANGE_UNAVAILABLE"],
+      handler: async ({ user }) => ({ prices: await desk.prices(user.address) }),
     }),
     defineRoute({
       method: "post", path: "/api/positions/close", tag: "trading", auth: true, limit: "orders",
@@ -138,7 +138,7 @@ export function tradingRoutes(deps: { desk: OrderDesk; agents: AgentService }) {
       query: z.object({ signatureChainId: z.string().regex(/^0x[0-9a-fA-F]{1,16}$/).optional() }).strict(),
       summary: "Your agent key: address, approval on the exchange, and the approveAgent typed data to sign while it is not approved",
       response: R.agentStatus,
-      errors: ["UNAUTHENTICATED", "EXCHANGE_UNAVAILABLE"],
+      errors: ["UNAUTHENTICATED", "RATE_LIMITED", "EXCHANGE_UNAVAILABLE"],
       handler: async ({ query, user }) => agentView(await agents.status(user.address, { signatureChainId: query.signatureChainId })),
     }),
     defineRoute({

@@ -12,7 +12,7 @@ export function verifyRoutes(deps: { verification: VaultVerificationService }) {
       method: "get", path: "/api/vaults/:address/verify", tag: "vaults", auth: true, params: z.object({ address }),
       summary: "Checks the vault's money invariants now against the chain's events and the exchange's fills, funding and ledger",
       response: vaultVerification,
-      errors: ["UNAUTHENTICATED", "NOT_FOUND", "INVALID_INPUT"],
+      errors: ["UNAUTHENTICATED", "NOT_FOUND", "INVALID_INPUT", "RATE_LIMITED"],
       handler: async ({ params, user }) => ({ verification: await deps.verification.verify(user.address, params.address) }),
     }),
     defineRoute({

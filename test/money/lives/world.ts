@@ -111,6 +111,7 @@ async function sharedSetting(): Promise<Setting> {
       "--rpc-url", parts.node.url!, "--chain-id", String(EMBEDDED_CHAIN_ID), "--exchange-url", parts.simUrl,
       "--operator-key-file", keyFile, "--settlement-token", minter.token,
       "--oracle-interval", "1", "--stale-after", "120", "--sign-in-rate-limit", "10000", "--order-rate-limit", "10000",
+      "--read-cache", "0", "--read-weight-per-user", "1000000", "--read-weight-all-users", "1000000",
       "--log-level", process.env.TEST_LOG ?? "info",
     ];
     return {
