@@ -17,12 +17,14 @@ t.after(async (ctx) => {
   await ctx.d.close();
 });
 
-t("creation from two signatures: the list reads back in SPEC's shape", async ({ d }) => {
+t("creation from two signatures: the list reads back in SPEC's shape, with each drawdown beside its limit", async ({ d }) => {
   const c = await vaultCase(d);
   const list = (await d.http.get("/api/vaults", { token: c.ivy.token })).body.data.vaults;
   assert.equal(list[0], {
     address: c.vault, investor: c.ivy.address, trader: c.tom.address, initialBalance: "10000", currentBalance: "10000",
     status: "ACTIVE", paused: false, dealDeadline: list[0].dealDeadline, profitShare: { trader: 20, investor: 80 },
+    // Beyond SPEC 2.10, for the list's gauges (docs/design.md "Limit warnings").
+    maxDrawdown: 10, dailyDrawdown: 5, currentDrawdown: 0, currentDailyDrawdown: 0,
   });
   await assertEvents(c, ["VaultCreated", "BalanceUpdated"]);
 });

@@ -1,7 +1,8 @@
 // One seeded vault life, played through the daemon as its users would: an investor and a trader, a
 // vault between them, money moved in and out at random moments (the creation second among them),
-// trades of random sizes that fill, rest and fill later, price moves that breach and recover, unpauses,
-// perhaps a SIGKILL and restart, and a close by either party or at the deadline. It ends with the
+// trades of random sizes that fill, rest and fill later, stops that fire (some into a gap the daemon
+// closes itself), a leveraged position the exchange liquidates, price moves that breach and recover,
+// unpauses, perhaps a SIGKILL and restart, and a close by either party or at the deadline. It ends with the
 // vault's verification, which must hold; a failure names the seed and the first broken invariant.
 import { approveAgent, randomWallet, signIn, signTyped, type Party } from "../../helpers/daemon.js";
 import { waitUntil } from "../../helpers/util.js";
@@ -101,7 +102,7 @@ export async function playLife(w: World, seed: number, o: LifeOptions): Promise<
   let killed = false;
   const trade = (body: Record<string, unknown>) => w.http().post("/api/trade", { vaultAddress: vault, ...body }, { token: tom.token });
   for (let i = r.int(5, 12); i > 0; i--) {
-    const what = r.pick(["deposit", "withdraw", "market", "market", "limit", "price", "price", "cycle", "unpause", "kill"] as const);
+    const what = r.pick(["deposit", "withdraw", "market", "market", "limit", "stop", "price", "price", "cycle", "unpause", "kill", "liquidation"] as const);
     const symbol = r.pick(Object.keys(MARKETS) as Symbol[]);
     if (process.env.LIVES_TRACE) console.error(`  [${seed}] next: ${what} ${symbol}`);
     if (what === "deposit") await move(r.int(1, 3_000));
@@ -116,6 +117,13 @@ export async function playLife(w: World, seed: number, o: LifeOptions): Promise<
       const px = Math.round(prices[symbol] * (side === "buy" ? 1 - r.int(1, 3) / 100 : 1 + r.int(1, 3) / 100));
       const res = await trade({ symbol, side, size: r.pick(MARKETS[symbol].sizes), price: px });
       say(`limit ${side} ${symbol} at ${px}: ${res.status} ${res.body.ok ? "" : res.body.error?.code}`);
+      continue;
+    } else if (what === "stop") {
+      say(await placeStop(w, r, tom.token, vault, symbol, prices[symbol]));
+      continue;
+    } else if (what === "liquidation") {
+      if (r.chance(0.5)) continue; // rarer than the other steps: it takes most of the capital
+      say(await liquidation(w, r, ivy, tom, vault, symbol, prices));
       continue;
     } else if (what === "price") {
       prices[symbol] = Math.round(prices[symbol] * (1 + r.int(-12, 10) / 100));
@@ -145,6 +153,39 @@ export async function playLife(w: World, seed: number, o: LifeOptions): Promise<
   const v = await w.http().get(`/api/vaults/${vault}/verify`, { token: ivy.token });
   if (v.status !== 200) throw new Error(`verify: ${v.status} ${JSON.stringify(v.body)}`);
   return { seed, vault, steps, verification: v.body.data.verification };
+}
+
+/**
+ * A stop-loss on the vault's position in `symbol`, 2 to 8% from the mark on its losing side: a later
+ * price step may cross it within its bound (the venue fills it) or gap past it (the daemon closes).
+ */
+async function placeStop(w: World, r: ReturnType<typeof rng>, token: string, vault: string, symbol: Symbol, mark: number): Promise<string> {
+  const positions = (await w.http().get(`/api/positions?vaultAddress=${vault}`, { token })).body.data?.positions as Array<{ symbol: string; size: number }> | undefined;
+  const held = positions?.find((p) => p.symbol === symbol);
+  if (!held) return `stop ${symbol}: no position`;
+  const long = held.size > 0;
+  const px = Math.round(mark * (long ? 1 - r.int(2, 8) / 100 : 1 + r.int(2, 8) / 100));
+  const res = await w.http().post("/api/trade", {
+    vaultAddress: vault, symbol, side: long ? "sell" : "buy", size: Math.abs(held.size), trigger: { price: px, kind: "sl" },
+  }, { token });
+  return `stop ${long ? "sell" : "buy"} ${symbol} at ${px}: ${res.status} ${res.body.ok ? "" : res.body.error?.code}`;
+}
+
+/**
+ * About 15 times the vault's balance in one position, then the price 6% against it: the exchange
+ * liquidates it (its maintenance margin is a fortieth of the notional at most), leaving about a tenth.
+ */
+async function liquidation(w: World, r: ReturnType<typeof rng>, ivy: Party, tom: Party, vault: string, symbol: Symbol, prices: Record<Symbol, number>): Promise<string> {
+  const v = await vaultView(w, ivy, vault);
+  if (v.paused || v.closed) return "liquidation: the vault is paused";
+  const decimals = symbol === "BTC" ? 3 : 2;
+  const size = Math.floor((15 * Number(v.currentBalance) / prices[symbol]) * 10 ** decimals) / 10 ** decimals;
+  const long = r.chance(0.5);
+  const res = await w.http().post("/api/trade", { vaultAddress: vault, symbol, side: long ? "buy" : "sell", size }, { token: tom.token });
+  if (!res.body.ok) return `liquidation: the ${size} ${symbol} entry was refused (${res.body.error?.code})`;
+  prices[symbol] = Math.round(prices[symbol] * (long ? 0.94 : 1.06));
+  await simControl(w, "/sim/price", { symbol, price: String(prices[symbol]) });
+  return `liquidation: ${long ? "long" : "short"} ${size} ${symbol}, then ${symbol} to ${prices[symbol]}`;
 }
 
 /** The investor funds the escrow (short of, at or past what the trader is owed), and both withdraw what they may. */
