@@ -46,6 +46,8 @@ const LEASE_MS = 15_000;
 const AFTER_CROSSING_MS = 1_000;
 /** A stop the exchange has never heard of (its order was never placed) is dropped after this long. */
 const UNKNOWN_AFTER_MS = 120_000;
+/** A lease round for stops of vaults this daemon does not hold, at most this often. */
+const REFRESH_MS = 5_000;
 /** How often the watched triggers are re-read from the store (a cheap indexed query). */
 const REINDEX_MS = 2_000;
 const backoffMs = (attempts: number) => Math.min(1_000 * 2 ** Math.max(0, attempts - 1), 30_000);
@@ -61,6 +63,7 @@ export function createStopKeeper(deps: StopKeeperDeps) {
   const woken = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
+  let refreshedAt = 0;
   let stopped = false;
 
   /** Records StopFailed or StopFilled, in `trx`: a vault event for a vault's stop, the owner's notice for an own account's. */
@@ -166,7 +169,13 @@ export function createStopKeeper(deps: StopKeeperDeps) {
   async function liveByAccount(only?: string): Promise<Map<string, StopRow[]>> {
     const byAccount = new Map<string, StopRow[]>();
     const next = new Map<string, StopRow[]>();
-    for (const s of await stopsRepo.liveStops(db, STOPS_PER_PASS)) {
+    const live = await stopsRepo.liveStops(db, STOPS_PER_PASS);
+    // A vault opened since the last lease round is nobody's yet: a round now takes it, as the oracle's cycle would.
+    if (live.some((s) => s.vault_address && !deps.share.holds(s.vault_address)) && clock() - refreshedAt > REFRESH_MS) {
+      refreshedAt = clock();
+      await deps.share.refresh().catch((err) => log.warn({ err: (err as Error).message }, "cannot take a lease round for the vaults' stops"));
+    }
+    for (const s of live) {
       if (s.vault_address && !deps.share.holds(s.vault_address)) continue;
       if (s.state === "armed" && s.market === 1) next.set(s.symbol, [...(next.get(s.symbol) ?? []), s]);
       if (only !== undefined && s.account !== only) continue;
