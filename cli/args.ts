@@ -1,11 +1,10 @@
 // Arguments the CLI can check itself, checked before any network call, in the CLI's own words
 // (flag names, not the daemon's field names). Each returns the value to send or throws exit 2.
+import { DATE_FORMS, parseDateBound } from "../daemon/lib/date-bound.js";
 import { usageError } from "./errors.js";
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const DECIMAL = /^\d+(\.\d+)?$/;
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/;
 
 export function addressArg(name: string, value: string): string {
   if (!ADDRESS.test(value)) throw usageError(`${name} must be an address (0x and 40 hex digits), got "${value}"`);
@@ -30,10 +29,13 @@ export function integerArg(name: string, value: string, min = 0, max = Number.MA
 
 export const orderIdArg = (value: string) => integerArg("the order id", value, 1);
 
-/** The forms the daemon accepts for a date bound: ISO date, ISO date-time, or Unix seconds. */
+/**
+ * A date bound, by the daemon's own rule (daemon/lib/date-bound.ts): an ISO date or date-time (UTC
+ * when it names no zone) or Unix seconds; a day, time or offset that does not exist is refused here.
+ */
 export function dateArg(name: string, value: string): string {
-  const ok = /^\d{1,12}$/.test(value) ||
-    ((DATE_ONLY.test(value) || DATE_TIME.test(value)) && !Number.isNaN(Date.parse(DATE_ONLY.test(value) ? `${value}T00:00:00Z` : value)));
-  if (!ok) throw usageError(`${name} must be a date (2026-11-01), a date-time (2026-11-01T12:00:00Z) or Unix seconds, got "${value}"`);
-  return value;
+  const parsed = parseDateBound(value, false);
+  if (typeof parsed === "number") return value;
+  const why = parsed === DATE_FORMS ? "" : ` (${parsed})`;
+  throw usageError(`${name} must be a date (2026-11-01), a date-time (2026-11-01T12:00:00Z, UTC unless it names a zone) or Unix seconds, got "${value}"${why}`);
 }

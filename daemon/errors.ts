@@ -20,6 +20,8 @@ export const ERROR_STATUS = {
   AGENT_NOT_APPROVED: 409,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  /** The request line and headers past Node's limit: answered by the server, before any route. */
+  HEADERS_TOO_LARGE: 431,
   UNSUPPORTED_MEDIA_TYPE: 415,
   INSUFFICIENT_BALANCE: 422,
   ORDER_REJECTED: 422,

@@ -7,6 +7,7 @@ import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import type { Config } from "./config.js";
+import { answerClientError } from "./http/client-error.js";
 
 export interface ListenAddress {
   /** Where the API listens, e.g. http://127.0.0.1:8420 */
@@ -62,6 +63,7 @@ export async function listenForApi(config: Config): Promise<Listening> {
   // minute, as proxies do; the client is told (Keep-Alive: timeout=65) and closes first.
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
+  server.on("clientError", answerClientError);
   const addr = await listen(server, config.host, config.port);
   return { server, address: addressOf(config, addr) };
 }

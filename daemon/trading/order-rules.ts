@@ -9,6 +9,12 @@ import {
 
 export const MIN_ORDER_VALUE = "10";
 
+/**
+ * Sizes and prices stay below this: far past any market, and still a finite JSON number when the API
+ * renders them (a 400-digit price the venue took as a trigger would render as null).
+ */
+export const MAX_ORDER_FIGURE = "1000000000000000";
+
 /** A stop-loss or take-profit: waits off the book until the mark crosses `price`. */
 export interface TriggerIntent {
   price: string;
@@ -71,6 +77,7 @@ export function checkOrder(
     throw invalid("symbol", `unknown symbol "${intent.symbol}"; known: ${markets.slice(0, 20).map((m) => m.symbol).join(", ")}`);
   }
   if (compareDecimal(intent.size, "0") <= 0) throw invalid("size", "must be greater than 0");
+  if (compareDecimal(intent.size, MAX_ORDER_FIGURE) >= 0) throw invalid("size", `must be below ${MAX_ORDER_FIGURE}`);
   if (decimalPlaces(intent.size) > market.szDecimals) {
     throw invalid("size", `${market.symbol} sizes have at most ${market.szDecimals} decimals`);
   }
@@ -161,6 +168,7 @@ function checkProtection(intent: OrderIntent, p: ProtectionIntent, market: Marke
 
 function checkPrice(field: string, price: string, market: Market): void {
   if (compareDecimal(price, "0") <= 0) throw invalid(field, "must be greater than 0");
+  if (compareDecimal(price, MAX_ORDER_FIGURE) >= 0) throw invalid(field, `must be below ${MAX_ORDER_FIGURE}`);
   if (!isValidPrice(price, market.szDecimals)) {
     const places = maxPriceDecimals(market.szDecimals);
     const why = significantFigures(price) > 5 ? "at most 5 significant figures" : `at most ${places} decimals`;

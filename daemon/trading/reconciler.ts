@@ -12,6 +12,13 @@ import { withRetry } from "../lib/retry.js";
 /** Clock skew allowance between us and the exchange when trusting expiresAfter. */
 const EXPIRY_GRACE_MS = 5_000;
 
+/**
+ * Unix ms from which an order the exchange has not seen can be settled as never placed: its signed
+ * expiresAfter, and the clock allowance, have passed. Before that a lookup that finds nothing proves
+ * nothing, since the request may still be on its way.
+ */
+export const settledNoLaterThan = (row: Pick<OrderRow, "expires_at">): number => row.expires_at + EXPIRY_GRACE_MS;
+
 export interface Reconciler {
   settle(cloid: string): Promise<OrderRow | undefined>;
   sweep(): Promise<number>;
@@ -64,7 +71,7 @@ export function createReconciler(deps: ReconcilerDeps): Reconciler {
         ...(status === "rejected" ? { error_code: "ORDER_REJECTED", error_message: `the exchange rejected the order (${lookup.status})` } : {}),
       }, clock());
       log.info({ cloid, oid: lookup.order.oid, status }, "reconciled order");
-    } else if (clock() > row.expires_at + EXPIRY_GRACE_MS) {
+    } else if (clock() > settledNoLaterThan(row)) {
       await work.write(async (trx) => {
         await orders.updateOrder(trx, cloid, {
           status: "rejected", error_code: "EXCHANGE_UNAVAILABLE",

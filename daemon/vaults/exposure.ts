@@ -13,7 +13,7 @@ import { AppError, asAppError } from "../errors.js";
 import type { ExchangeAdapter, OpenOrderState, PositionState, ReadOptions } from "../exchange/types.js";
 import { compareDecimal } from "../lib/decimal.js";
 import { MIN_ORDER_VALUE } from "../trading/order-rules.js";
-import type { Reconciler } from "../trading/reconciler.js";
+import { settledNoLaterThan, type Reconciler } from "../trading/reconciler.js";
 import type { TradingService } from "../trading/trading-service.js";
 import type { BreachPolicyRule } from "./breach-policies.js";
 
@@ -29,6 +29,7 @@ export interface ExposureDeps {
   trading: TradingService;
   reconciler: Reconciler;
   log: Logger;
+  clock: () => number;
   /** How long a close order may take to land (expiresAfter): one in doubt is settled that much sooner. */
   closeTtlMs?: number;
 }
@@ -61,6 +62,8 @@ type Rule = BreachPolicyRule["enforce"];
 
 const FLATTEN: Rule = { cancel: "all", closePositions: true };
 const MAX_PASSES = 3;
+/** Retry-After when the exchange could not be asked about an order in doubt: about the reconciler's lookups. */
+const LOOKUP_RETRY_S = 5;
 
 const isOpen = (p: PositionState) => compareDecimal(p.size, "0") !== 0;
 /** A reduce-only stop-loss or take-profit: it only takes exposure off, so it stays armed while its position is open. */
@@ -73,13 +76,18 @@ export function createExposure(deps: ExposureDeps) {
   const { db, exchange, trading, reconciler } = deps;
   const closeTtlMs = deps.closeTtlMs ?? 5_000;
 
-  /** Settles the vault's orders in doubt by cloid; throws while any is still unknown. */
+  /**
+   * Settles the vault's orders in doubt by cloid, asking the exchange now; throws while one is still
+   * unknown, with Retry-After at the moment it can be settled for certain (its expiry) or, when the
+   * exchange could not be asked, at the next lookup.
+   */
   async function settleInDoubt(v: VaultRow): Promise<void> {
     for (const row of await ordersRepo.inDoubtOfVault(db, v.address)) {
       const settled = await reconciler.settle(row.cloid);
       if (settled && (settled.status === "pending" || settled.status === "unknown")) {
+        const waitMs = settledNoLaterThan(settled) - deps.clock();
         throw new AppError("CONFLICT", `order ${row.cloid} of this vault is still in doubt; it is settled before anything new is sent`, {
-          retryable: true, details: { inDoubt: row.cloid },
+          retryable: true, retryAfter: waitMs > 0 ? Math.ceil(waitMs / 1000) : LOOKUP_RETRY_S, details: { inDoubt: row.cloid },
         });
       }
     }

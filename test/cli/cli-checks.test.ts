@@ -36,6 +36,10 @@ t("arguments the CLI can check exit 2 in its own words, before any network call"
     [["orders", "--vault", "0x12"], /--vault must be an address/],
     [["vaults", "trades", ADDR, "--from", "yesterday"], /--from must be a date/],
     [["vaults", "trades", ADDR, "--to", "2026-13-45"], /--to must be a date/],
+    [["vaults", "trades", ADDR, "--from", "2026-02-30"], /--from must be a date.*"2026-02-30" \(2026-02-30 is no date: that day does not exist\)/],
+    [["vaults", "trades", ADDR, "--to", "2026-11-01T25:00"], /--to must be a date.*hours run 00-23/],
+    [["vaults", "trades", ADDR, "--to", "2026-11-01T10:00:00+24:00"], /--to must be a date.*names no UTC offset/],
+    [["vaults", "export", ADDR, "--trades", "--from", "2025-02-29"], /--from must be a date.*that day does not exist/],
     [["vaults", "trades", "X", "--from", "2026-01-01"], /vault address must be an address/],
     [["vaults", "trades", ADDR, "--limit", "5000"], /--limit must be a whole number from 1 to 1000/],
     [["vaults", "show", "X"], /vault address must be an address/],
@@ -61,8 +65,10 @@ t("arguments the CLI can check exit 2 in its own words, before any network call"
     assert.not.match(r.stderr, /startDate|vaultAddress|orderId|params\./, "the daemon's field names");
     assert.is(r.stderr.trim().split("\n").length, 1, `${args.join(" ")}: one line`);
   }
-  const good = await cli(ctx, ["vaults", "trades", ADDR, "--from", "2026-01-01T10:00:00Z", "--to", "1767225600"]);
-  assert.is(good.code, 3, "valid arguments get as far as the network");
+  for (const [from, to] of [["2026-01-01T10:00:00Z", "1767225600"], ["2026-11-01T10:00", "2028-02-29"], ["2026-11-01T10:00:00.5+05:30", "2026-12-31T23:59:59"]]) {
+    const good = await cli(ctx, ["vaults", "trades", ADDR, "--from", from, "--to", to]);
+    assert.is(good.code, 3, `valid arguments get as far as the network: --from ${from} --to ${to}: ${good.stderr}`);
+  }
 });
 
 t("a daemon that is not there is exit 3 for every command, signed in or not; a URL without a scheme is exit 2", async (ctx) => {
@@ -114,7 +120,7 @@ t("--version prints the package version", async (ctx) => {
 
 /** The daemon's plain modules: data and words with no run-time imports but each other (docs/design.md section 10). */
 const PLAIN = ["daemon/vaults/breach-policies.ts", "daemon/events/event-types.ts", "daemon/events/describe-event.ts",
-  "daemon/events/describe-protection.ts", "daemon/events/describe-notice.ts", "daemon/lib/figures.ts", "daemon/trading/describe-fill.ts"];
+  "daemon/events/describe-protection.ts", "daemon/events/describe-notice.ts", "daemon/lib/figures.ts", "daemon/trading/describe-fill.ts", "daemon/lib/date-bound.ts"];
 const STATEMENTS = /\b(import|export)(\s+type)?\b[^;]*?\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']/gs;
 /** A file's run-time imports (not `import type`), resolved from the package root. */
 const runtimeImports = (file: string) => [...readFileSync(join(packageRoot(), file), "utf8").replace(/^\s*\/\/.*$/gm, "").matchAll(STATEMENTS)]

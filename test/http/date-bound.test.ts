@@ -1,7 +1,7 @@
 // parseDateBound: the forms a page's startDate/endDate take, read in UTC whatever the process's zone.
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
-import { parseDateBound } from "../../daemon/http/date-bound.js";
+import { parseDateBound } from "../../daemon/lib/date-bound.js";
 
 const t = suite("date bound");
 const at = Date.UTC(2026, 10, 1, 10, 0, 0);

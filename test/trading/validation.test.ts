@@ -16,6 +16,8 @@ t.after(async (ctx) => {
 
 const count = async (d: TestDaemon) => (await rows(d.daemon.store, sql<{ n: number }>`select count(*) as n from orders`))[0]!.n;
 const good = { symbol: "BTC", side: "buy", size: 0.01, price: 50000 };
+/** 10^399: one significant figure, so the venue's precision rules alone would take it as a price. */
+const HUGE = `1${"0".repeat(399)}`;
 
 const cases: Array<[string, Record<string, unknown>, string]> = [
   ["size as text that is not a number", { ...good, size: "lots" }, "body.size"],
@@ -37,6 +39,10 @@ const cases: Array<[string, Record<string, unknown>, string]> = [
   ["unknown field", { ...good, leverage: 50 }, "body"],
   ["missing side", { symbol: "BTC", size: 0.01, price: 50000 }, "body.side"],
   ["size as a number-looking string with exponent", { ...good, size: "1e-2" }, "body.size"],
+  ["a size of 400 digits", { ...good, size: HUGE }, "body.size"],
+  ["a price of 400 digits", { ...good, side: "sell", price: HUGE }, "body.price"],
+  ["a take-profit of 400 digits", { symbol: "ETH", side: "buy", size: 0.02, takeProfit: { price: HUGE } }, "body.takeProfit.price"],
+  ["a trigger price of 400 digits", { symbol: "BTC", side: "sell", size: 0.01, trigger: { price: HUGE, kind: "tp" } }, "body.trigger.price"],
 ];
 
 for (const [name, body, field] of cases) {

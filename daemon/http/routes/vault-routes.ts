@@ -86,7 +86,8 @@ export function vaultRoutes(deps: { vaults: VaultService; exports: VaultExports 
       method: "post", path: "/api/vaults/:address/close", tag: "vaults", auth: true, params: vaultParams,
       summary: "Close the vault (investor or trader): cancel orders, flatten positions, final balance, split on-chain",
       response: R.vaultClose,
-      errors: [...common, "VAULT_CLOSED", "AGENT_NOT_APPROVED", "EXCHANGE_UNAVAILABLE", "CHAIN_UNAVAILABLE"],
+      // CONFLICT: an order of the vault is still in doubt (with Retry-After); ORDER_REJECTED: the exchange refused a close.
+      errors: [...common, "VAULT_CLOSED", "CONFLICT", "AGENT_NOT_APPROVED", "ORDER_REJECTED", "EXCHANGE_UNAVAILABLE", "CHAIN_UNAVAILABLE"],
       handler: async ({ params, user }) => ({ vault: renderCloseResult(await vaults.close(user.address, params.address)) }),
     }),
     defineRoute({
