@@ -34,7 +34,8 @@ async function signIn() {
  * with a single-use ticket. Its own reconnect would reuse the spent ticket (401), so on an error the
  * page closes it and opens a new stream with a new ticket, resuming after the last event it saw.
  */
-const EVENT_TYPES = ["VaultCreated", "BalanceUpdated", "Paused", "Unpaused", "Closed", "Funded", "Withdrawn", "Fill", "BalanceMismatch", "OrdersCanceled", "Flattened", "AccountModeChanged", "EnforcementFailing", "DeadlineApproaching"];
+const EVENT_TYPES = ["VaultCreated", "BalanceUpdated", "Paused", "Unpaused", "Closed", "Funded", "Withdrawn", "Fill", "BalanceMismatch", "OrdersCanceled", "Flattened", "AccountModeChanged", "EnforcementFailing", "DeadlineApproaching",
+  "StopFailed", "StopFilled", "Liquidated", "Deleveraged", "LimitNear"];
 let lastEventId = 0;
 async function openEvents(onEvent) {
   const { ticket } = await api("POST", "/api/events/ticket");
