@@ -166,7 +166,7 @@ export function composeServices(deps: ServiceDeps) {
   const gate = createVaultGate({ db, balances, refresh: vaults.refresh, clock, staleAfterMs: config.staleAfter * 1000 });
   // Notices to one user (ProposalSigned, an agent key expiring, an account's stop); the webhooks outbox is its sink (below).
   const notices = createUserNotices({ db, clock });
-  const stops = createStopKeeper({ db, work: store, exchange, trading, reconciler, notices, publish: live.publish, share, clock, log });
+  const stops = createStopKeeper({ db, work: store, exchange, trading, reconciler, notices, publish: live.publish, clock, log });
   const desk = createOrderDesk({ db, trading, views, gate, balances, stops, log });
   const watch = createVaultWatch({
     db, changeKey: store.changeKey, balances, refresh: vaults.refresh, share, clock, log, marginBps: Math.round(config.breachMargin * 100),

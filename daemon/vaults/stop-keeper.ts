@@ -5,7 +5,9 @@
 // at start, and soon after the mark crosses a trigger, it compares each stop with the exchange and
 // acts until they agree. A fired stop is closed at market (StopFailed, then StopFilled with the
 // price), retried with backoff; a stop whose position went flat is canceled. Vault stops are told as
-// vault events, own accounts' as the owner's notices; both reach webhooks.
+// vault events, own accounts' as the owner's notices; both reach webhooks. Every daemon sharing a
+// store keeps every stop: each change is a conditional update, so an event is recorded once and a
+// close is sent by the one daemon that claimed it.
 import type { Logger } from "pino";
 import type { Executor, UnitOfWork } from "../db/store.js";
 import type { StopRow } from "../db/schema.js";
@@ -20,7 +22,6 @@ import { newCloid, type TradingService } from "../trading/trading-service.js";
 import type { Target } from "../trading/target.js";
 import { afterClose, crossed, protectedPosition, whileOpen, type AccountView } from "./stop-rules.js";
 import { appendDaemonEvent } from "./vault-events.js";
-import type { VaultShare } from "./vault-share.js";
 
 export interface StopKeeperDeps {
   db: Executor;
@@ -31,7 +32,6 @@ export interface StopKeeperDeps {
   notices: UserNotices;
   /** Publishes stored vault events to live streams (after commit). */
   publish(rows: VaultEventRow[]): void;
-  share: VaultShare;
   clock: () => number;
   log: Logger;
 }
@@ -46,8 +46,6 @@ const LEASE_MS = 15_000;
 const AFTER_CROSSING_MS = 1_000;
 /** A stop the exchange has never heard of (its order was never placed) is dropped after this long. */
 const UNKNOWN_AFTER_MS = 120_000;
-/** A lease round for stops of vaults this daemon does not hold, at most this often. */
-const REFRESH_MS = 5_000;
 /** How often the watched triggers are re-read from the store (a cheap indexed query). */
 const REINDEX_MS = 2_000;
 const backoffMs = (attempts: number) => Math.min(1_000 * 2 ** Math.max(0, attempts - 1), 30_000);
@@ -63,7 +61,6 @@ export function createStopKeeper(deps: StopKeeperDeps) {
   const woken = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
-  let refreshedAt = 0;
   let stopped = false;
 
   /** Records StopFailed or StopFilled, in `trx`: a vault event for a vault's stop, the owner's notice for an own account's. */
@@ -165,18 +162,14 @@ export function createStopKeeper(deps: StopKeeperDeps) {
     if (fired.length > 0) wake(account, Math.max(1_000, Math.min(...fired.map((s) => s.next_try_at)) - clock()));
   }
 
-  /** Live stops by account, this daemon's share of the vaults' (their holder keeps the others). */
+  /**
+   * Live stops by account. Every daemon keeps every stop, a vault's too: a stop must not wait for a
+   * lease round to be watched, and the conditional updates keep its event single and its close claimed.
+   */
   async function liveByAccount(only?: string): Promise<Map<string, StopRow[]>> {
     const byAccount = new Map<string, StopRow[]>();
     const next = new Map<string, StopRow[]>();
-    const live = await stopsRepo.liveStops(db, STOPS_PER_PASS);
-    // A vault opened since the last lease round is nobody's yet: a round now takes it, as the oracle's cycle would.
-    if (live.some((s) => s.vault_address && !deps.share.holds(s.vault_address)) && clock() - refreshedAt > REFRESH_MS) {
-      refreshedAt = clock();
-      await deps.share.refresh().catch((err) => log.warn({ err: (err as Error).message }, "cannot take a lease round for the vaults' stops"));
-    }
-    for (const s of live) {
-      if (s.vault_address && !deps.share.holds(s.vault_address)) continue;
+    for (const s of await stopsRepo.liveStops(db, STOPS_PER_PASS)) {
       if (s.state === "armed" && s.market === 1) next.set(s.symbol, [...(next.get(s.symbol) ?? []), s]);
       if (only !== undefined && s.account !== only) continue;
       byAccount.set(s.account, [...(byAccount.get(s.account) ?? []), s]);

@@ -80,11 +80,26 @@ function flatAt(fills: ExchangeRecords["fills"]): (fromMs: number, toMs: number)
   };
 }
 
+/**
+ * A liquidation that left the account below zero: the venue takes the loss past it (the account ends
+ * at 0, not below), so the fills' closed PnL undercounts the account by that much. The ledger record
+ * gives the account value when it was liquidated; the liquidation's fills, at its time, their fees.
+ */
+function absorbedLosses(exchange: ExchangeRecords): Array<{ time: number; amount: bigint }> {
+  return exchange.ledger.filter((l) => l.delta.type === "liquidation" && typeof l.delta.accountValue === "string").flatMap((l) => {
+    const coins = new Set(((l.delta.liquidatedPositions as Array<{ coin: string }> | undefined) ?? []).map((p) => p.coin));
+    const fees = exchange.fills.filter((f) => f.time === l.time && coins.has(f.coin)).reduce((sum, f) => sum + parseDecimal(f.fee, SCALE), 0n);
+    const left = parseDecimal(l.delta.accountValue as string, SCALE) - fees;
+    return left < 0n ? [{ time: l.time, amount: -left }] : [];
+  });
+}
+
 /** What the fills, fees and funding paid the account in (fromMs, toMs], at SCALE decimals: prefix sums over time. */
 function paidBetween(exchange: ExchangeRecords): (fromMs: number, toMs: number) => bigint {
   const flows = [
     ...exchange.fills.map((f) => ({ time: f.time, amount: parseDecimal(f.closedPnl, SCALE) - parseDecimal(f.fee, SCALE) })),
     ...exchange.funding.map((p) => ({ time: p.time, amount: parseDecimal(p.usdc, SCALE) })),
+    ...absorbedLosses(exchange),
   ].sort((a, b) => a.time - b.time);
   const times = flows.map((f) => f.time);
   const prefix = [0n];
