@@ -55,4 +55,19 @@ test("through the daemon a reading's own account state decides, cut at its time"
   assert.is(r.checked, 1);
 });
 
+test("a liquidation past zero: the loss the venue took beyond the account's value is no loss of the account", () => {
+  // 10 000 of capital; at the liquidation's mark the account is worth -375 (its ledger record), the
+  // close there realizes -10 375 and pays a fee of 82: the account would be at -457, but it ends at 0.
+  const liquidated: ExchangeRecords = {
+    fills: [fill(20_000, "B", "0", "0"), fill(40_000, "A", "-10375", "82")],
+    funding: [],
+    ledger: [{ time: 40_000, hash: "0x1", delta: { type: "liquidation", accountValue: "-375", leverageType: "Cross", liquidatedNtlPos: "75000", liquidatedPositions: [{ coin: "BTC", szi: "1" }] } }],
+  };
+  const chain: ChainRecords = { terms, held, createdServed: true, events: [reading(10, 10_000_000_000n), reading(50, 0n)] };
+  assert.is(checkFlatPoints(chain, liquidated).status, "holds", JSON.stringify(checkFlatPoints(chain, liquidated)));
+  const unexplained = checkFlatPoints(chain, { ...liquidated, ledger: [] });
+  assert.is(unexplained.status, "broken", "without the ledger's record the 457 the venue took is unexplained");
+  assert.is(unexplained.break!.expected, "-457");
+});
+
 test.run();
