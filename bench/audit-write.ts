@@ -22,7 +22,7 @@ export const AUDIT_WRITE_FULL: AuditWriteSize = {
   runs: 5,
 };
 
-/** The batch size the target is set at (issue 23: >= 0.8x of plain inserts at 100 fills a transaction). */
+/** The batch size the target is set at (the target: >= 0.8x of plain inserts at 100 fills a transaction). */
 const TARGET_BATCH = 100;
 const TARGET = 0.8;
 

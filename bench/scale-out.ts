@@ -1,4 +1,4 @@
-// scale-out (issue 22): several built daemons on one PostgreSQL database, as an operator runs them
+// scale-out: several built daemons on one PostgreSQL database, as an operator runs them
 // (lib/cluster-rig.ts): the vaults read per oracle interval and the cycle time with 1, 2 and 3
 // daemons, each with an exchange budget of its own; failover time over several kills; authenticated
 // read throughput through two daemons against one; and the order path on PostgreSQL against SQLite.

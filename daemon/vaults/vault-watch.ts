@@ -1,4 +1,4 @@
-// Risk between oracle polls (issue 11): at each price update from the exchange's stream, every active
+// Risk between oracle polls: at each price update from the exchange's stream, every active
 // vault is revalued from its last polled account state; one whose estimated drawdown reaches a limit,
 // or comes within the breach margin of it, is read fresh and written on-chain at once (the vault
 // service's refresh: the contract decides, and a pause cancels the vault's orders as after a poll).

@@ -1,4 +1,4 @@
-// Issue 24's notices and the operator's alerts, on one real daemon (a SQLite file or PostgreSQL, the
+// The user notices and the operator's alerts, on one real daemon (a SQLite file or PostgreSQL, the
 // embedded chain, the sim) with real HTTP receivers on 127.0.0.1: DeadlineApproaching recorded once
 // (across a restart on the same data directory) and on the event stream; ProposalSigned addressed to
 // the party yet to sign and delivered, signed, to their webhook; an agent key expiring, then lapsed,

@@ -1,4 +1,4 @@
-// The operator's one pause power (issue 11): pause(reason) for what the contract cannot see (the
+// The operator's one pause power: pause(reason) for what the contract cannot see (the
 // exchange account changed mode). It can never use a breach's bits, never pauses a closed vault, is a
 // no-op on a paused one, and lifting it is the trader's unpause with the usual recovery rule.
 import { test } from "uvu";

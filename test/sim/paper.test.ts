@@ -1,4 +1,4 @@
-// The sim as a paper exchange for clients nobody here wrote (issue 14): the info types SDKs and CCXT
+// The sim as a paper exchange for clients nobody here wrote: the info types SDKs and CCXT
 // ask for, modify, scheduleCancel, transfers and their refusals, hourly funding, and the margin that
 // resting orders hold. Signed by the real SDK over HTTP; time moves by the test's own clock.
 import { test } from "uvu";

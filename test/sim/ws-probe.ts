@@ -102,7 +102,7 @@ export interface ChannelHarness {
 /** SimStreams + SimWsServer on a fresh in-memory engine context, listening on 127.0.0.1:0. */
 export async function startChannels(limits: Partial<WsLimits> = {}): Promise<ChannelHarness> {
   const db = openDb(":memory:");
-  // No funding and the venue's scheduleCancel gate: fields the engine config gains with issue 14 item 4
+  // No funding and the venue's scheduleCancel gate: fields of the engine's config
   // (a variable, not a literal, so the same file compiles before and after that work).
   const cfg = {
     fees: DEFAULT_FEES, book: DEFAULT_BOOK, defaultLeverage: 20, minOrderValueUsd: "10",

@@ -1,4 +1,4 @@
-// Stop-loss and take-profit orders through POST /api/trade (issue 25, item 1): reduce-only by default,
+// Stop-loss and take-profit orders through POST /api/trade: reduce-only by default,
 // listed by GET /api/orders with their trigger, fired by the sim when the mark crosses, canceled like
 // any order; a market trigger takes no price, a limit trigger needs one.
 import { suite } from "uvu";

@@ -1,4 +1,4 @@
-// Account modes (issue 11): a vault's balance is the perp account value, which is the account's value
+// Account modes: a vault's balance is the perp account value, which is the account's value
 // only in Hyperliquid's standard modes. A proposal on an account in another mode is refused; a vault
 // whose account leaves them is paused on-chain by the operator's pause(4), with an event, and its
 // trader cannot unpause until the account is standard again. The sim reports the mode that

@@ -1,4 +1,4 @@
-// The breach policy both parties sign (issue 11): "pause" refuses every vault order after a breach,
+// The breach policy both parties sign: "pause" refuses every vault order after a breach,
 // "reduce-only" still lets the trader take risk off, "flatten" closes every position at once. The
 // policy is part of the signed terms (the typed data and the contract hold it), so neither party can
 // change it afterwards. Each test breaches its own vault (see helpers/vaults.ts `breach`).

@@ -1,4 +1,4 @@
-// The dead-man's switch (issue 11, --dead-man-seconds): each oracle cycle arms the exchange's
+// The dead-man's switch (--dead-man-seconds): each oracle cycle arms the exchange's
 // scheduleCancel on every live vault's account, so when the daemon stops renewing it the vault's
 // resting orders are canceled by the exchange itself. Where the venue refuses (its volume gate),
 // /healthz says so per account. The sim applies the venue's rules (5 s lead, volume gate).

@@ -1,5 +1,5 @@
 // Frozen in time: never import application code here, never edit after release; add a new file.
-// Stateless sign-in challenges (issue 23): a challenge's nonce is an HMAC under a key every daemon on
+// Stateless sign-in challenges: a challenge's nonce is an HMAC under a key every daemon on
 // the database shares, so issuing one writes nothing; a login records the nonce it spent, kept until
 // the nonce expires, and the primary key refuses a second login with it. auth_nonces (one row per
 // challenge issued) is no longer written; it stays so that migrate-store and older backups read alike.

@@ -1,4 +1,4 @@
-// Webhooks (issue 24): a registration, the list, a test send's reply and the deliveries of one.
+// Webhooks: a registration, the list, a test send's reply and the deliveries of one.
 import { z } from "zod";
 import { ALERT_FORMATS } from "../../alerts/formats.js";
 import { unixSeconds } from "../response-parts.js";

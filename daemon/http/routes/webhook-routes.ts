@@ -1,4 +1,4 @@
-// Webhooks (issue 24): POST/GET /api/webhooks, DELETE /api/webhooks/:id, POST .../test, GET .../deliveries.
+// Webhooks: POST/GET /api/webhooks, DELETE /api/webhooks/:id, POST .../test, GET .../deliveries.
 import { z } from "zod";
 import { ALERT_FORMATS } from "../../alerts/formats.js";
 import { USER_NOTICE_TYPES, VAULT_EVENT_TYPES } from "../../events/event-types.js";
