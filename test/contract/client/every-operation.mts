@@ -108,6 +108,11 @@ export async function everyOperation(base: string, token: string, vault: string,
   const move = await call("post", "/api/sim/price", { ...a, body: { symbol: "BTC", price: "60000" } });
   if (!move.ok && move.body.error.code === "FORBIDDEN") { /* --sim-controls operator without the token */ }
   const filled: number[] = use(data(move).filledOids);
+  const adl = await call("post", "/api/sim/adl", { ...a, body: { symbol: "BTC" } });
+  if (!adl.ok && adl.body.error.code === "INVALID_INPUT") { /* no BTC position to deleverage */ }
+  const deleveraged: string | undefined = adl.ok ? use(data(adl).position) : undefined;
+  const notices = data(await call("get", "/api/notices", { ...a, query: { limit: 10 } }));
+  const noticeType: string | undefined = use(notices.notices[0]?.type);
 
   const ticket = data(await call("post", "/api/events/ticket", a));
   const expiresAt: number = use(ticket.expiresAt);
@@ -119,5 +124,5 @@ export async function everyOperation(base: string, token: string, vault: string,
 
   return [sessionToken, accountValue, agentNonce, approvedFlag, placed, restingPrice, fillFee, canceledStatus, liquidation, closedAt,
     warning, more, termsSalt, vaultAddress, rejectedBy, share, drawdown, peak, pnl, annual, fees, profit, paused, amount, permitValue, fundTx,
-    expiresAt, loggedOut, usdc, leftToday, filled, signedInAs, filledAt, hookSecret, hookEnabled, triedStatus, sentStatus, unhooked];
+    expiresAt, loggedOut, usdc, leftToday, filled, deleveraged, noticeType, signedInAs, filledAt, hookSecret, hookEnabled, triedStatus, sentStatus, unhooked];
 }
