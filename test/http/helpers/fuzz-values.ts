@@ -1,6 +1,7 @@
 // Values for the route fuzz, generated from the JSON Schema the OpenAPI document gives each parameter
 // and body: one valid value of a schema, and the broken values to put in its place, one at a time.
 // A seeded generator makes every run with the same seed send the same requests.
+import { mulberry32 } from "../../helpers/mulberry32.js";
 
 /** The subset of JSON Schema the daemon's document uses (zod's toJSONSchema output). */
 export interface Schema {
@@ -32,16 +33,9 @@ export interface Rng {
   hex(digits: number): string;
 }
 
-/** mulberry32: small, fast and the same everywhere for a given seed. */
+/** Seeded values (mulberry32): the same everywhere for a given seed. */
 export function seededRng(seed: number): Rng {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   const int = (n: number) => Math.floor(next() * n);
   return {
     int,

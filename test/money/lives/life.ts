@@ -5,19 +5,13 @@
 // unpauses, perhaps a SIGKILL and restart, and a close by either party or at the deadline. It ends with the
 // vault's verification, which must hold; a failure names the seed and the first broken invariant.
 import { approveAgent, randomWallet, signIn, signTyped, type Party } from "../../helpers/daemon.js";
+import { mulberry32 } from "../../helpers/mulberry32.js";
 import { waitUntil } from "../../helpers/util.js";
 import { nextReading, simControl, vaultView, type World } from "./world.js";
 
-/** mulberry32: small, fast, and the same sequence for a seed everywhere. */
+/** The life's choices, from its seed (mulberry32). */
 export function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = mulberry32(seed);
   return {
     next,
     int: (lo: number, hi: number) => lo + Math.floor(next() * (hi - lo + 1)),
