@@ -88,6 +88,7 @@ function flatAt(fills: ExchangeRecords["fills"]): (fromMs: number, toMs: number)
 function absorbedLosses(exchange: ExchangeRecords): Array<{ time: number; amount: bigint }> {
   return exchange.ledger.filter((l) => l.delta.type === "liquidation" && typeof l.delta.accountValue === "string").flatMap((l) => {
     const coins = new Set(((l.delta.liquidatedPositions as Array<{ coin: string }> | undefined) ?? []).map((p) => p.coin));
+    // The liquidation's fills: its coins', at its record's time (an entry a moment before is no part of it).
     const fees = exchange.fills.filter((f) => f.time === l.time && coins.has(f.coin)).reduce((sum, f) => sum + parseDecimal(f.fee, SCALE), 0n);
     const left = parseDecimal(l.delta.accountValue as string, SCALE) - fees;
     return left < 0n ? [{ time: l.time, amount: -left }] : [];

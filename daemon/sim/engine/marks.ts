@@ -51,8 +51,7 @@ interface Liquidation {
 }
 
 /** Closes one position at the mark with a LiquidationMarket order; its fill's `dir` names the liquidation ("Liquidated Cross Long"). */
-function closeAtMark(ctx: EngineCtx, user: string, p: PositionView, leverageType: Liquidation["leverageType"]): void {
-  const now = ctx.now();
+function closeAtMark(ctx: EngineCtx, user: string, p: PositionView, leverageType: Liquidation["leverageType"], now: number): void {
   const oid = ctx.nextOid();
   const isBuy = p.pos.szi < 0n;
   const sz = abs(p.pos.szi);
@@ -76,7 +75,8 @@ function liquidate(ctx: EngineCtx, liq: Liquidation, orders: Order[]): void {
   const { user } = liq;
   const now = ctx.now();
   for (const o of orders) changeOrder(ctx, o, o.sz, "liquidatedCanceled");
-  for (const p of liq.positions) closeAtMark(ctx, user, p, liq.leverageType);
+  // One time for the liquidation: its fills and its ledger record carry the same.
+  for (const p of liq.positions) closeAtMark(ctx, user, p, liq.leverageType, now);
   ctx.emit({
     kind: "userEvent",
     user,
