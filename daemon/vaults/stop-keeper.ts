@@ -59,6 +59,9 @@ export function createStopKeeper(deps: StopKeeperDeps) {
   const soon = new Map<string, { timer: NodeJS.Timeout; due: number }>();
   /** Stops already woken for while the mark stays past them: one look per crossing, not one per tick. */
   const woken = new Set<string>();
+  /** When `watched` was last read from the store, and the read under way. */
+  let indexedAt = 0;
+  let indexing: Promise<unknown> | undefined;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let stopped = false;
@@ -180,8 +183,6 @@ export function createStopKeeper(deps: StopKeeperDeps) {
   }
 
   /** The watched triggers, re-read from the store every few seconds: a stop placed since the last pass is watched too. */
-  let indexedAt = 0;
-  let indexing: Promise<unknown> | undefined;
   function reindex(): Promise<unknown> {
     if (indexing || clock() - indexedAt < REINDEX_MS) return indexing ?? Promise.resolve();
     indexing = liveByAccount("").catch((err) => log.warn({ err: (err as Error).message }, "cannot read the stops to watch")).finally(() => (indexing = undefined));
