@@ -81,6 +81,8 @@ export function createStopKeeper(deps: StopKeeperDeps) {
       return event ? tell(trx, s, event[0], event[1]) : undefined;
     });
     if (row) deps.publish([row]);
+    // The daemon's close left the position flat: its other stops (an entry's take-profit) go at the next look, now.
+    if (event?.[0] === "StopFilled") wake(s.account, 0);
   }
 
   const stopFields = (s: StopRow) => ({ symbol: s.symbol, kind: s.kind, triggerPrice: s.trigger_price });
@@ -150,7 +152,9 @@ export function createStopKeeper(deps: StopKeeperDeps) {
   /** One account's live stops against one read of its orders, positions and the mids. */
   async function checkAccount(account: string, list: StopRow[]): Promise<void> {
     const opts: ReadOptions = { priority: list.some((s) => s.state === "fired") ? "trading" : "background" };
-    const [open, state, mids] = await Promise.all([exchange.openOrders(account, opts), exchange.accountState(account, opts), exchange.mids()]);
+    // The orders before the positions: an entry's child seen active had its fill in the positions read after.
+    const [open, mids] = await Promise.all([exchange.openOrders(account, opts), exchange.mids()]);
+    const state = await exchange.accountState(account, opts);
     const view: AccountView = { open, positions: state.positions, mids };
     for (const s of list) {
       try {

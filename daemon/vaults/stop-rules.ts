@@ -42,13 +42,17 @@ function findOpen(s: StopRow, open: OpenOrderState[]): { order: OpenOrderState; 
   return undefined;
 }
 
+/**
+ * A trigger open on its own has had its position: a reduce-only trigger is refused without one, and an
+ * entry's child stops waiting only when the entry fills. So once that position is flat it goes. (The
+ * positions are read after the orders: a child seen active was filled into the positions read.)
+ */
 export function whileOpen(s: StopRow, view: AccountView): OpenStep {
   const found = findOpen(s, view.open);
   if (!found) return { kind: "gone" };
   if (found.waiting) return { kind: "wait" };
-  const held = protectedPosition(s, view.positions) !== undefined;
-  if (!held && s.position_seen === 1) return { kind: "cancel", order: found.order };
-  if ((held && s.position_seen === 0) || s.oid === null) return { kind: "note", oid: found.order.oid, positionSeen: held || s.position_seen === 1 };
+  if (protectedPosition(s, view.positions) === undefined) return { kind: "cancel", order: found.order };
+  if (s.position_seen === 0 || s.oid === null) return { kind: "note", oid: found.order.oid, positionSeen: true };
   return { kind: "wait" };
 }
 

@@ -80,6 +80,20 @@ t("a position closed through the API takes its stop and take-profit with it", as
   await waitUntil(async () => (await openOrders(d, token)).length === 0, { what: "both triggers canceled after the close" });
 });
 
+t("an entry's stop-loss that gaps: the daemon closes the position and cancels the entry's take-profit", async ({ d }) => {
+  const { token } = await trader(d);
+  d.daemon.sim!.setPrice("ETH", "3000");
+  const entry = await d.http.post("/api/trade", { symbol: "ETH", side: "buy", size: 1, price: 2990, stopLoss: { price: 2800 }, takeProfit: { price: 3300 } }, { token });
+  assert.is(entry.status, 200, JSON.stringify(entry.body));
+  d.daemon.sim!.setPrice("ETH", "2985");
+  await waitUntil(async () => (await openOrders(d, token)).length === 2, { what: "the entry filled: its two children armed" });
+  // Straight through the stop and past its bound (2660): no keeper pass has seen the position yet.
+  d.daemon.sim!.setPrice("ETH", "2600");
+  await waitUntil(async () => (await positionOf(d, token, "ETH")) === undefined, { timeoutMs: 30_000, what: "the daemon closed the long" });
+  await waitUntil(async () => (await openOrders(d, token)).length === 0, { what: "the take-profit canceled with the position flat" });
+  assert.equal((await noticesOf(d, token)).map((n) => n.type), ["StopFailed", "StopFilled"]);
+});
+
 t("the fallback close retries through exchange faults, and the notice counts the attempts", async ({ d }) => {
   const { token } = await trader(d);
   await longWithStop(d, token);
