@@ -73,11 +73,15 @@ async function post(url: string, body: unknown, token?: string): Promise<any> {
   return json.data ?? json;
 }
 
+/** A read, tried again as a client should when the daemon says the exchange did not answer in time (502, 503, 429). */
 async function get(url: string, token: string): Promise<any> {
-  const res = await fetch(url, { headers: { Authorization: `Bearer ${token}` } });
-  const json = (await res.json()) as { ok: boolean; data?: any };
-  if (!res.ok) throw new Error(`GET ${url}: ${res.status} ${JSON.stringify(json)}`);
-  return json.data;
+  for (let attempt = 1; ; attempt++) {
+    const res = await fetch(url, { headers: { Authorization: `Bearer ${token}` } });
+    const json = (await res.json()) as { ok: boolean; data?: any };
+    if (res.ok) return json.data;
+    if (attempt >= 5 || ![429, 502, 503].includes(res.status)) throw new Error(`GET ${url}: ${res.status} ${JSON.stringify(json)}`);
+    await new Promise((r) => setTimeout(r, 1_000 * attempt));
+  }
 }
 
 /** Challenge, personal_sign, login: the session token. */
