@@ -80,7 +80,7 @@ function answer(ctx: EngineCtx, req: InfoRequest): unknown {
     case "allMids":
       return allMids(ctx);
     case "clearinghouseState":
-      return renderClearinghouse(ctx.repo, accountView(ctx.repo, ctx.markets, req.user, ctx.cfg.defaultLeverage), now);
+      return renderClearinghouse(ctx.repo, accountView(ctx.repo, ctx.markets, req.user, ctx.cfg.defaultLeverage), ctx.stateTime());
     case "openOrders":
       return visibleOpenOrders(ctx, req.user).map(openOrderWire);
     case "frontendOpenOrders":

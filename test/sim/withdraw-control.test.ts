@@ -50,6 +50,22 @@ test("a faucet credit and clearinghouseState carry the sim's clock in ms; a with
   assert.equal(inMs.map((l) => l.delta.type), ["withdraw"], "startTime filters in ms");
 });
 
+test("a state answered in a millisecond holds every ledger record stamped at or before it, none after", async () => {
+  const user = Wallet.createRandom().address.toLowerCase() as `0x${string}`;
+  now += 61_000;
+  await postJson(h.sim.url, "/sim/faucet", { user, amount: 1000 });
+  // The clock stands still: a state read, then a deposit in the same millisecond.
+  const before = await h.info.clearinghouseState({ user });
+  await postJson(h.sim.url, "/sim/faucet", { user, amount: 500 });
+  const after = await h.info.clearinghouseState({ user });
+  const ledger: any[] = await h.info.userNonFundingLedgerUpdates({ user, startTime: 0 });
+  const valueAt = (t: number) => ledger.filter((l) => l.time <= t).reduce((sum, l) => sum + Number(l.delta.usdc), 0);
+  assert.is(Number(before.marginSummary.accountValue), 1000);
+  assert.is(valueAt(before.time), 1000, "the second deposit is stamped after the state that did not hold it");
+  assert.is(Number(after.marginSummary.accountValue), 1500);
+  assert.is(valueAt(after.time), 1500, "a later state is stamped at or after the deposit it holds");
+});
+
 test("more than the withdrawable is refused with 400 and takes nothing: margin in use stays", async () => {
   now = Date.now(); // the SDK's nonces come from the wall clock, and the sim checks them against its own
   const wallet = new Wallet(Wallet.createRandom().privateKey);

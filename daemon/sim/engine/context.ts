@@ -33,7 +33,15 @@ export interface EngineCtx {
   cfg: EngineConfig;
   /** Published after commit (see sim-events.ts): the WebSocket's user, trade and book channels read it. */
   events: SimEvents;
+  /** The time a change is stamped with: after every account state already answered. */
   now(): number;
+  /**
+   * The time an account state is stamped with: at or after every change stamped so far. With now(),
+   * a state at time T holds exactly the changes stamped at or before T, as the venue's block-timed
+   * records do: a transfer in the same millisecond as a state read is never in the ledger by T but
+   * missing from the state.
+   */
+  stateTime(): number;
   nextOid(): number;
   nextTid(): number;
   /** Queues an event for publication once the current transaction commits. */
@@ -49,12 +57,22 @@ const FIRST_TID = 100_000_000_000_000;
 export function createEngineCtx(repo: SimRepo, markets: MarketList, cfg: EngineConfig, now: () => number, events: SimEvents): EngineCtx {
   let pending: SimEvent[] = [];
   let depth = 0;
+  let lastStamp = 0;
+  let lastState = 0;
+  let lastRaw = 0;
+  /** The source clock; a clock set back (a test rewinding the sim) drops the marks with it. */
+  const raw = () => {
+    const t = now();
+    if (t < lastRaw) lastStamp = lastState = 0;
+    return (lastRaw = t);
+  };
   return {
     repo,
     markets,
     cfg,
     events,
-    now,
+    now: () => (lastStamp = Math.max(raw(), lastState + 1, lastStamp)),
+    stateTime: () => (lastState = Math.max(raw(), lastStamp, lastState)),
     nextOid: () => repo.nextId("next_oid", FIRST_OID),
     nextTid: () => repo.nextId("next_tid", FIRST_TID),
     emit: (event) => void pending.push(event),
