@@ -1,6 +1,7 @@
 // The store on a PostgreSQL database (kysely's PostgresDialect over a `pg` pool), shared with any
-// other daemon that opens the same URL. Reads run side by side on the pool; write transactions take
-// one advisory lock (WRITE_LOCK), so they commit one at a time, as on SQLite.
+// other daemon that opens the same URL. Reads and write transactions run side by side on the pool, at
+// READ COMMITTED: a unit of work that reads then writes guards what it read with a row lock or makes
+// it one statement (docs/design.md "Concurrent writers").
 import { AsyncLocalStorage } from "node:async_hooks";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
@@ -56,17 +57,6 @@ function leasingPool(pool: pg.Pool) {
 }
 
 /**
- * Every write transaction holds this advisory lock from its first statement to its commit, so write
- * transactions run one at a time across every daemon on the database, as they do on SQLite, while
- * reads run side by side on the pool. It is what keeps vault event ids in commit order (an SSE reader
- * that asks for `id > last` on any daemon can never skip a row that commits late), and every rule
- * that reads then writes inside one unit of work (an Idempotency-Key looked up then inserted, a
- * faucet tally, an enforcement row) as true with several daemons as with one. Writes are short (no
- * network call inside one), so the cost is a queue of a few milliseconds under load.
- */
-const WRITE_LOCK = 0x7472_6476; // "trdv"
-
-/**
  * BEGIN on a pooled connection; other transactions run on other connections meanwhile. Relaxed:
  * `synchronous_commit = off` for this transaction only (the commit returns before its WAL is
  * flushed; a crash of the server may lose it, never corrupt anything).
@@ -75,9 +65,7 @@ function postgresTransactions(db: Executor, lease: ReturnType<typeof leasingPool
   return (synced, body) =>
     lease((slot) => db.connection().execute(async (trx) => {
       const client = slot.client!;
-      // The write lock first, before any row lock: write transactions of every daemon on the
-      // database commit one at a time, as on SQLite (see WRITE_LOCK).
-      await client.query(`${synced ? "begin" : "begin; set local synchronous_commit = off"}; select pg_advisory_xact_lock(${WRITE_LOCK})`);
+      await client.query(synced ? "begin" : "begin; set local synchronous_commit = off");
       try {
         const value = await body({ trx, run: async (statement) => void (await client.query(statement)) });
         // A statement that failed inside (its error caught) leaves the transaction aborted; COMMIT then

@@ -202,7 +202,7 @@ export interface OperatorAlertsTable {
   since: number;
 }
 
-/** One row per dense sequence allocated by reading its last number (db/sequence-lock.ts). */
+/** One row per dense sequence allocated by reading its last number (db/name-lock.ts). */
 export interface SequenceLocksTable {
   name: string;
 }

@@ -11,7 +11,7 @@ export type Executor = Kysely<Database>;
  * Write transactions (no network call while one is open). `fn` gets the transaction's executor; a
  * unit of work started inside another joins it as a savepoint and commits with the outer one's
  * durability. Whatever `fn` reads and then writes must either be one statement or be guarded by a
- * row lock (see sequence-lock.ts): on PostgreSQL other writers run at the same time.
+ * row lock (see name-lock.ts): on PostgreSQL other writers run at the same time.
  */
 export interface UnitOfWork {
   /** Durable: the commit is on disk (synced) before the promise resolves. */

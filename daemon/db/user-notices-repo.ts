@@ -1,12 +1,12 @@
 // Notices addressed to one user, each stored once under its key (notices/user-notices.ts).
 import { sql } from "kysely";
-import { lockSequence } from "./sequence-lock.js";
+import { lockName } from "./name-lock.js";
 import type { Executor } from "./store.js";
 import type { UserNoticeRow } from "./schema.js";
 
 /** Stores the notice with the next id (call inside a unit of work); undefined when one under the same key is already stored. */
 export async function insertNotice(db: Executor, row: Omit<UserNoticeRow, "id">): Promise<UserNoticeRow | undefined> {
-  await lockSequence(db, "user_notices.id");
+  await lockName(db, "user_notices.id");
   const stored = await db.insertInto("user_notices")
     .values({ ...row, id: sql<number>`(select coalesce(max(id), 0) + 1 from user_notices)` })
     .onConflict((oc) => oc.column("key").doNothing())

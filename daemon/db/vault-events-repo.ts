@@ -10,6 +10,19 @@ import type { Executor } from "./store.js";
 import type { VaultEventRow, VaultRow } from "./schema-chain.js";
 import type { NewEvent, VaultChange } from "./vaults-repo.js";
 
+/**
+ * Vault event ids must commit in id order: an SSE reader on any daemon asks for `id > last`, and a
+ * row that took a lower id but committed later would be skipped. On PostgreSQL a transaction takes
+ * this lock just before it numbers events and holds it to its commit, so numbering and committing
+ * run one transaction at a time, and only for transactions that store events; everything else
+ * writes side by side. Taken after the vault rows' locks, never before. SQLite has one writer.
+ */
+const EVENT_IDS_LOCK = 0x7472_6465; // "trde"
+
+export async function lockEventIds(db: Executor): Promise<void> {
+  if (onPostgres(db)) await sql`select pg_advisory_xact_lock(${sql.lit(EVENT_IDS_LOCK)})`.execute(db);
+}
+
 /** A chain event to store: one with its transaction's hash and its log's index. */
 export type NewChainEvent = NewEvent & { txHash: string; logIndex: number };
 
@@ -88,6 +101,7 @@ export async function insertChainEvents(db: Executor, items: ReadonlyArray<{ vau
   // unit of work fails rather than leave a gap in a sequence. Rows are matched back by (vault, seq),
   // unique: nothing here counts on RETURNING keeping the VALUES order.
   const idOf = new Map<string, number>();
+  await lockEventIds(db);
   for (const part of chunks(values)) {
     for (const r of await db.insertInto("vault_events").values(part).returning(["id", "vault_num", "seq"]).execute()) idOf.set(`${r.vault_num}:${r.seq}`, r.id);
   }
@@ -118,6 +132,7 @@ export async function insertNumberedEvents(db: Executor, items: readonly Numbere
     vault_num: e.vault.num, seq: e.seq, type: e.type, tx: null, log_index: null, block_number: null, time: e.time, data: packEventData(e.type, e.data),
   }));
   const idOf = new Map<string, number>();
+  await lockEventIds(db);
   for (const part of chunks(values)) {
     for (const r of await db.insertInto("vault_events").values(part).returning(["id", "vault_num", "seq"]).execute()) idOf.set(`${r.vault_num}:${r.seq}`, r.id);
   }

@@ -2,7 +2,7 @@
 // fill is never counted twice, with a dense per-vault sequence so every page is an index range.
 import { sql, type CompiledQuery } from "kysely";
 import type { VaultTradeRow } from "./schema.js";
-import { lockSequence } from "./sequence-lock.js";
+import { lockName } from "./name-lock.js";
 import type { Executor } from "./store.js";
 
 export interface NewFill {
@@ -117,7 +117,7 @@ async function insertChunk(db: Executor, ins: Inserter, chunk: TradeValues[]): P
 export async function appendFills(db: Executor, vault: string, account: string, fills: NewFill[]): Promise<VaultTradeRow[]> {
   const ordered = inOrder(fills);
   if (ordered.length === 0) return [];
-  await lockSequence(db, `vault_trades:${vault}`);
+  await lockName(db, `vault_trades:${vault}`);
   const { seq: last } = await lastSeq(db, vault);
   const values = ordered.map((f, i) => tradeValues(vault, account, f, last + 1 + i));
   const ins = inserter(db, values[0]!);

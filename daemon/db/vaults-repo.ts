@@ -6,14 +6,15 @@
 // insertVault and insertEvent (and vault-events-repo.ts for many events at once, under row locks).
 import { sql } from "kysely";
 import { packEventData } from "./event-data.js";
-import { lockSequence } from "./sequence-lock.js";
+import { lockName } from "./name-lock.js";
+import { lockEventIds } from "./vault-events-repo.js";
 import { EVENTS_CHANNEL, notifyAtCommit } from "./notices.js";
 import type { Executor } from "./store.js";
 import type { NewVault, VaultEventRow, VaultRow } from "./schema-chain.js";
 
 /** Stores a new vault with the next number (call inside a unit of work); a known address is left as it is. */
 export async function insertVault(db: Executor, row: NewVault): Promise<void> {
-  await lockSequence(db, "vaults.num");
+  await lockName(db, "vaults.num");
   await db.insertInto("vaults")
     .values({ ...row, num: sql<number>`(select coalesce(max(num), 0) + 1 from vaults)` })
     .onConflict((oc) => oc.column("address").doNothing())
@@ -72,6 +73,7 @@ export async function insertEvent(db: Executor, v: VaultRow, e: NewEvent): Promi
     vault_num: v.num, seq: counted.event_count, type: e.type, tx: e.txHash === null ? null : await txId(db, e.txHash),
     log_index: e.logIndex, block_number: e.blockNumber, time: e.time, data: packEventData(e.type, e.data),
   };
+  await lockEventIds(db);
   const row = await db.insertInto("vault_events").values(values)
     .onConflict((oc) => oc.columns(["tx", "log_index"]).doNothing())
     .returning("id")

@@ -3,6 +3,7 @@
 // it and handed back if the sim refuses: two requests at once cannot both take the last of the day.
 import type { UnitOfWork } from "../db/store.js";
 import { grantedOn, setGranted } from "../db/faucet-repo.js";
+import { lockName } from "../db/name-lock.js";
 import { AppError } from "../errors.js";
 import { formatDecimal, parseDecimal } from "../lib/decimal.js";
 
@@ -24,6 +25,7 @@ export function faucetAllowance(deps: { work: UnitOfWork; clock: () => number })
     reserve(account: string, amount: bigint): Promise<Reservation> {
       const day = Math.floor(deps.clock() / DAY_MS);
       return deps.work.write(async (trx) => {
+        await lockName(trx, `faucet:${account}`);
         const granted = await grantedOn(trx, account, day);
         const left = CAP - granted;
         if (amount > left) {
@@ -37,6 +39,7 @@ export function faucetAllowance(deps: { work: UnitOfWork; clock: () => number })
     /** Hands a reservation back (the sim did not credit it). */
     release(account: string, day: number, amount: bigint): Promise<void> {
       return deps.work.write(async (trx) => {
+        await lockName(trx, `faucet:${account}`);
         const granted = await grantedOn(trx, account, day);
         await setGranted(trx, account, day, granted > amount ? granted - amount : 0n);
       });

@@ -5,7 +5,7 @@ import { isAlertFormat, parseAlertUrl, redactUrl, type AlertFormat } from "../al
 import { checkDestination, type OutboundResult, type Resolver } from "../alerts/outbound.js";
 import type { DeliveryRow, WebhookRow } from "../db/schema-webhooks.js";
 import type { Executor, UnitOfWork } from "../db/store.js";
-import { lockSequence } from "../db/sequence-lock.js";
+import { lockName } from "../db/name-lock.js";
 import * as vaultsRepo from "../db/vaults-repo.js";
 import * as repo from "../db/webhooks-repo.js";
 import { AppError } from "../errors.js";
@@ -101,7 +101,7 @@ export function createWebhookService(deps: WebhookServiceDeps) {
       };
       await work.write(async (trx) => {
         // Two registrations at once (two daemons on PostgreSQL) take turns: both cannot pass the cap.
-        await lockSequence(trx, `webhooks.${owner}`);
+        await lockName(trx, `webhooks.${owner}`);
         if ((await repo.countWebhooks(trx, owner)) >= MAX_WEBHOOKS_PER_USER) {
           throw new AppError("CONFLICT", `at most ${MAX_WEBHOOKS_PER_USER} webhooks per user: remove one first`);
         }

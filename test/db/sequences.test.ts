@@ -6,6 +6,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { hexlify, randomBytes } from "ethers";
 import { sql } from "kysely";
+import { heartbeat } from "../../daemon/db/cluster-repo.js";
 import { openStore } from "../../daemon/db/database.js";
 import type { NewVault } from "../../daemon/db/schema-chain.js";
 import type { Executor, Store } from "../../daemon/db/store.js";
@@ -156,13 +157,48 @@ test("events written by two daemons at once become visible in id order: a reader
         order.push("second wrote");
       },
     );
-    // The second writer could not even start before the first committed (the write lock), so the
-    // event ids are in commit order; without it, the second would commit a larger id first.
+    // The second writer could not number its event before the first committed (the event ids' lock),
+    // so the ids are in commit order; without it, the second would commit a larger id first.
     assert.equal(order, ["first wrote", "second wrote"]);
     const ids = await sql<{ id: number; vault_num: number }>`select id, vault_num from vault_events order by id`.execute(t.store.db);
     const [na, nb] = [(await findVault(t.store.db, a))!.num, (await findVault(t.store.db, b))!.num];
     assert.equal(ids.rows.map((r) => r.vault_num), [na, nb]);
   } finally {
+    await t.close();
+  }
+});
+
+test("writers of unrelated rows on two daemons do not wait for each other: a stalled transaction holds only its own rows", async () => {
+  const t = await openTestStore();
+  const other = storeKind === "postgres" ? await openStore(t.target) : undefined;
+  try {
+    if (!other) return; // one writer per SQLite file: nothing runs side by side
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    let wrote!: () => void;
+    const written = new Promise<void>((r) => (wrote = r));
+    // A daemon stalls inside its unit of work, after its first write (a stopped process's connection).
+    const stalled = t.store.write(async (trx) => {
+      await heartbeat(trx, "stalled", 1, "{}");
+      wrote();
+      await held;
+    });
+    await written;
+    try {
+      const second = other.write((trx) => heartbeat(trx, "healthy", 1, "{}")).then(() => "committed" as const);
+      // Either the second commits, or it is seen waiting for a lock the stalled one holds.
+      const outcome = await waitUntil(async () => {
+        const settled = await Promise.race([second, Promise.resolve(undefined)]);
+        if (settled) return settled;
+        return (await lockWaits(other)) > 0 ? ("waited" as const) : undefined;
+      }, { what: "the second writer to commit or wait" });
+      assert.is(outcome, "committed");
+    } finally {
+      release();
+      await stalled;
+    }
+  } finally {
+    await other?.close();
     await t.close();
   }
 });

@@ -10,7 +10,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .createTable("user_notices")
     // What the notice is about, e.g. "ProposalSigned:12:0xabc…": a second attempt to record it is a no-op.
     .addColumn("key", "text", (c) => c.primaryKey())
-    // Dense, in order (db/sequence-lock.ts): what the webhooks outbox refers to a notice by.
+    // Dense, in order (db/name-lock.ts): what the webhooks outbox refers to a notice by.
     .addColumn("id", "bigint", (c) => c.notNull().unique())
     .addColumn("user", "text", (c) => c.notNull())
     .addColumn("type", "text", (c) => c.notNull())

@@ -1,11 +1,11 @@
-// The sequence lock (db/sequence-lock.ts) once its row exists: on PostgreSQL it still makes a second
+// The sequence lock (db/name-lock.ts) once its row exists: on PostgreSQL it still makes a second
 // taker wait, without the write lock every unit of work also takes; on SQLite it writes nothing (a
 // written row would be one more page in every commit's WAL sync).
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { sql } from "kysely";
 import { openStore } from "../../daemon/db/database.js";
-import { lockSequence } from "../../daemon/db/sequence-lock.js";
+import { lockName } from "../../daemon/db/name-lock.js";
 import { sqliteHandle } from "../../daemon/db/sqlite-store.js";
 import type { Executor, Store } from "../../daemon/db/store.js";
 import { only, openTestStore } from "../helpers/stores.js";
@@ -32,18 +32,18 @@ only("postgres", test)("a second taker of an existing sequence lock waits for th
   let release!: () => void;
   const held = new Promise<void>((r) => (release = r));
   try {
-    await t.store.write((trx) => lockSequence(trx, "s")); // the row exists from here on
+    await t.store.write((trx) => lockName(trx, "s")); // the row exists from here on
     let taken!: () => void;
     const firstHolds = new Promise<void>((r) => (taken = r));
     const first = bare(t.store, async (c) => {
-      await lockSequence(c, "s");
+      await lockName(c, "s");
       taken();
       await held;
     });
     await firstHolds;
     let secondHas = false;
     const second = bare(other, async (c) => {
-      await lockSequence(c, "s");
+      await lockName(c, "s");
       secondHas = true;
     });
     second.catch(() => undefined);
@@ -65,10 +65,10 @@ only("postgres", test)("a second taker of an existing sequence lock waits for th
 only("sqlite", test)("taking an existing sequence lock changes no row", async () => {
   const t = await openTestStore();
   try {
-    await t.store.write((trx) => lockSequence(trx, "s"));
+    await t.store.write((trx) => lockName(trx, "s"));
     const changes = sqliteHandle(t.store).prepare("select total_changes()").pluck();
     const before = changes.get();
-    await t.store.write((trx) => lockSequence(trx, "s"));
+    await t.store.write((trx) => lockName(trx, "s"));
     assert.is(changes.get(), before);
     assert.equal(await t.store.db.selectFrom("sequence_locks").select("name").execute(), [{ name: "s" }]);
   } finally {
