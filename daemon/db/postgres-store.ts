@@ -57,12 +57,19 @@ function leasingPool(pool: pg.Pool) {
 }
 
 /**
- * BEGIN on a pooled connection; other transactions run on other connections meanwhile. Relaxed:
- * `synchronous_commit = off` for this transaction only (the commit returns before its WAL is
- * flushed; a crash of the server may lose it, never corrupt anything).
+ * The server chose this transaction as a deadlock's victim and rolled it back whole: nothing of it
+ * was stored, and a unit of work makes no network call, so running it again is safe.
+ */
+const DEADLOCK = "40P01";
+const DEADLOCK_TRIES = 3;
+
+/**
+ * BEGIN on a pooled connection; other transactions run on other connections meanwhile, at READ
+ * COMMITTED. Relaxed: `synchronous_commit = off` for this transaction only (the commit returns
+ * before its WAL is flushed; a crash of the server may lose it, never corrupt anything).
  */
 function postgresTransactions(db: Executor, lease: ReturnType<typeof leasingPool>["lease"]): TransactionRunner {
-  return (synced, body) =>
+  const once: TransactionRunner = (synced, body) =>
     lease((slot) => db.connection().execute(async (trx) => {
       const client = slot.client!;
       await client.query(synced ? "begin" : "begin; set local synchronous_commit = off");
@@ -78,6 +85,15 @@ function postgresTransactions(db: Executor, lease: ReturnType<typeof leasingPool
         throw err;
       }
     }));
+  return async (synced, body) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await once(synced, body);
+      } catch (err) {
+        if ((err as { code?: unknown }).code !== DEADLOCK || attempt >= DEADLOCK_TRIES) throw err;
+      }
+    }
+  };
 }
 
 /**

@@ -203,4 +203,36 @@ test("writers of unrelated rows on two daemons do not wait for each other: a sta
   }
 });
 
+test("two daemons' writers caught in a deadlock both commit: the server's victim is rolled back whole and run again", async () => {
+  const t = await openTestStore();
+  const other = storeKind === "postgres" ? await openStore(t.target) : undefined;
+  try {
+    if (!other) return; // one writer per SQLite file: no deadlock
+    const gate = () => {
+      let open!: () => void;
+      return { passed: new Promise<void>((r) => (open = r)), open: () => open() };
+    };
+    const [x, y] = [gate(), gate()];
+    // Each takes one row, waits for the other to take its row, then asks for the other's.
+    const a = t.store.write(async (trx) => {
+      await heartbeat(trx, "x", 1, "{}");
+      x.open();
+      await y.passed;
+      await heartbeat(trx, "y", 2, "{}");
+    });
+    const b = other.write(async (trx) => {
+      await heartbeat(trx, "y", 3, "{}");
+      y.open();
+      await x.passed;
+      await heartbeat(trx, "x", 4, "{}");
+    });
+    await Promise.all([a, b]);
+    const rows = await sql<{ id: string }>`select id from daemons where id in ('x', 'y') order by id`.execute(t.store.db);
+    assert.equal(rows.rows.map((r) => r.id), ["x", "y"]);
+  } finally {
+    await other?.close();
+    await t.close();
+  }
+});
+
 test.run();
