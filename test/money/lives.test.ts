@@ -1,7 +1,7 @@
 // Seeded vault lives (test/money/lives/): each fixed seed plays one random but reproducible vault life
 // through the daemon, as its users would, and ends with the vault's verification, which must hold.
-// `npm run lives -- --count N --seed S` plays more. On PostgreSQL (lives/world.ts sets up what a
-// shared database needs) the found seeds and 8 others, to keep the run short; SQLite plays them and 20 others.
+// `npm run lives -- --count N --seed S` plays more. On PostgreSQL (two daemons sharing the
+// database, lives/world.ts) the found seeds and 8 others, to keep the run short; SQLite plays them and 20 others.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { lifeFailure, playLife } from "./lives/life.js";

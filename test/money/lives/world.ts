@@ -1,8 +1,9 @@
 // The place vault lives are played: the built `tradevaultd` as a child process on its own data
 // directory (an oracle cycle a second, a static price feed), which a life may SIGKILL and start again;
 // and the calls a life makes, over HTTP as users and the sim's loopback controls would. On SQLite the
-// daemon runs its embedded sim and chain; on PostgreSQL (test/helpers/stores.ts) a shared database
-// needs an external Anvil and a `tradevaultd --sim-only`, set up as bench/lib/cluster-rig.ts does.
+// daemon runs its embedded sim and chain; on PostgreSQL (test/helpers/stores.ts) two daemons share
+// the database, an external Anvil and a `tradevaultd --sim-only` (set up as bench/lib/cluster-rig.ts
+// does): the life's calls go to each in turn, and a kill takes one of them down.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { JsonRpcProvider, NonceManager, toQuantity, Wallet } from "ethers";
@@ -22,7 +23,7 @@ export interface World {
   /** The sim's own base URL (its loopback controls and /info). */
   simUrl(): string;
   rpcUrl(): string;
-  /** SIGKILL the daemon and start it again on the same data directory. */
+  /** SIGKILL a daemon (each in turn, when there are two) and start it again on the same data directory. */
   restart(): Promise<void>;
   /** After a sim faucet credit: the chain's settlement token too, where the sim does not mint it. */
   minted(user: string, amount: number | string): Promise<void>;
@@ -36,9 +37,11 @@ interface Daemon {
   kill(): Promise<void>;
 }
 
-/** The daemon under test, what it reaches, and how to start it again. */
+/** The daemons under test, what they reach, and how to start one again. */
 interface Setting {
-  start(): Promise<Daemon>;
+  /** How many daemons share the work. */
+  daemons: number;
+  start(i: number): Promise<Daemon>;
   /** The sim and the chain, once the daemon runs (the embedded chain's RPC moves with every start). */
   places(d: Daemon): Promise<{ sim: string; rpc: string }>;
   minted(user: string, amount: number | string): Promise<void>;
@@ -47,30 +50,34 @@ interface Setting {
 
 export async function startWorld(): Promise<World> {
   const setting = storeKind === "postgres" ? await sharedSetting() : embeddedSetting();
-  let d: Daemon | undefined;
+  const ds: Daemon[] = [];
   let places = { sim: "", rpc: "" };
-  const start = async () => {
-    d = await setting.start();
-    places = await setting.places(d);
+  let next = 0;
+  let killed = 0;
+  const start = async (i: number) => {
+    ds[i] = await setting.start(i);
+    places = await setting.places(ds[i]!);
   };
   try {
-    await start();
+    for (let i = 0; i < setting.daemons; i++) await start(i);
   } catch (e) {
+    for (const d of ds) await d?.kill();
     await setting.close();
     throw e;
   }
   return {
-    http: () => httpClient(d!.url),
+    http: () => httpClient(ds[next++ % ds.length]!.url),
     simUrl: () => places.sim,
     rpcUrl: () => places.rpc,
     async restart() {
-      await d!.kill();
-      await start();
+      const i = killed++ % ds.length;
+      await ds[i]!.kill();
+      await start(i);
     },
     minted: (user, amount) => setting.minted(user, amount),
-    log: () => d!.log(),
+    log: () => ds.map((d, i) => (ds.length > 1 ? `--- daemon ${i}\n${d.log()}` : d.log())).join("\n"),
     async close() {
-      await d?.kill();
+      for (const d of ds) await d?.kill();
       await setting.close();
     },
   };
@@ -80,6 +87,7 @@ export async function startWorld(): Promise<World> {
 function embeddedSetting(): Setting {
   const dir = tempDir("tradevault-lives-");
   return {
+    daemons: 1,
     // Compactions drop old blocks, and with them the events a verification reads: none within a run.
     start: () => startDaemonProcess(dir.path, ["--chain-compact-blocks", "100000"]),
     async places(d) {
@@ -103,10 +111,8 @@ async function sharedSetting(): Promise<Setting> {
   try {
     const keyFile = await operatorKeyFile(parts.node, parts.dir, "lives-operator");
     const minter = await startMinter(parts.node);
-    const dataDir = join(parts.dir, "daemon");
-    mkdirSync(dataDir);
     // startDaemonProcess's flags where they apply (it keeps TRADEVAULT_* out of the environment).
-    const flags = [
+    const flags = (dataDir: string) => [
       "--data-dir", dataDir, "--host", "127.0.0.1", "--database-url", databaseUrl,
       "--rpc-url", parts.node.url!, "--chain-id", String(EMBEDDED_CHAIN_ID), "--exchange-url", parts.simUrl,
       "--operator-key-file", keyFile, "--settlement-token", minter.token,
@@ -115,7 +121,12 @@ async function sharedSetting(): Promise<Setting> {
       "--log-level", process.env.TEST_LOG ?? "info",
     ];
     return {
-      start: () => startTradevaultd(flags, { env: { TRADEVAULT_SECRET: "the lives' one secret" } }),
+      daemons: 2,
+      start: (i) => {
+        const dataDir = join(parts.dir, `daemon-${i}`);
+        mkdirSync(dataDir, { recursive: true });
+        return startTradevaultd(flags(dataDir), { env: { TRADEVAULT_SECRET: "the lives' one secret" } });
+      },
       places: async () => ({ sim: parts.simUrl, rpc: parts.node.url! }),
       minted: minter.mint,
       async close() {
