@@ -86,7 +86,7 @@ export const BENCHMARKS: Benchmark[] = [
     full: () => scaleOut(SCALE_OUT_FULL),
     tiny: () => scaleOut({
       vaults: 4, intervalS: 1, daemons: 2, coverage: { order: [1, 2], windowS: 5 }, kills: { full: 1, spent: 0 },
-      reads: { connections: 2, durationS: 0.3, runs: 1, warmupS: 0.1 }, orders: { orders: 3, runs: 1, warmup: 1 },
+      reads: { connections: 2, durationS: 0.3, runs: 1, warmupS: 0.1 }, writes: { connections: 1, durationS: 0.3, runs: 1 }, orders: { orders: 3, runs: 1, warmup: 1 },
     }),
   },
   {

@@ -7,11 +7,13 @@ import type { FailoverKill } from "./scale-out-failover.js";
 import type { OrdersByStore } from "./scale-out-orders.js";
 import { failedOf, twoRps, type ReadsRun } from "./scale-out-reads.js";
 import type { ScaleOutSize } from "./scale-out.js";
+import type { WritesRun } from "./scale-out-writes.js";
 
 export interface ClusterFigures {
   coverage: CoverageRun[];
   kills: FailoverKill[];
   reads: ReadsRun[];
+  writes: WritesRun[];
   peakRssKb: number;
   /** Seconds each part took. */
   phases: Record<string, number>;
@@ -56,6 +58,8 @@ function clusterFigures(c: ClusterFigures, size: ScaleOutSize): Figure[] {
   const spent = c.kills.filter((k) => k.budget === "drained").map((k) => secs(k.failoverMs));
   const two = 2 * size.intervalS;
   const failed = failedOf(c.reads);
+  const ordersPerS = (n: number) => median(c.writes.filter((w) => w.daemons === n).map((w) => w.ordersPerS));
+  const writeFailed = c.writes.reduce((sum, w) => sum + w.failed, 0);
   return [
     ...coverageFigures(c.coverage, size),
     { label: `failover, kill to a survivor's first written reading, p50 of ${failovers.length} kills`, value: median(failovers), unit: "s", target: `< ${two} s (two intervals)`, met: median(failovers) < two },
@@ -67,6 +71,10 @@ function clusterFigures(c: ClusterFigures, size: ScaleOutSize): Figure[] {
       label: `GET /api/vaults through two daemons (${size.reads.connections} connections)`, value: median(c.reads.map(twoRps)), unit: "req/s",
       baseline: median(c.reads.map((r) => r.one.rps)), target: "report", met: failed === 0 ? undefined : false,
     },
+    ...[...new Set(c.writes.map((w) => w.daemons))].sort((a, b) => a - b).map((n): Figure => ({
+      label: `orders a second through ${n} daemon${n > 1 ? "s" : ""} at once, ${size.writes.connections} traders each${n > 1 ? " (baseline: 1 daemon)" : ""}`,
+      value: ordersPerS(n), unit: "/s", ...(n > 1 ? { baseline: ordersPerS(1) } : {}), target: "report", met: writeFailed === 0 ? undefined : false,
+    })),
   ];
 }
 
@@ -91,7 +99,7 @@ export function scaleOutResult(i: Inputs): BenchResult {
   return {
     name: "scale-out",
     setup: `${size.vaults} vaults, --oracle-interval ${size.intervalS}, 1-${size.daemons} built daemons on one PostgreSQL, one Anvil, one --sim-only; ` +
-      `daemons ${size.coverage.order.join(", ")} in turn, ${size.coverage.windowS} s windows without and with budgets, ${size.kills.full} + ${size.kills.spent} (budgets spent) kills, reads ${size.reads.runs} x ${size.reads.durationS} s, orders ${size.orders.runs} x ${size.orders.orders}`,
+      `daemons ${size.coverage.order.join(", ")} in turn, ${size.coverage.windowS} s windows without and with budgets, ${size.kills.full} + ${size.kills.spent} (budgets spent) kills, reads ${size.reads.runs} x ${size.reads.durationS} s, writes ${size.writes.runs} x ${size.writes.durationS} s, orders ${size.orders.runs} x ${size.orders.orders}`,
     figures: [...(cluster ? clusterFigures(cluster, size) : []), ...orderFigures(orders)],
     peakRssMb: mib(Math.max(cluster?.peakRssKb ?? 0, orders.peakRssKb)),
     notes: [

@@ -18,6 +18,7 @@ import { failover } from "./scale-out-failover.js";
 import { ordersByStore, type OrdersSize } from "./scale-out-orders.js";
 import { reads, type ReadsSize } from "./scale-out-reads.js";
 import { scaleOutResult, type ClusterFigures } from "./scale-out-report.js";
+import { writes, type WritesSize } from "./scale-out-writes.js";
 
 export interface ScaleOutSize {
   vaults: number;
@@ -28,12 +29,14 @@ export interface ScaleOutSize {
   /** Kills with every bucket full, then with every bucket drained. */
   kills: { full: number; spent: number };
   reads: ReadsSize;
+  writes: WritesSize;
   orders: OrdersSize;
 }
 
 export const SCALE_OUT_FULL: ScaleOutSize = {
   vaults: 60, intervalS: 2, daemons: 3, coverage: { order: [1, 2, 3, 2, 1], windowS: 15 }, kills: { full: 10, spent: 2 },
   reads: { connections: 64, durationS: 5, runs: 3, warmupS: 2 },
+  writes: { connections: 4, durationS: 5, runs: 3 },
   orders: { orders: 100, runs: 3, warmup: 10 },
 };
 
@@ -88,7 +91,9 @@ async function clusterFigures(parts: SharedParts, postgres: BenchPostgres, size:
     progress("reads through one and two daemons");
     const readRuns = await reads(rig, trader, vaults.length, size.reads);
     lap("reads");
-    return { coverage: runs, kills, reads: readRuns, peakRssKb: rig.peakRssKb(), phases };
+    const writeRuns = await writes(rig, parts.simUrl, size.daemons, size.writes);
+    lap("writes");
+    return { coverage: runs, kills, reads: readRuns, writes: writeRuns, peakRssKb: rig.peakRssKb(), phases };
   } catch (err) {
     const leases = await rig.leases().catch(() => []);
     const held = [...new Set(leases.map((l) => l.holder))].map((h) => `${h}: ${leases.filter((l) => l.holder === h).length}`).join(", ");
