@@ -325,7 +325,8 @@ test("the statements of a call do not grow with the number of vaults", async () 
     }
   }
   assert.is(counts[1], counts[0], `statements for 5 and 300 vaults: ${counts.join(", ")}`);
-  assert.ok(counts[0]! <= 10, `${counts[0]} statements`);
+  // Ten, and on PostgreSQL the event ids' lock before each of the two inserts of events.
+  assert.ok(counts[0]! <= (storeKind === "postgres" ? 12 : 10), `${counts[0]} statements`);
 });
 
 test.run();
