@@ -23,6 +23,8 @@ export interface Proc {
   exited: Promise<void>;
   log(): string;
   running(): boolean;
+  /** Peak resident set so far, KiB (Linux's VmHWM, last read while it ran; 0 without /proc). */
+  peakRssKb(): number;
   /** SIGKILL; resolves at exit. */
   kill(): Promise<void>;
   /** SIGTERM; resolves at exit. */
@@ -44,19 +46,30 @@ export async function runTradevaultd(args: string[], env: Record<string, string>
   child.stderr!.on("data", keep);
   const exited = new Promise<void>((r) => child.once("exit", () => r()));
   const running = () => child.exitCode === null && child.signalCode === null;
+  let peak = 0;
+  const peakRssKb = () => (peak = Math.max(peak, running() ? vmHwmKb(child.pid!) : 0));
   const signal = async (s: NodeJS.Signals) => {
     if (running()) {
+      peakRssKb();
       child.kill("SIGCONT");
       child.kill(s);
     }
     await exited;
   };
   return {
-    url: `http://127.0.0.1:${port}`, http: httpClient(`http://127.0.0.1:${port}`), child, exited, log: () => out, running,
+    url: `http://127.0.0.1:${port}`, http: httpClient(`http://127.0.0.1:${port}`), child, exited, log: () => out, running, peakRssKb,
     kill: () => signal("SIGKILL"), stop: () => signal("SIGTERM"),
     pause: () => void (running() && child.kill("SIGSTOP")),
     resume: () => void (running() && child.kill("SIGCONT")),
   };
+}
+
+function vmHwmKb(pid: number): number {
+  try {
+    return Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+  } catch {
+    return 0; // not Linux, or already gone
+  }
 }
 
 /** Until `path` answers below 500 (the process still running). */
@@ -131,6 +144,8 @@ export async function startCluster(o: ClusterOptions): Promise<Cluster> {
       idOf: (i) => readFileSync(join(dataDir(i), "daemon-id"), "utf8").trim(),
       all: () => [...started],
       complaints: () => started.map(({ name, proc }) => {
+        const code = proc.child.exitCode ?? proc.child.signalCode;
+        if (code !== null && code !== "SIGKILL" && code !== "SIGTERM") return `${name} exited (${code}):\n  ${proc.log().slice(-2500)}`;
         const lines = proc.log().split("\n").filter((l) => /"level":(40|50|60)/.test(l)).slice(-8);
         return `${name}: ${lines.length ? lines.join("\n  ") : "no warnings"}`;
       }).join("\n"),
