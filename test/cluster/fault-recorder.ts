@@ -89,10 +89,10 @@ async function readJournal(pool: pg.Pool): Promise<{ journal: JournalEntry[]; jo
   const cols = await pool.query<{ column_name: string }>("select column_name from information_schema.columns where table_name = 'tx_journal'");
   const has = new Set(cols.rows.map((c) => c.column_name));
   const journalHasSender = has.has("sender") && has.has("sender_epoch");
-  const r = await pool.query(`select id, nonce, hash, status, request_id, replaces, purpose, created_at${journalHasSender ? ", sender, sender_epoch" : ""}
-    from tx_journal where chain = 'external-31337' order by id`);
+  const r = await pool.query(`select j.id, j.nonce, j.hash, j.status, j.request_id, q.requester, j.replaces, j.purpose, j.created_at${journalHasSender ? ", j.sender, j.sender_epoch" : ""}
+    from tx_journal j left join tx_requests q on q.id = j.request_id where j.chain = 'external-31337' order by j.id`);
   const journal = r.rows.map((row): JournalEntry => ({
-    id: Number(row.id), nonce: Number(row.nonce), hash: row.hash, status: row.status, requestId: row.request_id,
+    id: Number(row.id), nonce: Number(row.nonce), hash: row.hash, status: row.status, requestId: row.request_id, requester: row.requester,
     replaces: row.replaces === null ? null : Number(row.replaces), purpose: row.purpose, createdAt: Number(row.created_at),
     ...(journalHasSender ? { sender: row.sender, senderEpoch: row.sender_epoch === null ? null : Number(row.sender_epoch) } : {}),
   }));

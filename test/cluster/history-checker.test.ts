@@ -3,7 +3,7 @@
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { checkStall, measureFault, percentile } from "./fault-measures.js";
-import { checkAcknowledged, checkEvents, checkHistory, checkLeases, checkMined, checkSender, type History, type JournalEntry, type LeaseSample, type MinedTx } from "./history-checker.js";
+import { checkAcknowledged, checkCalls, checkEvents, checkHistory, checkLeases, checkMined, checkSender, type History, type JournalEntry, type LeaseSample, type MinedTx } from "./history-checker.js";
 
 const lease = (atMs: number, key: string, holder: string, epoch: number, expiresAt = atMs + 3000): LeaseSample => ({ atMs, key, holder, epoch, expiresAt });
 const row = (id: number, nonce: number, extra: Partial<JournalEntry> = {}): JournalEntry => ({
@@ -55,7 +55,15 @@ test("mined: one transaction per nonce and request passes; a nonce or a request 
   assert.match(nonce, "nonce 1: journal rows 2, 4 all mined");
   assert.match(checkMined({ journal: [a], mined: [mined(a), mined(b)] }).join(), "mined with no journal row");
   assert.match(checkMined({ journal: [a, b], mined: [mined(a)] }).join(), "row 2 says confirmed, but");
-  assert.match(checkMined({ journal: [a, b], mined: [mined(a), mined(b, "0xcall1")] }).join(), "the same call mined twice");
+});
+
+test("calls: distinct calls pass; one reading submitted under two requests fails, naming who asked", () => {
+  const a = row(1, 0, { requestId: "r1", requester: "d1" });
+  const b = row(2, 1, { requestId: "r2", requester: "d2" });
+  assert.equal(checkCalls({ journal: [a, b], mined: [mined(a), mined(b)] }), []);
+  const twice = checkCalls({ journal: [a, b], mined: [mined(a), mined(b, "0xcall1")] }).join();
+  assert.match(twice, "the same call mined twice: nonces 0 (row 1 updateBalances confirmed, request r1 from d1");
+  assert.match(twice, "and 1 (row 2 updateBalances confirmed, request r2 from d2");
 });
 
 test("acknowledged: every 2xx answer's record present passes; a missing record, two orders under a key, or two answers naming different orders fail", () => {
@@ -84,7 +92,7 @@ test("events: dense seqs and complete streams pass; a late commit skipped, a rep
 
 test("checkHistory names every rule, each passing on an empty history", () => {
   const all = checkHistory(empty());
-  assert.is(all.length, 5);
+  assert.is(all.length, 6);
   assert.ok(all.every((r) => r.violations.length === 0));
 });
 

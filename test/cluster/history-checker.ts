@@ -16,6 +16,8 @@ export interface JournalEntry {
   hash: string;
   status: string;
   requestId: string | null;
+  /** The daemon that handed the transaction to the sender (tx_requests.requester), when it was relayed. */
+  requester?: string | null;
   replaces: number | null;
   purpose: string;
   /** Unix seconds. */
@@ -176,11 +178,21 @@ export function checkMined(h: Pick<History, "journal" | "mined">): string[] {
   const perRequest = new Map<string, JournalEntry[]>();
   for (const j of h.journal) if (j.requestId !== null && mined.has(j.hash.toLowerCase())) perRequest.set(j.requestId, [...(perRequest.get(j.requestId) ?? []), j]);
   for (const [id, rows] of perRequest) if (rows.length > 1) out.push(`request ${id} mined ${rows.length} times (nonces ${rows.map((r) => r.nonce).join(", ")})`);
-  // The same call twice (a reading submitted twice, a deployment made twice) under two requests or none.
+  return out;
+}
+
+/**
+ * (3b) Each call submitted once: two mined operator transactions with the same target and data are
+ * one balance reading (or one deployment) sent twice; the contract ignores the second reading, so it
+ * costs gas and says two writers, or one twice, took the same reading.
+ */
+export function checkCalls(h: Pick<History, "journal" | "mined">): string[] {
+  const out: string[] = [];
+  const byHash = new Map(h.journal.map((j) => [j.hash.toLowerCase(), j]));
   const calls = new Map<string, MinedTx>();
   const said = (m: MinedTx) => {
     const j = byHash.get(m.hash.toLowerCase());
-    return j ? `row ${j.id} ${j.purpose} ${j.status}, request ${j.requestId ?? "none"}, made at ${j.createdAt}` : "no row";
+    return j ? `row ${j.id} ${j.purpose} ${j.status}, ${j.requestId ? `request ${j.requestId} from ${j.requester ?? "?"}` : "the sender's own"}, made at ${j.createdAt}` : "no row";
   };
   for (const m of h.mined) {
     const k = `${m.to}:${m.input}`;
@@ -244,6 +256,7 @@ export function checkHistory(h: History): Array<{ rule: string; violations: stri
     { rule: "one lease holder per vault and epoch", violations: checkLeases(h.leases) },
     { rule: "one sender per epoch", violations: checkSender(h) },
     { rule: "no nonce or relayed request mined twice", violations: checkMined(h) },
+    { rule: "each reading and deployment submitted once", violations: checkCalls(h) },
     { rule: "every acknowledged write present", violations: checkAcknowledged(h) },
     { rule: "event ids in commit order, SSE never skipping or repeating", violations: checkEvents(h) },
   ];
