@@ -29,7 +29,7 @@ const ALL: FaultKind[] = ["stall", "caught-stall", "kill", "db"];
 
 export async function clusterFaults(size: ClusterFaultsSize = CLUSTER_FAULTS_FULL): Promise<BenchResult> {
   const started = Date.now();
-  const seed = size.seed ?? Math.floor(Math.random() * 2 ** 31);
+  const seed = size.seed ?? (process.env.TEST_SEED ? Number(process.env.TEST_SEED) : Math.floor(Math.random() * 2 ** 31));
   const kinds = size.kinds ?? ALL;
   const run = await runFaultScenario({
     seed, intervalS: size.intervalS, vaults: size.vaults, extraVaults: size.extraVaults,
@@ -50,6 +50,7 @@ export async function clusterFaults(size: ClusterFaultsSize = CLUSTER_FAULTS_FUL
     { label: "sign-in p99 on the healthy daemons during a stall", value: percentile(signIns, 99), unit: "ms", target: `< ${SIGN_IN_P99_MS} ms`, met: percentile(signIns, 99) < SIGN_IN_P99_MS },
     ...(kinds.includes("db") ? [{ label: "every vault written again after PostgreSQL is back, longest", value: Math.max(...h.faults.filter((f) => f.kind === "db").map((f) => afterOutageMs(h, f.toMs))) / 1000, unit: "s" }] : []),
     { label: "history rules broken", value: broken, unit: "", target: "0", met: broken === 0 },
+    { label: "daemons that exited by themselves", value: run.exits.length, unit: "", target: "0", met: run.exits.length === 0 },
   ];
   return {
     name: "cluster-faults",

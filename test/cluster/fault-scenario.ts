@@ -37,6 +37,8 @@ export interface ScenarioRun {
   /** Lines for the report: the seed, each fault as made, the traffic's totals. */
   log: string[];
   complaints: string;
+  /** Daemons that exited by themselves (each restarted): every one is a failure. */
+  exits: string[];
   /** The highest peak resident set of any daemon process, KiB. */
   peakRssKb: number;
 }
@@ -51,6 +53,8 @@ export async function runFaultScenario(size: ScenarioSize, say: (line: string) =
   const trafficRng = mulberry32(size.seed ^ 0x5bd1e995);
   const between = ([lo, hi]: [number, number]) => lo + rng() * (hi - lo);
   const log: string[] = [];
+  const crashes: string[] = [];
+  const exits: string[] = [];
   const note = (line: string) => {
     log.push(line);
     say(line);
@@ -82,7 +86,7 @@ export async function runFaultScenario(size: ScenarioSize, say: (line: string) =
       await simFaucet(c.simUrl, investor.address, "10000");
       vaults.push(await vaultAt(http, investor, trader));
     }
-    await recovered(c, recorder, vaults, 0);
+    await recovered(c, recorder, vaults, 0, crashes);
     note(`${vaults.length} vaults made and read; traffic starts`);
 
     traffic = startTraffic({ daemons: () => c.daemons, simUrl: c.simUrl, trader, rng: trafficRng, extraVaults: size.extraVaults, vaults });
@@ -94,9 +98,14 @@ export async function runFaultScenario(size: ScenarioSize, say: (line: string) =
       faults.push(fault);
       note(`${kind}${fault.daemon === undefined ? "" : ` of daemon ${fault.daemon}`}${fault.caught === false ? " (no open transaction caught: a plain stall)" : ""}: ` +
         `${((fault.toMs - fault.fromMs) / 1000).toFixed(1)} s`);
-      const back = await recovered(c, recorder, vaults, fault.toMs);
+      const back = await recovered(c, recorder, vaults, fault.toMs, crashes);
+      for (const line of crashes.splice(0)) {
+        exits.push(line);
+        note(`  ${line}`);
+      }
       note(`  every vault written again ${((back - fault.toMs) / 1000).toFixed(1)} s after it ended`);
     }
+    await recovered(c, recorder, vaults, Date.now(), crashes);
     await traffic.quiesce();
     const last = Number((await probe.query<{ id: string | null }>("select max(id) as id from vault_events")).rows[0]!.id ?? 0);
     const t = traffic;
@@ -112,7 +121,7 @@ export async function runFaultScenario(size: ScenarioSize, say: (line: string) =
       acks: traffic.acks, streams: traffic.streams(), signIns: traffic.signIns, faults,
     };
     const peakRssKb = Math.max(0, ...c.all().filter((p) => p.name.startsWith("daemon")).map((p) => p.proc.peakRssKb()));
-    return { history, log, complaints: c.complaints(), peakRssKb };
+    return { history, log, complaints: c.complaints(), peakRssKb, exits: [...exits, ...crashes] };
   } catch (err) {
     throw new Error(`${(err as Error).message}\n${log.join("\n")}\n${cluster?.complaints() ?? ""}`);
   } finally {
@@ -197,11 +206,19 @@ async function pauseInTransaction(probe: pg.Pool, proc: Proc, app: string): Prom
  * Until every daemon answers /healthz 200 and every vault has a balance written since `sinceMs`; when.
  * A daemon that exited by itself ends the wait at once: no fault here should make one exit.
  */
-async function recovered(c: Cluster, recorder: Recorder, vaults: string[], sinceMs: number): Promise<number> {
+async function recovered(c: Cluster, recorder: Recorder, vaults: string[], sinceMs: number, crashes: string[]): Promise<number> {
   const deadline = Date.now() + 180_000;
   for (;;) {
     const gone = c.daemons.findIndex((d) => !d.running());
-    if (gone >= 0) throw new Error(`daemon ${gone} exited by itself (${c.daemons[gone]!.child.exitCode ?? c.daemons[gone]!.child.signalCode}):\n${c.daemons[gone]!.log().slice(-2500)}`);
+    if (gone >= 0) {
+      // No fault here should make a daemon exit: noted, and restarted as a supervisor would, so the
+      // rest of the run is still recorded and checked.
+      const d = c.daemons[gone]!;
+      const last = d.log().trim().split("\n").filter((l) => !/^\s+at /.test(l)).slice(-4).map((l) => l.slice(0, 400)).join(" | ");
+      crashes.push(`daemon ${gone} exited by itself (${d.child.exitCode ?? d.child.signalCode}), seen at ${new Date().toISOString()}: ${last}`);
+      await c.start(gone);
+      continue;
+    }
     const health = await Promise.all(c.daemons.map((d) => fetch(`${d.url}/healthz`).then((r) => r.status, () => 0)));
     const written = new Set(recorder.writes.filter((w) => w.seenMs > sinceMs).map((w) => w.vault.toLowerCase()));
     const unwritten = vaults.filter((v) => !written.has(v.toLowerCase()));

@@ -25,7 +25,7 @@ only("postgres", test)("three daemons under SIGSTOP, SIGKILL and a database outa
   }, (line) => console.log(`[faults] ${line}`));
   const h = run.history;
 
-  const problems: string[] = [];
+  const problems: string[] = run.exits.map((e) => `a daemon exited: ${e}`);
   for (const { rule, violations } of checkHistory(h)) {
     if (violations.length > 0) problems.push(`${rule}:\n    ${violations.slice(0, 15).join("\n    ")}${violations.length > 15 ? `\n    ... ${violations.length - 15} more` : ""}`);
   }
