@@ -87,6 +87,7 @@ function afterOutageMs(h: History, backMs: number): number {
 function describe(m: FaultFigures): string {
   const f = m.fault;
   const finite = m.failoverMs.filter(Number.isFinite);
+  if (f.kind === "db") return `PostgreSQL stopped for ${fmt((f.toMs - f.fromMs) / 1000)} s: ${m.signInFailures} sign-ins failed meanwhile`;
   return `${f.kind}${f.daemon === undefined ? "" : ` of daemon ${f.daemon}`}${f.caught ? " (caught in a transaction)" : ""} for ${fmt((f.toMs - f.fromMs) / 1000)} s: ` +
     `${m.victimVaults.length} vaults, failover p50 ${fmt(percentile(finite, 50) / 1000)} s, max ${finite.length < m.failoverMs.length ? "never" : `${fmt(Math.max(...finite) / 1000)} s`}; ` +
     `leases out ${fmt((m.leasesExpireMs - f.fromMs) / 1000)} s after; longest with no balance written ${fmt(m.freezeMs / 1000)} s; ` +

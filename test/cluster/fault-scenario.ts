@@ -214,7 +214,9 @@ async function recovered(c: Cluster, recorder: Recorder, vaults: string[], since
       // No fault here should make a daemon exit: noted, and restarted as a supervisor would, so the
       // rest of the run is still recorded and checked.
       const d = c.daemons[gone]!;
-      const last = d.log().trim().split("\n").filter((l) => !/^\s+at /.test(l)).slice(-4).map((l) => l.slice(0, 400)).join(" | ");
+      const lines = d.log().trim().split("\n");
+      const thrown = lines.filter((l) => /^\w*Error: |^Emitted 'error' event|^\s+throw /.test(l)).slice(-3);
+      const last = (thrown.length ? thrown : lines.slice(-3)).map((l) => l.trim().slice(0, 300)).join(" | ");
       crashes.push(`daemon ${gone} exited by itself (${d.child.exitCode ?? d.child.signalCode}), seen at ${new Date().toISOString()}: ${last}`);
       await c.start(gone);
       continue;
