@@ -6,7 +6,7 @@
 // directory, PostgreSQL stopped and started again. Everything is recorded into a History for the
 // checker. Between faults the run waits for the cluster to recover (every vault written again).
 import pg from "pg";
-import { approveAgent } from "../helpers/daemon.js";
+import { approveAgent, type Party } from "../helpers/daemon.js";
 import { startStoppablePostgres, type StoppablePostgres } from "../helpers/postgres-stoppable.js";
 import { mulberry32 } from "../helpers/mulberry32.js";
 import { tempDir, waitUntil } from "../helpers/util.js";
@@ -76,16 +76,7 @@ export async function runFaultScenario(size: ScenarioSize, say: (line: string) =
     probe = new pg.Pool({ connectionString: databaseUrl, max: 1 });
     probe.on("error", () => undefined);
 
-    const trader = await partyAt(c.daemons[0]!.http);
-    await simFaucet(c.simUrl, trader.address, "100000");
-    await approveAgent(c.daemons[0]!.http, trader.token, trader.wallet);
-    const vaults: string[] = [];
-    for (let i = 0; i < size.vaults; i++) {
-      const http = c.daemons[i % 3]!.http;
-      const investor = await partyAt(http);
-      await simFaucet(c.simUrl, investor.address, "10000");
-      vaults.push(await vaultAt(http, investor, trader));
-    }
+    const { trader, vaults } = await makeVaults(c, size.vaults);
     await recovered(c, recorder, vaults, 0, crashes);
     note(`${vaults.length} vaults made and read; traffic starts`);
 
@@ -106,13 +97,7 @@ export async function runFaultScenario(size: ScenarioSize, say: (line: string) =
       note(`  every vault written again ${((back - fault.toMs) / 1000).toFixed(1)} s after it ended`);
     }
     await recovered(c, recorder, vaults, Date.now(), crashes);
-    await traffic.quiesce();
-    const last = Number((await probe.query<{ id: string | null }>("select max(id) as id from vault_events")).rows[0]!.id ?? 0);
-    const t = traffic;
-    await waitUntil(() => t.streamHighs().every((h) => h >= last), { timeoutMs: 120_000, what: `every SSE client caught up to event ${last}` });
-    await traffic.stop();
-    await recorder.stop();
-    const end = await recorder.final(c.node.url!, c.operator);
+    const end = await wrapUp(c, traffic, recorder, probe);
     note(`traffic: ${traffic.signIns.length} sign-ins, ${traffic.acks.filter((a) => a.kind === "order").length} orders answered 2xx, ` +
       `${traffic.acks.filter((a) => a.kind === "vault").length} vaults made during the faults, SSE ids received ${traffic.streams().map((s) => s.ids.length).join("/")}, ` +
       `requests without an answer or 5xx by daemon ${traffic.failures.join("/")}; ${end.journal.length} journal rows, ${end.mined.length} operator transactions mined`);
@@ -132,6 +117,31 @@ export async function runFaultScenario(size: ScenarioSize, say: (line: string) =
     await server?.close();
     tmp.remove();
   }
+}
+
+/** A trader with an approved agent and `count` vaults of it, made through the three APIs in turn. */
+async function makeVaults(c: Cluster, count: number): Promise<{ trader: Party; vaults: string[] }> {
+  const trader = await partyAt(c.daemons[0]!.http);
+  await simFaucet(c.simUrl, trader.address, "100000");
+  await approveAgent(c.daemons[0]!.http, trader.token, trader.wallet);
+  const vaults: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const http = c.daemons[i % c.daemons.length]!.http;
+    const investor = await partyAt(http);
+    await simFaucet(c.simUrl, investor.address, "10000");
+    vaults.push(await vaultAt(http, investor, trader));
+  }
+  return { trader, vaults };
+}
+
+/** Requests ended, every SSE client caught up with the table, the recorder stopped; the end state. */
+async function wrapUp(c: Cluster, traffic: Traffic, recorder: Recorder, probe: pg.Pool) {
+  await traffic.quiesce();
+  const last = Number((await probe.query<{ id: string | null }>("select max(id) as id from vault_events")).rows[0]!.id ?? 0);
+  await waitUntil(() => traffic.streamHighs().every((h) => h >= last), { timeoutMs: 120_000, what: `every SSE client caught up to event ${last}` });
+  await traffic.stop();
+  await recorder.stop();
+  return recorder.final(c.node.url!, c.operator);
 }
 
 function shuffle<T>(xs: T[], rng: () => number): T[] {
