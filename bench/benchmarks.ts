@@ -3,6 +3,7 @@
 import { ALERTS_FULL, alerts } from "./alerts.js";
 import { AUDIT_WRITE_FULL, auditWrite } from "./audit-write.js";
 import { BREACH_FULL, breach } from "./breach.js";
+import { CLUSTER_FAULTS_FULL, clusterFaults } from "./cluster-faults.js";
 import { HTTP_READ_FULL, httpRead } from "./http-read.js";
 import { HTTP_READ_SHARED_FULL, httpReadShared } from "./http-read-shared.js";
 import type { BenchResult } from "./lib/report.js";
@@ -88,6 +89,11 @@ export const BENCHMARKS: Benchmark[] = [
       vaults: 4, intervalS: 1, daemons: 2, coverage: { order: [1, 2], windowS: 5 }, kills: { full: 1, spent: 0 },
       reads: { connections: 2, durationS: 0.3, runs: 1, warmupS: 0.1 }, writes: { connections: 1, durationS: 0.3, runs: 1 }, orders: { orders: 3, runs: 1, warmup: 1 },
     }),
+  },
+  {
+    name: "cluster-faults",
+    full: () => clusterFaults(CLUSTER_FAULTS_FULL),
+    tiny: () => clusterFaults({ rounds: 1, vaults: 3, extraVaults: 0, intervalS: 1, stallIntervals: [5, 5], dbOutageS: [1, 1], kinds: ["stall"] }),
   },
   {
     name: "lives",

@@ -7,96 +7,36 @@
 // one second, and an SSE client on a survivor sees every event of its vaults exactly once, in order.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { AbiCoder, Contract, Interface, JsonRpcProvider, Transaction, Wallet, keccak256, toBeHex, toQuantity, zeroPadValue } from "ethers";
 import { sql } from "kysely";
-import { startEmbeddedNode, type EmbeddedNode } from "../../daemon/chain/embedded-node.js";
+import type { EmbeddedNode } from "../../daemon/chain/embedded-node.js";
 import { openStore } from "../../daemon/db/database.js";
 import type { Store } from "../../daemon/db/store.js";
-import { httpClient, randomWallet, signIn, signTyped, type HttpClient, type Party } from "../helpers/daemon.js";
 import { freshDatabase } from "../helpers/postgres.js";
 import { journalRows } from "../helpers/store-reads.js";
 import { openSse, type SseReader } from "../helpers/sse.js";
 import { only } from "../helpers/stores.js";
-import { freePort, tempDir, waitUntil } from "../helpers/util.js";
+import { tempDir, waitUntil } from "../helpers/util.js";
+import { balanceEvents, partyAt, simFaucet, startCluster, vaultAt, vaultLeases, type Cluster } from "./cluster-rig.js";
 
-const BIN = fileURLToPath(new URL("../../bin/tradevaultd", import.meta.url));
 const INTERVAL_S = 2;
 const VAULTS = 30;
 const tmp = tempDir("tradevault-three-");
-const children: ChildProcess[] = [];
-let node: EmbeddedNode | undefined;
+let cluster: Cluster | undefined;
 let store: Store | undefined;
 
-interface Proc {
-  url: string;
-  http: HttpClient;
-  child: ChildProcess;
-  log(): string;
-  kill(): Promise<void>;
-}
-
-async function run(args: string[], env: Record<string, string> = {}): Promise<Proc> {
-  const port = await freePort();
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("TRADEVAULT_")));
-  const child = spawn(process.execPath, [BIN, ...args, "--port", String(port), "--log-level", "info"], { env: { ...clean, ...env }, stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  let out = "";
-  child.stdout!.on("data", (d) => (out += d));
-  child.stderr!.on("data", (d) => (out += d));
-  const exited = new Promise<void>((r) => child.once("exit", () => r()));
-  const proc: Proc = {
-    url: `http://127.0.0.1:${port}`, http: httpClient(`http://127.0.0.1:${port}`), child, log: () => out,
-    kill: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-      await exited;
-    },
-  };
-  procs.push(proc);
-  return proc;
-}
-
-const answers = async (url: string, path: string, p: Proc) =>
-  waitUntil(async () => {
-    if (p.child.exitCode !== null) throw new Error(`exited ${p.child.exitCode}:\n${p.log().slice(-3000)}`);
-    return (await fetch(`${url}${path}`)).status < 500;
-  }, { timeoutMs: 120_000, what: `${url}${path}` });
-
-const procs: Proc[] = [];
 test.after(async () => {
-  if (process.env.TEST_DUMP_LOGS) for (const p of procs) console.log(p.log().split("\n").filter((l) => /"level":(40|50)/.test(l)).slice(-15).join("\n"));
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+  if (process.env.TEST_DUMP_LOGS) console.log(cluster?.complaints());
+  await cluster?.close();
   await store?.close();
-  await node?.stop();
   tmp.remove();
 });
 
 only("postgres", test)("three daemons share 30 vaults; one is killed; its vaults and the sending move to the others", async () => {
   const databaseUrl = await freshDatabase();
   store = await openStore(databaseUrl);
-  node = await startEmbeddedNode({ socketDir: join(tmp.path, "anvil"), httpPort: await freePort(), genesisTime: Math.floor(Date.now() / 1000), archive: true });
-  const operator = Wallet.createRandom();
-  const keyFile = join(tmp.path, "operator.key");
-  writeFileSync(keyFile, operator.privateKey, { mode: 0o600 });
-  await node.rpc.request({ method: "anvil_setBalance", params: [operator.address, toQuantity(10n ** 21n)] });
-
-  const simPort = await freePort();
-  const sim = await run(["--sim-only", "--sim-port", String(simPort), "--data-dir", join(tmp.path, "sim"), "--sim-feed", "static", "--sim-ws-connections-per-ip", "100"]);
-  const simUrl = `http://127.0.0.1:${simPort}`;
-  await answers(simUrl, "/info", sim);
-
-  const flags = (i: number) => [
-    "--data-dir", join(tmp.path, `d${i}`), "--database-url", databaseUrl, "--rpc-url", node!.url!, "--chain-id", "31337",
-    "--exchange-url", simUrl, "--operator-key-file", keyFile, "--oracle-interval", String(INTERVAL_S), "--stale-after", "120",
-    "--no-price-stream", "--sign-in-rate-limit", "100000", "--order-rate-limit", "100000",
-    "--read-cache", "0", "--read-weight-per-user", "1000000", "--read-weight-all-users", "1000000",
-  ];
-  for (let i = 0; i < 3; i++) mkdirSync(join(tmp.path, `d${i}`), { recursive: true });
-  const daemons = await Promise.all([0, 1, 2].map((i) => run(flags(i), { TRADEVAULT_SECRET: "one secret for every daemon" })));
-  for (const d of daemons) await answers(d.url, "/healthz", d);
+  cluster = await startCluster({ dir: tmp.path, databaseUrl: () => databaseUrl, daemons: 3, intervalS: INTERVAL_S });
+  const { daemons, node, simUrl } = cluster;
   const deploys = await sql<{ n: number }>`select count(*) as n from tx_journal where purpose like 'deploy:%'`.execute(store.db);
   assert.is(deploys.rows[0]!.n, 3, "token, implementation and factory deployed once by three daemons starting together");
 
@@ -106,8 +46,7 @@ only("postgres", test)("three daemons share 30 vaults; one is killed; its vaults
   for (let i = 0; i < VAULTS; i++) {
     const http = daemons[i % 3]!.http;
     const investor = await partyAt(http);
-    const faucet = await fetch(`${simUrl}/sim/faucet`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ user: investor.address, amount: "10000" }) });
-    assert.is(faucet.status, 200, await faucet.text());
+    await simFaucet(simUrl, investor.address, "10000");
     vaults.push(await vaultAt(http, investor, trader));
   }
   const read = () => balanceEvents(store!);
@@ -235,18 +174,6 @@ function checkStream(stream: SseReader, stored: number[]): void {
   assert.equal(got, stored, "the stream on a survivor: every event of the trader's vaults, once each, in id order");
 }
 
-/** BalanceUpdated events in the order they were stored, with their chain position. */
-async function balanceEvents(s: Store): Promise<Array<{ vault: string; observedAt: number; block: number; logIndex: number }>> {
-  const rows = await sql<{ vault: string; data: string; block_number: number; log_index: number }>`
-    select v.address as vault, e.data, e.block_number, e.log_index from vault_events e join vaults v on v.num = e.vault_num
-    where e.type = 'BalanceUpdated' order by e.id`.execute(s.db);
-  const { unpackEventData } = await import("../../daemon/db/event-data.js");
-  return rows.rows.map((r) => ({
-    vault: r.vault, block: Number(r.block_number), logIndex: Number(r.log_index),
-    observedAt: Number((unpackEventData("BalanceUpdated", r.data) as { observedAt: number | string }).observedAt),
-  }));
-}
-
 /** updateBalances transactions journaled between two Unix seconds, counted per vault (lower case). */
 async function balanceWrites(s: Store, from: number, to: number): Promise<Map<string, number>> {
   const factory = new Interface(["function updateBalances(address[] vaults, uint256[] balances, uint64[] observedAt)"]);
@@ -257,38 +184,6 @@ async function balanceWrites(s: Store, from: number, to: number): Promise<Map<st
     for (const v of vaults) counts.set(v.toLowerCase(), (counts.get(v.toLowerCase()) ?? 0) + 1);
   }
   return counts;
-}
-
-async function vaultLeases(s: Store): Promise<Array<{ vault: string; holder: string; epoch: number }>> {
-  const rows = await sql<{ key: string; holder: string; epoch: number }>`
-    select key, holder, epoch from leases where key like 'vault:%' and expires_at > (extract(epoch from clock_timestamp()) * 1000)::bigint`.execute(s.db);
-  return rows.rows.map((r) => ({ vault: r.key.slice("vault:".length), holder: r.holder, epoch: Number(r.epoch) }));
-}
-
-async function partyAt(http: HttpClient): Promise<Party> {
-  const wallet = randomWallet();
-  const { token } = await signIn(http, wallet);
-  return { wallet, token, address: wallet.address };
-}
-
-async function vaultAt(http: HttpClient, investor: Party, trader: Party): Promise<string> {
-  const body = {
-    investor: investor.address, trader: trader.address, initialBalance: "10000", maxDrawdown: 50, dailyDrawdown: 40,
-    dealDeadline: Math.floor(Date.now() / 1000) + 30 * 86_400, profitShare: { trader: 20, investor: 80 },
-  };
-  const created = await http.post("/api/proposals", body, { token: trader.token });
-  assert.is(created.status, 200, JSON.stringify(created.body));
-  const p = created.body.data.proposal;
-  const first = await http.post(`/api/proposals/${p.id}/accept`, { signature: await signTyped(trader.wallet, p.typedData) }, { token: trader.token });
-  assert.is(first.status, 200, JSON.stringify(first.body));
-  const done = await http.post(`/api/proposals/${p.id}/accept`, { signature: await signTyped(investor.wallet, p.typedData) }, { token: investor.token });
-  assert.is(done.status, 200, JSON.stringify(done.body));
-  // Deployed in the answer, or (the chain slow to answer) by the proposals' sweep soon after.
-  const deployed = (done.body.data.proposal.vaultAddress as string | null) ?? await waitUntil(async () => {
-    const r = await http.get(`/api/proposals/${p.id}`, { token: trader.token });
-    return r.body.data?.proposal?.vaultAddress as string | undefined;
-  }, { timeoutMs: 120_000, what: `proposal ${p.id} deployed (accepted: ${JSON.stringify(done.body.data.proposal)})` });
-  return deployed!;
 }
 
 test.run();

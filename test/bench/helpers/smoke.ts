@@ -11,6 +11,7 @@ export const SPLIT: Record<string, string[]> = {
   "smoke-reads.test.ts": ["http-read", "http-read-shared", "login", "login-shared", "oracle-scale-shared"],
   "smoke-breach.test.ts": ["breach"],
   "smoke-scale-out.test.ts": ["scale-out"],
+  "smoke-cluster-faults.test.ts": ["cluster-faults"],
 };
 
 export function benchmark(name: string): Benchmark {
