@@ -63,6 +63,8 @@ export function createVaultBalances(deps: BalancesDeps) {
   /** Vaults with trading, or changed positions, since their fills were last read. */
   const active = new Set<string>();
   const fillsReadAt = new Map<string, number>();
+  /** The second of the last reading this daemon sent for each vault. */
+  const sentHere = new Map<string, number>();
   const reader = createBalanceReader(exchange, clock, { onPositionsChanged: (address) => active.add(address) });
 
   async function recordEvent(e: Omit<DaemonEventInput, "time">): Promise<void> {
@@ -102,10 +104,20 @@ export function createVaultBalances(deps: BalancesDeps) {
     }
     if (readings.length === 0) return { read: 0, paused: [], failures: [] };
     // Before the send: a reading on-chain always has its record, whatever happens after.
-    await work.write((trx) => putReadings(trx, readings.map((r) => ({ vault: r.vault, observedAt: r.observedAt, ...r.source }))));
+    const stored = await work.write((trx) => putReadings(trx, readings.map((r) => ({ vault: r.vault, observedAt: r.observedAt, ...r.source }))));
+    const read = readings.length;
+    if (opts.fence) {
+      // The oracle's own work: the same reading of the same second already stored by another daemon
+      // (the vault changed hands as both read it) is that daemon's to send. This daemon's own earlier
+      // try of it (its transaction failed) is sent again. A user's refresh (a close, an unpause)
+      // always sends: what follows it must find the reading mined.
+      readings = readings.filter((r) => !stored.has(r.vault) || sentHere.get(r.vault) === r.observedAt);
+      if (readings.length === 0) return { read, paused: [], failures: [] };
+    }
+    for (const r of readings) sentHere.set(r.vault, r.observedAt);
     const { paused, failures } = await chain.updateBalances(readings);
     const byAddress = new Map(vaults.map((v) => [v.address, v]));
-    return { read: readings.length, paused: paused.map((a) => byAddress.get(a)!).filter(Boolean), failures };
+    return { read, paused: paused.map((a) => byAddress.get(a)!).filter(Boolean), failures };
   }
 
   /**
