@@ -4,6 +4,7 @@
 import { Kysely, Migrator, PostgresDialect } from "kysely";
 import pg from "pg";
 import { postgresMigrations } from "../db/migrations/index.js";
+import { untimedClient, untimedPool } from "../db/postgres-pool.js";
 import { AppError } from "../errors.js";
 import { redactUrl } from "./database-url.js";
 import { kindOf, toTarget, type Kind } from "./row-values.js";
@@ -13,7 +14,8 @@ import { quoteIdent, type SourceTable, type SourceValue } from "./sqlite-source.
 const BATCH_PARAMS = 10_000;
 
 export async function connectTarget(url: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url });
+  // Untimed: the copy is one long transaction, its checksums long statements.
+  const client = untimedClient(url);
   // A connection that breaks between queries is reported by the next query; without a listener the
   // error event would end the process first.
   client.on("error", () => undefined);
@@ -28,7 +30,7 @@ export async function connectTarget(url: string): Promise<pg.Client> {
 
 /** Brings the target to the schema a daemon on it expects, with the daemon's own PostgreSQL migrations. */
 export async function migrateTarget(url: string): Promise<void> {
-  const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }) });
+  const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: untimedPool(url) }) });
   try {
     const { error, results } = await new Migrator({ db, provider: { getMigrations: async () => postgresMigrations } }).migrateToLatest();
     const failed = results?.find((r) => r.status === "Error");
