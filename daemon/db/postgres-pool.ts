@@ -84,6 +84,14 @@ export function timedConnection(url: string, limits: PostgresLimits): pg.ClientC
  * have committed before the connection went, so the unit's outcome is unknown, and the error says so.
  */
 class TimedClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super(config);
+    // The server ends a session (its idle-in-transaction limit, a shutdown) also while the pool has
+    // lent it out between two queries: the error event would end the process. The next query on it
+    // fails instead, and the pool drops it when it comes back.
+    this.on("error", () => undefined);
+  }
+
   override query(...args: unknown[]): never {
     const result = (pg.Client.prototype.query as (...a: unknown[]) => unknown).apply(this, args);
     if (typeof args[0] === "string" && /^\s*commit\s*;?\s*$/i.test(args[0]) && result instanceof Promise) {
