@@ -89,8 +89,11 @@ pgTest("a unit of work stalled inside its transaction loses its row locks to the
   const firstSettled = first.then(() => "committed", (e: unknown) => e);
   await holding;
   // The failure bound only turns a hang into a failure (the old pool had no limit: it waited forever).
-  await within(other.write((trx) => sql`update stall_probe set v = 'second' where id = 1`.execute(trx)), 60_000, "the second writer getting the row");
-  wake();
+  try {
+    await within(other.write((trx) => sql`update stall_probe set v = 'second' where id = 1`.execute(trx)), 60_000, "the second writer getting the row");
+  } finally {
+    wake();
+  }
   const outcome = await firstSettled;
   assert.ok(outcome instanceof Error, "the stalled unit did not commit");
   assert.ok(isConnectionLost(outcome), `the stalled unit's session was ended by the server: ${String(outcome)}`);
