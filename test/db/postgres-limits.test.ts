@@ -7,10 +7,10 @@ import * as assert from "uvu/assert";
 import { connectTarget } from "../../daemon/backup/postgres-target.js";
 import { DEFAULT_LIMITS, migrateUntimed } from "../../daemon/db/postgres-pool.js";
 import { openPostgresStore, type PostgresStore } from "../../daemon/db/postgres-store.js";
-import { databaseError, isConnectionLost } from "../../daemon/errors.js";
+import { asAppError, databaseError, isCommitInDoubt, isConnectionLost, type AppError } from "../../daemon/errors.js";
 import { freshDatabase } from "../helpers/postgres.js";
 import { only } from "../helpers/stores.js";
-import { within } from "../helpers/util.js";
+import { waitUntil, within } from "../helpers/util.js";
 
 const pgTest = only("postgres", test);
 const opened: PostgresStore[] = [];
@@ -102,6 +102,26 @@ pgTest("a unit of work stalled inside its transaction loses its row locks to the
   assert.is(row.rows[0]!.v, "second");
   // The store goes on: the pool replaced the ended connection.
   assert.is(await stalled.write(async (trx) => (await sql<{ one: number }>`select 1 as one`.execute(trx)).rows[0]!.one), 1);
+});
+
+pgTest("a COMMIT whose connection is gone is reported in doubt (503, details.inDoubt), never as a plain failure", async () => {
+  const url = await freshDatabase();
+  const store = await openPostgresStore(url);
+  const admin = await openPostgresStore(url);
+  opened.push(store, admin);
+  await sql`create table doubt_probe (id int primary key)`.execute(store.db);
+  const outcome = await store.write(async (trx) => {
+    await sql`insert into doubt_probe values (1)`.execute(trx);
+    const pid = (await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx)).rows[0]!.pid;
+    // The connection goes between the unit's last statement and its COMMIT.
+    await sql`select pg_terminate_backend(${pid})`.execute(admin.db);
+    await waitUntil(async () => (await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity where pid = ${pid}`.execute(admin.db)).rows[0]!.n === 0,
+      { what: "the unit's session to end" });
+  }).then(() => "committed", (e: unknown) => e);
+  assert.ok(isCommitInDoubt(outcome), `in doubt: ${String(outcome)}`);
+  assert.is((outcome as AppError).status, 503);
+  assert.ok((outcome as AppError).retryAfter! >= 1);
+  assert.is(asAppError(outcome), outcome, "kept as it is by every boundary");
 });
 
 test.run();
