@@ -2,7 +2,7 @@
 // transaction, a lock wait and a statement are ended by the server after a few seconds, and a peer
 // gone silent is found by TCP keepalives, so no stalled or unreachable daemon can hold the others'
 // rows for long. The settings go in the startup packet (`options`), so a new connection has them
-// with no extra round trip. Migrations and the operator's commands (migrate-store) connect untimed.
+// with no extra round trip. Migrations connect untimed (so does migrate-store, backup/postgres-target.ts).
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import type { Database } from "./schema.js";
@@ -119,11 +119,6 @@ export function timedClient(url: string, limits: PostgresLimits): pg.Client {
  */
 export function untimedPool(url: string): pg.Pool {
   return new pg.Pool({ ...withOptions(url, UNTIMED), max: 1 });
-}
-
-/** One untimed connection, for the operator's long commands (migrate-store's copy is one transaction). */
-export function untimedClient(url: string): pg.Client {
-  return new pg.Client(withOptions(url, UNTIMED));
 }
 
 /** Runs the store's migrations on an untimed connection of their own (see untimedPool). */
