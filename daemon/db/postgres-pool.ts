@@ -84,12 +84,18 @@ export function timedConnection(url: string, limits: PostgresLimits): pg.ClientC
  * have committed before the connection went, so the unit's outcome is unknown, and the error says so.
  */
 class TimedClient extends pg.Client {
+  /** The server's transaction status at its last ReadyForQuery: I idle, T in a transaction, E failed. */
+  transactionStatus = "I";
+
   constructor(config?: string | pg.ClientConfig) {
     super(config);
     // The server ends a session (its idle-in-transaction limit, a shutdown) also while the pool has
     // lent it out between two queries: the error event would end the process. The next query on it
     // fails instead, and the pool drops it when it comes back.
     this.on("error", () => undefined);
+    (this as unknown as { connection: NodeJS.EventEmitter }).connection.on("readyForQuery", (msg: { status?: string }) => {
+      this.transactionStatus = msg.status ?? "I";
+    });
   }
 
   override query(...args: unknown[]): never {
@@ -103,9 +109,18 @@ class TimedClient extends pg.Client {
   }
 }
 
-/** The store's pool: every connection timed (see PostgresLimits). */
+/**
+ * The store's pool: every connection timed (see PostgresLimits). A connection handed back inside a
+ * transaction (a BEGIN whose lock wait timed out leaves one aborted) is rolled back before anyone
+ * else gets it: the pool emits `release` before it lends the client again, and a client runs its
+ * queries in order, so the ROLLBACK goes first.
+ */
 export function timedPool(url: string, limits: PostgresLimits, opts: { max: number; types?: pg.CustomTypesConfig }): pg.Pool {
-  return new pg.Pool({ ...timedConnection(url, limits), max: opts.max, types: opts.types, Client: TimedClient as unknown as typeof pg.Client });
+  const pool = new pg.Pool({ ...timedConnection(url, limits), max: opts.max, types: opts.types, Client: TimedClient as unknown as typeof pg.Client });
+  pool.on("release", (err, client) => {
+    if (!err && client instanceof TimedClient && client.transactionStatus !== "I") void client.query("rollback").catch(() => undefined);
+  });
+  return pool;
 }
 
 /** A connection of its own (LISTEN, presence), timed as the pool's are. */

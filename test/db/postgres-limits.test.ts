@@ -104,6 +104,36 @@ pgTest("a unit of work stalled inside its transaction loses its row locks to the
   assert.is(await stalled.write(async (trx) => (await sql<{ one: number }>`select 1 as one`.execute(trx)).rows[0]!.one), 1);
 });
 
+pgTest("a writer that met the lock timeout answers 503, and its connection goes back to the pool clean", async () => {
+  const url = await freshDatabase();
+  const holder = await openPostgresStore(url);
+  const waiter = await openPostgresStore(url, { poolSize: 1, limits: { ...DEFAULT_LIMITS, lockMs: 200 } });
+  opened.push(holder, waiter);
+  await sql`create table lock_probe (id int primary key, v text)`.execute(holder.db);
+  await sql`insert into lock_probe values (1, 'before')`.execute(holder.db);
+  let locked!: () => void;
+  const holding = new Promise<void>((r) => (locked = r));
+  let done!: () => void;
+  const release = new Promise<void>((r) => (done = r));
+  const held = holder.write(async (trx) => {
+    await sql`update lock_probe set v = 'holder' where id = 1`.execute(trx);
+    locked();
+    await release;
+  });
+  await holding;
+  try {
+    const failed = await waiter.write((trx) => sql`update lock_probe set v = 'waiter' where id = 1`.execute(trx)).then(() => undefined, (e: unknown) => e);
+    assert.ok(failed, "the waiter did not get the lock");
+    assert.is(databaseError(failed)?.status, 503, String(failed));
+    assert.ok(databaseError(failed)!.retryAfter! >= 1);
+    // Its one connection serves the next query: no transaction left open or aborted on it.
+    assert.is((await sql<{ v: string }>`select v from lock_probe where id = 1`.execute(waiter.db)).rows[0]!.v, "before");
+  } finally {
+    done();
+  }
+  await held;
+});
+
 pgTest("a COMMIT whose connection is gone is reported in doubt (503, details.inDoubt), never as a plain failure", async () => {
   const url = await freshDatabase();
   const store = await openPostgresStore(url);
