@@ -125,6 +125,14 @@ export const FLAGS = {
     "a PostgreSQL database (postgres://user:password@host/db) shared by several daemons, instead of <data-dir>'s SQLite file; needs --rpc-url, --exchange-url and TRADEVAULT_SECRET",
     z.string().regex(/^postgres(ql)?:\/\/./i, "must be a postgres:// or postgresql:// URL"),
   ),
+  // Every connection of a daemon on --database-url is bounded (db/postgres-pool.ts); 0 turns a timeout off.
+  dbIdleInTransactionTimeout: valued("--db-idle-in-transaction-timeout <seconds>", "PostgreSQL ends a daemon's session left idle inside a transaction this long, releasing its locks (a stalled or paused box; 0 = off)", number(0, 3600), "5"),
+  dbLockTimeout: valued("--db-lock-timeout <seconds>", "a PostgreSQL statement waiting this long for a lock fails, and its request answers 503 (0 = off)", number(0, 3600), "3"),
+  dbStatementTimeout: valued("--db-statement-timeout <seconds>", "a PostgreSQL statement running this long is canceled, and its request answers 503 (0 = off; migrations and migrate-store run without it)", number(0, 3600), "15"),
+  dbConnectTimeout: valued("--db-connect-timeout <seconds>", "how long opening a PostgreSQL connection, or waiting for a free one in the pool, may take before a request answers 503", number(0.1, 600), "5"),
+  dbKeepaliveIdle: valued("--db-keepalive-idle <seconds>", "silence on a PostgreSQL connection before the first TCP keepalive probe (the server's and the daemon's)", number(1, 7200, { int: true }), "5"),
+  dbKeepaliveInterval: valued("--db-keepalive-interval <seconds>", "seconds between the server's keepalive probes of a daemon's connection", number(1, 600, { int: true }), "2"),
+  dbKeepaliveCount: valued("--db-keepalive-count <n>", "unanswered keepalive probes after which the server ends a daemon's session", number(1, 100, { int: true }), "3"),
   webhooksAllowPrivate: toggle("--webhooks-allow-private", "let users' webhooks reach loopback, private and link-local addresses (tests; self-hosters whose receivers are on their LAN)"),
   sessionMaxAgeDays: valued("--session-max-age <days>", "absolute session lifetime", number(1, 365), "30"),
 };
@@ -259,6 +267,19 @@ export function sharedDatabaseProblem(config: Config, env: NodeJS.ProcessEnv): s
     return "--database-url needs TRADEVAULT_SECRET, the same on every daemon: the agent keys in the shared database are sealed with it (a key file in one data directory would leave the others unable to trade)";
   }
   return undefined;
+}
+
+/** The limits of the daemon's PostgreSQL connections, in milliseconds (the flags are in seconds). */
+export function postgresLimitsOf(c: Config) {
+  return {
+    idleInTransactionMs: c.dbIdleInTransactionTimeout * 1000,
+    lockMs: c.dbLockTimeout * 1000,
+    statementMs: c.dbStatementTimeout * 1000,
+    connectMs: c.dbConnectTimeout * 1000,
+    keepAliveIdleMs: c.dbKeepaliveIdle * 1000,
+    keepAliveIntervalMs: c.dbKeepaliveInterval * 1000,
+    keepAliveCount: c.dbKeepaliveCount,
+  };
 }
 
 /** Throws ConfigError with the reason a database cannot be shared as configured. */

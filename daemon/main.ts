@@ -9,7 +9,7 @@ import { createSignerPool, type SignerPool } from "./auth/signer-pool.js";
 import { startChain, type Chain } from "./chain/chain.js";
 import { loadOrCreateOperatorKey, readOperatorKeyFile } from "./chain/operator-key.js";
 import { composeServices } from "./compose-services.js";
-import { ConfigError, type Config } from "./config.js";
+import { ConfigError, postgresLimitsOf, type Config } from "./config.js";
 import { openStore, type OpenedStore, type Store } from "./db/database.js";
 import type { OrderRow } from "./db/schema.js";
 import { newestAgent } from "./db/agents-repo.js";
@@ -163,7 +163,7 @@ function baseOf(opts: DaemonOptions): Base {
 
 /** The database (the data directory's file of this network, or config.databaseUrl) and the keys of the data directory (or the environment). */
 async function openStoreAndKeys(config: Config, undo: Undo): Promise<{ store: OpenedStore; box: SecretBox; operatorKey: string }> {
-  const store = await openStore(config.databaseUrl ?? join(config.dataDir, `tradevault-${config.network}.db`));
+  const store = await openStore(config.databaseUrl ?? join(config.dataDir, `tradevault-${config.network}.db`), { limits: postgresLimitsOf(config) });
   undo.push(() => store.close());
   const box = secretBox(loadSecretKey({ secret: process.env.TRADEVAULT_SECRET, keyFile: join(config.dataDir, "keys", "secret.key") }));
   if (store.kind === "postgres") await assertOpensAgentKeys(store, box);

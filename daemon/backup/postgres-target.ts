@@ -9,11 +9,17 @@ import { redactUrl } from "./database-url.js";
 import { kindOf, toTarget, type Kind } from "./row-values.js";
 import { quoteIdent, type SourceTable, type SourceValue } from "./sqlite-source.js";
 
+/**
+ * Every time limit off, whatever the database's or the role's defaults: the copy is one long
+ * transaction, its checksums long statements (the daemon's own connections are timed).
+ */
+const UNTIMED = "-c idle_in_transaction_session_timeout=0 -c lock_timeout=0 -c statement_timeout=0";
+
 /** Parameters per INSERT statement (PostgreSQL allows 65 535): a few hundred rows of the widest table. */
 const BATCH_PARAMS = 10_000;
 
 export async function connectTarget(url: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url });
+  const client = new pg.Client({ connectionString: url, options: UNTIMED });
   // A connection that breaks between queries is reported by the next query; without a listener the
   // error event would end the process first.
   client.on("error", () => undefined);
@@ -28,7 +34,7 @@ export async function connectTarget(url: string): Promise<pg.Client> {
 
 /** Brings the target to the schema a daemon on it expects, with the daemon's own PostgreSQL migrations. */
 export async function migrateTarget(url: string): Promise<void> {
-  const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }) });
+  const db = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, options: UNTIMED, max: 1 }) }) });
   try {
     const { error, results } = await new Migrator({ db, provider: { getMigrations: async () => postgresMigrations } }).migrateToLatest();
     const failed = results?.find((r) => r.status === "Error");

@@ -1,5 +1,6 @@
 // Opens the store a target names: a PostgreSQL URL (postgres:// or postgresql://) is a database
 // shared with other daemons, anything else is the path of a SQLite file (or ":memory:").
+import type { PostgresLimits } from "./postgres-pool.js";
 import { openPostgresStore, type PostgresStore } from "./postgres-store.js";
 import { openSqliteStore, type SqliteStore } from "./sqlite-store.js";
 
@@ -12,6 +13,7 @@ export type OpenedStore = SqliteStore | PostgresStore;
 
 export const isPostgresUrl = (target: string): boolean => /^postgres(ql)?:\/\//i.test(target);
 
-export function openStore(target: string): Promise<OpenedStore> {
-  return isPostgresUrl(target) ? openPostgresStore(target) : openSqliteStore(target);
+/** `limits` bound a PostgreSQL store's connections (postgres-pool.ts; its defaults when omitted). */
+export function openStore(target: string, opts: { limits?: PostgresLimits } = {}): Promise<OpenedStore> {
+  return isPostgresUrl(target) ? openPostgresStore(target, opts) : openSqliteStore(target);
 }

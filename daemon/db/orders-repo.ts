@@ -3,8 +3,15 @@
 import type { Executor } from "./store.js";
 import type { NewOrder, OrderRow, OrderStatus } from "./schema.js";
 
-export async function insertOrder(db: Executor, row: NewOrder): Promise<void> {
-  await db.insertInto("orders").values(row).execute();
+/**
+ * Inserts the order unless another with its Idempotency-Key is stored, committed meanwhile by
+ * another request (on any daemon): false then, and the caller answers from that one.
+ */
+export async function insertOrder(db: Executor, row: NewOrder): Promise<boolean> {
+  const r = await db.insertInto("orders").values(row)
+    .onConflict((oc) => oc.columns(["user", "idempotency_key"]).where("idempotency_key", "is not", null).doNothing())
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0n) > 0;
 }
 
 export function findByIdempotencyKey(db: Executor, user: string, key: string): Promise<OrderRow | undefined> {

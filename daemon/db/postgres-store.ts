@@ -6,6 +6,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { migrateToLatest } from "./migrate.js";
+import { DEFAULT_LIMITS, migrateUntimed, timedClient, timedPool, type PostgresLimits } from "./postgres-pool.js";
 import { postgresPresence } from "./presence.js";
 import { postgresMigrations } from "./migrations/index.js";
 import type { Database } from "./schema.js";
@@ -100,13 +101,13 @@ function postgresTransactions(db: Executor, lease: ReturnType<typeof leasingPool
  * LISTEN on a connection of its own, opened at the first listener and reopened after a loss (the
  * notices sent meanwhile are lost: listeners poll as well).
  */
-function listener(url: string) {
+function listener(newClient: () => pg.Client) {
   const channels = new Map<string, Set<(payload: string) => void>>();
   let client: pg.Client | undefined;
   let connecting: Promise<void> | undefined;
   let closed = false;
   const connect = (): Promise<void> => (connecting ??= (async () => {
-    const c = new pg.Client({ connectionString: url });
+    const c = newClient();
     c.on("notification", (n) => channels.get(n.channel)?.forEach((l) => l(n.payload ?? "")));
     c.on("error", () => undefined);
     c.on("end", () => {
@@ -156,18 +157,20 @@ export function sameTurn<T>(read: () => Promise<T>): () => Promise<T> {
     }));
 }
 
-export async function openPostgresStore(url: string, opts: { poolSize?: number } = {}): Promise<PostgresStore> {
-  const pool = new pg.Pool({ connectionString: url, max: opts.poolSize ?? 10, types });
+export async function openPostgresStore(url: string, opts: { poolSize?: number; limits?: PostgresLimits } = {}): Promise<PostgresStore> {
+  const limits = opts.limits ?? DEFAULT_LIMITS;
+  // Migrations first, untimed on a connection of their own; every pooled connection is timed.
+  await migrateUntimed(url, (migrating) => migrateToLatest(migrating, postgresMigrations));
+  const pool = timedPool(url, limits, { max: opts.poolSize ?? 10, types });
   // A pooled connection that breaks while idle is dropped by the pool, and the next query opens
   // another; without a listener its error would end the process.
   pool.on("error", () => undefined);
   const leasing = leasingPool(pool);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: leasing.pool }) });
-  await migrateToLatest(db, postgresMigrations);
 
   const work = unitOfWork(postgresTransactions(db, leasing.lease));
-  const notices = listener(url);
-  const presence = postgresPresence(url, pool);
+  const notices = listener(() => timedClient(url, limits));
+  const presence = postgresPresence(() => timedClient(url, limits), pool);
   return {
     kind: "postgres",
     db,
@@ -182,7 +185,11 @@ export async function openPostgresStore(url: string, opts: { poolSize?: number }
       // A session lock on a connection of its own, held across `fn`'s awaits and network calls.
       const client = await pool.connect();
       try {
+        // Waiting for another daemon's turn (a deployment, a close) may outlast the pool's lock and
+        // statement timeouts: off for the wait, back to the connection's own once the lock is taken.
+        await client.query("set lock_timeout = 0; set statement_timeout = 0");
         await client.query("select pg_advisory_lock(hashtext($1))", [name]);
+        await client.query("reset lock_timeout; reset statement_timeout");
         try {
           return await fn();
         } finally {

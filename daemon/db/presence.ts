@@ -1,7 +1,7 @@
 // Presence on PostgreSQL: a session advisory lock per name, on a connection of its own (a pooled one
 // may be closed while idle, and the lock with it). The server releases it when the session ends: at
-// once when the process dies and its socket closes; after the keepalive probes below when the box
-// drops off the network. Leases stay the backstop (a stalled process keeps its session): presence
+// once when the process dies and its socket closes; after the server's keepalive probes (set on every
+// connection of the daemon, postgres-pool.ts) when the box drops off the network. Leases stay the backstop (a stalled process keeps its session): presence
 // only lets the others act sooner on a crash.
 import pg from "pg";
 import type { Presence } from "./store.js";
@@ -9,21 +9,19 @@ import type { Presence } from "./store.js";
 /** The advisory locks' first key: tradevault's presence marks, apart from `exclusive`'s one-key locks. */
 const PRESENCE_CLASS = 0x74760001;
 
-export function postgresPresence(url: string, pool: pg.Pool): Presence & { close(): Promise<void> } {
+export function postgresPresence(newClient: () => pg.Client, pool: pg.Pool): Presence & { close(): Promise<void> } {
   let client: pg.Client | undefined;
   let holding: string | undefined;
   let closed = false;
 
   async function connect(name: string): Promise<boolean> {
-    const c = new pg.Client({ connectionString: url, keepAlive: true });
+    const c = newClient();
     c.on("error", () => undefined);
     c.on("end", () => {
       if (client === c) client = undefined;
     });
     await c.connect();
     try {
-      // The server probes an idle session whose peer went silent and ends it within about 20 s.
-      await c.query("set tcp_keepalives_idle = 10; set tcp_keepalives_interval = 5; set tcp_keepalives_count = 2");
       const r = await c.query<{ ok: boolean }>("select pg_try_advisory_lock($1, hashtext($2)) as ok", [PRESENCE_CLASS, name]);
       if (!r.rows[0]!.ok || closed) {
         await c.end();

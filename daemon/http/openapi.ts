@@ -38,8 +38,9 @@ export interface ResponseDoc {
   codes?: ErrorCode[];
 }
 
-/** The error codes an operation may answer: its edge's, its own, and INTERNAL. */
-export const operationCodes = (route: RouteSpec): ErrorCode[] => [...new Set([...edgeErrors(route), ...(route.errors ?? []), "INTERNAL" as const])];
+/** The error codes an operation may answer: its edge's, its own, SERVICE_UNAVAILABLE (the database is out) and INTERNAL. */
+export const operationCodes = (route: RouteSpec): ErrorCode[] =>
+  [...new Set([...edgeErrors(route), ...(route.errors ?? []), "SERVICE_UNAVAILABLE" as const, "INTERNAL" as const])];
 
 /**
  * Every answer an operation documents, from its spec: the OpenAPI document is rendered from this, and

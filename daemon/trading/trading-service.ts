@@ -83,7 +83,12 @@ export function outcomeOf(row: OrderRow): TradeResult {
   if (row.status === "rejected") {
     throw new AppError((row.error_code ?? "ORDER_REJECTED") as ErrorCode, row.error_message ?? "the order was rejected");
   }
-  if (row.status === "pending" || row.status === "unknown" || row.oid === null) {
+  // Pending: the first request is still with the exchange, here or on another daemon (or its daemon
+  // stopped mid-call, and the reconciler settles it soon): its answer is not known yet.
+  if (row.status === "pending") {
+    throw new AppError("CONFLICT", "the first request with this Idempotency-Key is still in flight; retry shortly", { retryAfter: 1 });
+  }
+  if (row.status === "unknown" || row.oid === null) {
     throw new AppError("EXCHANGE_UNAVAILABLE", "the order's outcome is not known yet; it is being reconciled", {
       retryable: true, retryAfter: 5, details: { cloid: row.cloid },
     });
@@ -167,31 +172,23 @@ export function createTradingService(deps: TradingDeps) {
       expires_at: now + ttlMs, created_at: now, updated_at: now,
     };
     const children = row.protection ? (JSON.parse(row.protection) as ProtectionRecord[]) : [];
-    const earlier = await work.write(async (trx) => {
+    const stored = await work.write(async (trx) => {
       const seen = idempotencyKey ? await orders.findByIdempotencyKey(trx, user, idempotencyKey) : undefined;
-      if (!seen) {
-        await orders.insertOrder(trx, row);
-        await stops.insertStops(trx, stopsOf(order, row, children));
-      }
-      return seen;
+      if (seen) return seen;
+      if (!(await orders.insertOrder(trx, row))) return "taken" as const;
+      await stops.insertStops(trx, stopsOf(order, row, children));
+      return undefined;
     });
+    // "taken": a request with the same key committed its row while this one was writing (another daemon's).
+    const earlier = stored === "taken" ? await orders.findByIdempotencyKey(db, user, idempotencyKey!) : stored;
     if (earlier) {
       if (earlier.request_hash !== fingerprint) throw new AppError("CONFLICT", "this Idempotency-Key was used for a different request");
       return outcomeOf(earlier);
     }
 
+    let sent: Awaited<ReturnType<typeof send>>;
     try {
-      const { placed, protection } = await send(agent, order, row, { subAccount, expiresAfter: row.expires_at });
-      // Not synced to disk (saves an fsync per order): if a power cut loses this update, the row is
-      // left pending and the reconciler settles it by cloid at start-up, as it does after a crash.
-      const settled = { ...(protection ? { protection } : {}) };
-      await work.relaxed((trx) => orders.updateOrder(trx, cloid, placed.kind === "resting"
-        ? { status: "resting", oid: placed.oid, ...settled }
-        : { status: "filled", oid: placed.oid, filled_size: placed.totalSize, average_price: placed.averagePrice, ...settled }, clock()));
-      await settleStops(db, order, cloid, { oid: placed.oid }, protection ? (JSON.parse(protection) as ProtectionRecord[]) : null, clock());
-      const filled = placed.kind === "filled" ? { filled: { size: placed.totalSize, averagePrice: placed.averagePrice } } : {};
-      const children = protection ? { protection: protectionOf({ protection })! } : {};
-      return { orderId: placed.oid, status: "submitted", timestamp: now, ...filled, ...children };
+      sent = await send(agent, order, row, { subAccount, expiresAfter: row.expires_at });
     } catch (err) {
       const e = asAppError(err, "order failed");
       if (e.code === "EXCHANGE_UNAVAILABLE") return inDoubt(cloid, e);
@@ -202,6 +199,23 @@ export function createTradingService(deps: TradingDeps) {
     } finally {
       deps.reads.forget(account);
     }
+    const { placed, protection } = sent;
+    try {
+      // Not synced to disk (saves an fsync per order): if a power cut loses this update, the row is
+      // left pending and the reconciler settles it by cloid at start-up, as it does after a crash.
+      const settled = { ...(protection ? { protection } : {}) };
+      await work.relaxed((trx) => orders.updateOrder(trx, cloid, placed.kind === "resting"
+        ? { status: "resting", oid: placed.oid, ...settled }
+        : { status: "filled", oid: placed.oid, filled_size: placed.totalSize, average_price: placed.averagePrice, ...settled }, clock()));
+      await settleStops(db, order, cloid, { oid: placed.oid }, protection ? (JSON.parse(protection) as ProtectionRecord[]) : null, clock());
+    } catch (err) {
+      // The order is placed whatever the database says (it may have lost the connection, or timed
+      // out): the row stays pending and the reconciler settles it by cloid. Never recorded as rejected.
+      deps.log.warn({ cloid, oid: placed.oid, err: (err as Error).message }, "order placed but not recorded yet; the reconciler settles it");
+    }
+    const filled = placed.kind === "filled" ? { filled: { size: placed.totalSize, averagePrice: placed.averagePrice } } : {};
+    const protectionState = protection ? { protection: protectionOf({ protection })! } : {};
+    return { orderId: placed.oid, status: "submitted", timestamp: now, ...filled, ...protectionState };
   }
 
   /**

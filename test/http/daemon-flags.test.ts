@@ -58,6 +58,13 @@ const SAMPLES: Record<ConfigKey, { value?: string; with?: string[]; env?: string
   readWeightAllUsers: { value: "200" },
   metricsPort: { value: "9464" },
   databaseUrl: { value: "postgres://tradevault@127.0.0.1/tradevault", with: ["--rpc-url", "http://127.0.0.1:8545", "--chain-id", "998", "--exchange-url", "http://127.0.0.1:8500"] },
+  dbIdleInTransactionTimeout: { value: "7.5" },
+  dbLockTimeout: { value: "0" },
+  dbStatementTimeout: { value: "60" },
+  dbConnectTimeout: { value: "2" },
+  dbKeepaliveIdle: { value: "10" },
+  dbKeepaliveInterval: { value: "4" },
+  dbKeepaliveCount: { value: "5" },
   webhooksAllowPrivate: {},
   sessionMaxAgeDays: { value: "2" },
 };

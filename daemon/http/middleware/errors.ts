@@ -1,8 +1,10 @@
 // Renders every failure as { ok: false, error: { code, message, details? } }. Boundaries translate
-// foreign errors into AppError; anything else is a bug: a masked 500, logged once with its stack.
+// foreign errors into AppError; the database's temporary failures (an outage, a lock or statement
+// timeout) are 503 with Retry-After (errors.ts databaseError); anything else is a bug: a masked 500,
+// logged once with its stack.
 import type { Context } from "koa";
 import type { Logger } from "pino";
-import { AppError, isAppError } from "../../errors.js";
+import { AppError, databaseError, isAppError } from "../../errors.js";
 
 /** A request nothing below answered is a 404 in the envelope, not Koa's text "Not Found". */
 export function unanswered(ctx: Context): AppError | undefined {
@@ -10,8 +12,11 @@ export function unanswered(ctx: Context): AppError | undefined {
 }
 
 export function renderError(log: Logger, ctx: Context, err: unknown): void {
-  let appErr = isAppError(err) ? err : undefined;
-  if (!appErr) {
+  let appErr = isAppError(err) ? err : databaseError(err);
+  if (appErr && !isAppError(err)) {
+    // An outage answers 503 on every request while it lasts: a line each, without the stack.
+    log.warn({ err: (err as Error)?.message, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, "database unavailable");
+  } else if (!appErr) {
     log.error({ err, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, "unhandled error");
     appErr = new AppError("INTERNAL", "internal error; see the daemon log with this request id");
   } else if (ctx.req.readableAborted) {
