@@ -1,14 +1,14 @@
 // PostgreSQL stopped under a running daemon: every request answers 503 SERVICE_UNAVAILABLE with
 // Retry-After (never 500: an outage is no defect), and the daemon comes back alone once the server
-// does. The server is the test's own (helpers/postgres-restartable.ts): the run's shared one stays up.
+// does. The server is the test's own (helpers/postgres-stoppable.ts): the run's shared one stays up.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { randomWallet, signIn, startTestDaemon, trader, type Reply, type TestDaemon } from "../helpers/daemon.js";
-import { databaseOn, startRestartableServer, type RestartableServer } from "../helpers/postgres-restartable.js";
+import { startStoppablePostgres, type StoppablePostgres } from "../helpers/postgres-stoppable.js";
 import { only } from "../helpers/stores.js";
 import { waitUntil } from "../helpers/util.js";
 
-let server: RestartableServer | undefined;
+let server: StoppablePostgres | undefined;
 let d: TestDaemon | undefined;
 test.after(async () => {
   await d?.close().catch(() => undefined);
@@ -22,8 +22,8 @@ function unavailable(what: string, r: Reply): void {
 }
 
 only("postgres", test)("PostgreSQL stopped: reads, orders and sign-ins answer 503 with Retry-After; the daemon recovers alone", async () => {
-  server = await startRestartableServer();
-  const databaseUrl = await databaseOn(server, "outage");
+  server = await startStoppablePostgres();
+  const databaseUrl = await server.database();
   d = await startTestDaemon({ config: { databaseUrl }, startOracle: false });
   const { token } = await trader(d);
   const order = { symbol: "BTC", side: "buy", size: "0.001" };
