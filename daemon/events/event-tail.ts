@@ -1,6 +1,6 @@
 // Stored events to live streams when several daemons write to one database: a daemon hears of its
 // own commits at once, never of another's, so every daemon reads the events table after the last id
-// it published, in id order (ids are assigned in commit order: the store's write lock), and publishes
+// it published, in id order (ids are in commit order: the event ids' lock, db/vault-events-repo.ts), and publishes
 // what it finds. A local commit or a notification wakes the reader; a poll is the backstop.
 export interface EventTailDeps<Row extends { id: number }> {
   /** The largest stored id now (where a fresh tail starts: older events are the backlog's). */
