@@ -11,12 +11,15 @@ import { createServer, type IncomingMessage } from "node:http";
 import { join } from "node:path";
 import { JsonRpcProvider, Wallet, toQuantity } from "ethers";
 import { sql } from "kysely";
+import pino from "pino";
 import { startChain, type Chain } from "../../daemon/chain/chain.js";
 import { readTokenBalance } from "../../daemon/chain/contracts.js";
 import { startEmbeddedNode, type EmbeddedNode } from "../../daemon/chain/embedded-node.js";
 import { isSenderFenced } from "../../daemon/chain/tx-flight.js";
+import { serveRelayedRequests } from "../../daemon/chain/tx-relay.js";
 import { DEFAULT_SENDER_SETTINGS, createTxSender } from "../../daemon/chain/tx-sender.js";
 import { createCluster, type Cluster } from "../../daemon/cluster/cluster.js";
+import { findTxRequest, insertTxRequest, moveTxRequest } from "../../daemon/db/chain-repo.js";
 import { senderLeaseKey } from "../../daemon/db/cluster-repo.js";
 import { openStore } from "../../daemon/db/database.js";
 import type { Store } from "../../daemon/db/store.js";
@@ -122,6 +125,25 @@ only("postgres", test)("a sender whose lease was taken signs nothing: its send r
   }
   assert.is((await journalRows(db.store.db, chainKey)).length, 1, "no journal row under the lost epoch");
   assert.is(await provider.getTransactionCount(wallet.address, "pending"), 1, "no transaction reached the node");
+
+  // Nor does it claim the others' requests: the queued one is left untouched for the sender.
+  const now = Date.now();
+  await insertTxRequest(db.store.db, {
+    id: "for-the-sender", requester: "c", to: transfer.to, data: "0x", value: "1", gas_limit: null, nonce: null, purpose: "transfer",
+    status: "queued", tx_hash: null, tx_nonce: null, error: null, created_at: now, updated_at: now,
+  });
+  let said = "";
+  const log = pino({ level: "warn" }, { write: (line: string) => void (said += line) });
+  const server = serveRelayedRequests({
+    db: db.store.db, work: db.store, chain: chainKey, requester: "a", provider, address: wallet.address, clock: Date.now, log,
+    settings: { pollMs: 20, claimTimeoutMs: 30_000, confirmTimeoutMs: 30_000 },
+  }, sender, { key: senderLeaseKey(chainKey), holder: "a", epoch });
+  server.start();
+  await waitUntil(() => said.includes("no longer serving"), { what: "the stale sender stops serving" });
+  await server.stop();
+  const request = await findTxRequest(db.store.db, "for-the-sender");
+  assert.equal([request!.status, request!.sent_epoch, Number(request!.updated_at)], ["queued", null, now], "never claimed");
+  await moveTxRequest(db.store.db, "for-the-sender", "queued", { status: "abandoned", updated_at: Date.now() });
 });
 
 only("postgres", test)("a daemon whose renewal is a lease's time old holds nothing before its next round: two never both say they send", async () => {
