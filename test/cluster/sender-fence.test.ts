@@ -29,7 +29,8 @@ import { only, openTestStore, storeKind, type TestStore } from "../helpers/store
 import { freePort, waitUntil } from "../helpers/util.js";
 import { ensureArtifacts, mintTo, newEnv, silent, vaultSink, type Env } from "../chain/_support.js";
 
-const TTL = 600;
+// Long enough that a loaded machine's round (several statements) stays well inside a lease.
+const TTL = 1_500;
 const VAULT = `0x${"1".padStart(40, "0")}`;
 
 let node: EmbeddedNode;
@@ -40,13 +41,20 @@ const cleanup: Array<() => Promise<void>> = [];
 
 test.before(async () => {
   if (storeKind !== "postgres") return;
+  await setUp().catch((e: unknown) => {
+    console.error("set-up failed:", e); // uvu does not show an error thrown in a hook
+    throw e;
+  });
+});
+
+async function setUp(): Promise<void> {
   await ensureArtifacts();
   env = await newEnv();
   db = await openTestStore();
   await env.store.close();
   env.store = db.store;
   node = await startEmbeddedNode({ socketDir: join(env.dir, "node"), httpPort: await freePort(), genesisTime: Math.floor(Date.now() / 1000), archive: true });
-});
+}
 
 test.after(async () => {
   if (storeKind !== "postgres") return;
