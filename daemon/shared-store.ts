@@ -59,16 +59,17 @@ export async function joinCluster(
 ): Promise<void> {
   const { cluster } = m;
   if (!cluster) return;
-  // Every round, not only on a change: a promotion that failed (the chain did not answer) is tried again.
-  // The chain's indexer follows the sending: one daemon reads the logs for all, and another takes
-  // over within a lease round when it stops.
+  // Every round, not only on a change: a promotion that failed (the chain did not answer) is tried
+  // again; and when the leases lapse unrenewed, at once. The sending follows the lease's epoch: a
+  // lease won again is a new epoch and a new sender. The chain's indexer follows the sending: one
+  // daemon reads the logs for all, and another takes over within a lease round when it stops.
   cluster.onRound(() => {
     const sending = chain.sending;
     if (!sending) return;
-    if (cluster.isSender()) chain.indexer.start();
+    const epoch = cluster.senderEpoch();
+    if (epoch !== undefined) chain.indexer.start();
     else void chain.indexer.stop();
-    if (sending.sending() === cluster.isSender()) return;
-    void (cluster.isSender() ? sending.promote() : sending.demote())
+    void sending.follow(epoch)
       .catch((err) => log.error({ err }, "changing the operator's sender failed; the next lease round tries again"));
   });
   cluster.onChange((change) => {

@@ -22,7 +22,7 @@ import { OperatorSigner } from "./operator-signer.js";
 import { createSenderSwitch, type SenderSwitch } from "./sender-switch.js";
 import type { RelayContext, RelaySettings } from "./tx-relay.js";
 import { DEFAULT_SENDER_SETTINGS, createTxSender } from "./tx-sender.js";
-import type { ConfirmedTx, TxSender, TxSenderSettings } from "./tx-sender.js";
+import type { ConfirmedTx, SenderLease, TxSender, TxSenderSettings } from "./tx-sender.js";
 import { read } from "./tx.js";
 
 export interface EmbeddedSettings {
@@ -92,8 +92,8 @@ export interface Chain {
   /** The factory's deployment block. */
   deployBlock: number;
   sender: TxSender;
-  /** Sharing the database with other daemons: promote while this daemon holds the sender's lease, demote when it loses it. */
-  sending?: Pick<SenderSwitch, "promote" | "demote" | "sending">;
+  /** Sharing the database with other daemons: sends while this daemon holds the sender's lease, under its epoch (`follow`). */
+  sending?: Pick<SenderSwitch, "promote" | "demote" | "follow" | "sending" | "epoch">;
   indexer: Indexer;
   /** True when this start restored the embedded chain's history (snapshot and/or journal). */
   rebuilt: boolean;
@@ -216,14 +216,15 @@ function facade(conn: Connection, p: Parts): Chain {
 /** The sender of a daemon sharing its database: relayed until promoted. */
 function switchFor(
   shared: SharedSending, conn: Connection, address: string, settings: TxSenderSettings, opts: StartChainOptions,
-  clock: () => number, hooks: { confirmed?: (tx: ConfirmedTx) => Promise<void> }, newSender: () => TxSender,
+  clock: () => number, hooks: { confirmed?: (tx: ConfirmedTx) => Promise<void> }, newSender: (lease?: SenderLease) => TxSender,
 ): SenderSwitch {
   const relay: RelayContext = {
-    db: opts.store.db, chain: conn.key, requester: shared.requester, provider: conn.provider, address, clock, log: opts.log,
+    db: opts.store.db, work: opts.store, chain: conn.key, requester: shared.requester, provider: conn.provider, address, clock, log: opts.log,
     settings: { pollMs: 100, claimTimeoutMs: 30_000, confirmTimeoutMs: settings.confirmTimeoutMs, ...shared.relay },
     wake: shared.wake, onConfirmed: async (tx) => hooks.confirmed?.(tx),
   };
-  return createSenderSwitch(relay, newSender, opts.log);
+  // An embedded chain is this daemon's alone: its unfenced sender is never replaced by a lease's.
+  return createSenderSwitch(relay, newSender, opts.log, { ownChain: conn.kind === "embedded" });
 }
 
 /** Starts (or connects to) the chain, settles the journal, finds or deploys the contracts, catches the indexer up. */
@@ -234,9 +235,9 @@ export async function startChain(opts: StartChainOptions): Promise<Chain> {
   const conn = opts.external ? await connectExternal(opts.external) : await startEmbedded(opts, wallet.address, nowS);
   const hooks: { confirmed?: (tx: ConfirmedTx) => Promise<void> } = {};
   const settings = senderSettings(conn.kind, opts.sender);
-  const newSender = () => createTxSender({
+  const newSender = (lease?: SenderLease) => createTxSender({
     provider: conn.provider, wallet, chainId: BigInt(conn.chainId), chain: conn.key, store: opts.store, log: opts.log, nowS,
-    settings, onConfirmed: async (tx) => hooks.confirmed?.(tx),
+    settings, onConfirmed: async (tx) => hooks.confirmed?.(tx), lease,
   });
   const shared = opts.shared;
   const sender = shared ? switchFor(shared, conn, wallet.address, settings, opts, clock, hooks, newSender) : newSender();

@@ -4,13 +4,14 @@
 import { Transaction, isError } from "ethers";
 import type { JsonRpcProvider, TransactionReceipt, Wallet } from "ethers";
 import type { Logger } from "pino";
-import type { Store } from "../db/database.js";
+import type { Executor, Store } from "../db/database.js";
 
 /** What the sender needs of the store: its own journal, read and written. */
 export type JournalStore = Pick<Store, "db" | "write">;
-import { insertJournal, markReplaced, updateJournal } from "../db/chain-repo.js";
+import { insertJournal, markReplaced, requestClaimedBy, requestSignedOutside, updateJournal } from "../db/chain-repo.js";
+import { lockLease } from "../db/cluster-repo.js";
 import type { TxJournalRow } from "../db/schema-chain.js";
-import { AppError } from "../errors.js";
+import { AppError, isAppError } from "../errors.js";
 import { bumpFees, currentFees, feeCeiling, feesOf } from "./tx-fees.js";
 import type { Fees } from "./tx-fees.js";
 
@@ -69,7 +70,29 @@ export interface SenderContext {
   settings: TxSenderSettings;
   /** Runs before a waiter learns of the receipt, so what it wrote is visible at once. */
   onConfirmed?(tx: ConfirmedTx): Promise<void> | void;
+  /**
+   * Several daemons on one database: the sender's lease this sender signs under. Every signature
+   * is checked against it in the transaction that journals it; absent, the daemon sends alone.
+   */
+  lease?: SenderLease;
 }
+
+/** The lease (cluster/cluster.ts) a sender holds while it may sign: its key, this daemon, and the epoch it won. */
+export interface SenderLease {
+  key: string;
+  holder: string;
+  epoch: number;
+}
+
+/** Nothing was signed: this sender no longer holds its lease's epoch; the next sender sends it (retryable). */
+export function senderFenced(lease: SenderLease, purpose: string): AppError {
+  return new AppError("CHAIN_UNAVAILABLE", `${purpose}: this daemon no longer holds the operator sender's lease (epoch ${lease.epoch}); nothing was signed`, {
+    retryable: true, details: { fenced: true, epoch: lease.epoch },
+  });
+}
+
+export const isSenderFenced = (e: unknown): boolean =>
+  isAppError(e) && (e.details as { fenced?: unknown } | undefined)?.fenced === true;
 
 export interface Flight {
   nonce: number;
@@ -105,17 +128,39 @@ export interface TxFields {
   nonce: number;
 }
 
-export function signAttempt(ctx: SenderContext, f: TxFields, fees: Fees): Promise<string> {
+function signAttempt(ctx: SenderContext, f: TxFields, fees: Fees): Promise<string> {
   return ctx.wallet.signTransaction({ chainId: ctx.chainId, ...f, ...fees });
 }
 
-export function insertAttempt(ctx: SenderContext, raw: string, purpose: string, replaces: number | null, requestId: string | null = null): Promise<TxJournalRow> {
-  const tx = Transaction.from(raw);
-  const now = ctx.nowS();
-  return insertJournal(ctx.store.db, {
-    chain: ctx.chain, hash: tx.hash!, nonce: tx.nonce, raw, purpose, status: "pending", replaces, request_id: requestId,
-    block_number: null, block_time: null, created_at: now, updated_at: now, error: null,
+/**
+ * Signs an attempt and journals it, in one transaction with the lease's check: the lease row stays
+ * locked until the row is committed, so a new sender (who takes the lease only after) resumes from
+ * a journal that holds it, and a sender that lost the lease signs nothing. A relayed request is
+ * signed only by the epoch that claimed it, and never when another epoch has signed it already.
+ */
+export function journalAttempt(
+  ctx: SenderContext, f: TxFields, fees: Fees, purpose: string, replaces: number | null, requestId: string | null = null,
+): Promise<TxJournalRow> {
+  const { lease } = ctx;
+  return ctx.store.write(async (trx) => {
+    if (lease) await checkLease(trx, lease, purpose, requestId);
+    const raw = await signAttempt(ctx, f, fees);
+    const tx = Transaction.from(raw);
+    const now = ctx.nowS();
+    return insertJournal(trx, {
+      chain: ctx.chain, hash: tx.hash!, nonce: tx.nonce, raw, purpose, status: "pending", replaces, request_id: requestId,
+      sender: lease?.holder ?? null, sender_epoch: lease?.epoch ?? null,
+      block_number: null, block_time: null, created_at: now, updated_at: now, error: null,
+    });
   });
+}
+
+async function checkLease(trx: Executor, lease: SenderLease, purpose: string, requestId: string | null): Promise<void> {
+  if (!(await lockLease(trx, lease.key, lease.holder, lease.epoch))) throw senderFenced(lease, purpose);
+  if (requestId === null) return;
+  if (!(await requestClaimedBy(trx, requestId, lease.epoch)) || (await requestSignedOutside(trx, requestId, lease.epoch))) {
+    throw new AppError("CONFLICT", `${purpose}: request ${requestId} is not this sender's to sign (claimed or signed under another epoch)`);
+  }
 }
 
 export type BroadcastOutcome = "sent" | "in-doubt" | "nonce-used" | { rejected: unknown };
@@ -189,7 +234,7 @@ async function bump(ctx: SenderContext, f: Flight): Promise<void> {
     return;
   }
   const fields = { to: tx.to, data: tx.data, value: tx.value, gasLimit: tx.gasLimit, nonce: tx.nonce };
-  const row = await insertAttempt(ctx, await signAttempt(ctx, fields, fees), f.purpose, f.rows[0]!.id);
+  const row = await journalAttempt(ctx, fields, fees, f.purpose, f.rows[0]!.id);
   const outcome = await broadcast(ctx, row);
   if (outcome === "sent" || outcome === "in-doubt") {
     f.rows.push(row);
@@ -201,8 +246,11 @@ async function bump(ctx: SenderContext, f: Flight): Promise<void> {
   }
 }
 
-/** One look at a flight; true when it settled. `latestNonce` was read before the receipts. */
-export async function checkFlight(ctx: SenderContext, f: Flight, latestNonce: number): Promise<boolean> {
+/**
+ * One look at a flight; true when it settled. `latestNonce` was read before the receipts. A sender
+ * that lost its lease (`mayBump` false) still settles and rebroadcasts what was journaled, never re-prices.
+ */
+export async function checkFlight(ctx: SenderContext, f: Flight, latestNonce: number, mayBump = true): Promise<boolean> {
   for (const row of [...f.rows].reverse()) {
     const receipt = await ctx.provider.getTransactionReceipt(row.hash);
     if (receipt) {
@@ -232,7 +280,7 @@ export async function checkFlight(ctx: SenderContext, f: Flight, latestNonce: nu
       ctx.log.warn({ nonce: f.nonce, err: outcome.rejected }, "node refused a resent transaction");
       f.lastSentAt = 0;
     }
-  } else if (Date.now() - f.lastSentAt >= ctx.settings.bumpAfterMs) {
+  } else if (mayBump && Date.now() - f.lastSentAt >= ctx.settings.bumpAfterMs) {
     await bump(ctx, f);
   }
   return false;

@@ -7,16 +7,20 @@
 // A failover is safe at every step: a queued request waits for the next sender; a claimed one is
 // looked up in the journal by the new sender (signed: it is marked sent; never signed: queued again,
 // since a transaction is journaled before it is broadcast); a sent one settles through the journal,
-// which the new sender's flights keep settling after it resumes them.
+// which the new sender's flights keep settling after it resumes them. A claim records the claimer's
+// epoch of the sender's lease, checked in the claim's transaction, and only that epoch may sign the
+// request (tx-flight.ts): a sender that lost the lease, woken late, neither claims nor signs.
 import { randomBytes } from "node:crypto";
 import type { JsonRpcProvider } from "ethers";
 import type { Logger } from "pino";
 import {
   attemptsAt, findTxRequest, insertTxRequest, journalOfRequest, moveTxRequest, pruneTxRequests, txRequestsIn,
 } from "../db/chain-repo.js";
-import type { Executor } from "../db/database.js";
+import { lockLease } from "../db/cluster-repo.js";
+import type { Executor, UnitOfWork } from "../db/database.js";
 import type { TxRequestRow } from "../db/schema-chain.js";
 import { AppError, asAppError, type ErrorCode } from "../errors.js";
+import { isSenderFenced, type SenderLease } from "./tx-flight.js";
 import type { ConfirmedTx, SendRequest, SentTx, TxSender } from "./tx-sender.js";
 
 export interface RelaySettings {
@@ -30,6 +34,8 @@ export interface RelaySettings {
 
 export interface RelayContext {
   db: Executor;
+  /** Where a claim is checked against the sender's lease. */
+  work: Pick<UnitOfWork, "write">;
   /** The journal partition (Chain.key). */
   chain: string;
   /** This daemon (cluster id): who asked. */
@@ -161,34 +167,59 @@ export function createRelayedSender(ctx: RelayContext): TxSender {
 
 /**
  * The sending side, run by the elected sender: claims queued requests in order and sends each
- * through the daemon's own sender. Resumes claimed requests of an earlier sender first.
+ * through the daemon's own sender. Resumes claimed requests of an earlier sender first. With a
+ * lease, each claim is made under its epoch, and serving ends once the lease is found lost.
  */
-export function serveRelayedRequests(ctx: RelayContext, sender: TxSender) {
+export function serveRelayedRequests(ctx: RelayContext, sender: TxSender, lease?: SenderLease) {
   const { db, settings, log } = ctx;
   let stopped = false;
   let loop: Promise<void> | undefined;
 
+  /** queued -> claimed; with a lease, only while it is held under its epoch (the lease row locked meanwhile). */
+  async function claim(id: string): Promise<boolean> {
+    const set = { status: "claimed", sent_epoch: lease?.epoch ?? null, updated_at: ctx.clock() };
+    if (!lease) return moveTxRequest(db, id, "queued", set);
+    return ctx.work.write(async (trx) => {
+      if (!(await lockLease(trx, lease.key, lease.holder, lease.epoch))) {
+        stopped = true;
+        log.warn({ epoch: lease.epoch }, "the operator sender's lease was lost: no longer serving relayed transactions");
+        return false;
+      }
+      return moveTxRequest(trx, id, "queued", set);
+    });
+  }
+
+  /** Claims of earlier epochs (their claimers' leases are gone: nobody else can sign them now). */
   async function resumeClaimed(): Promise<void> {
     for (const row of await txRequestsIn(db, "claimed", 1_000)) {
+      if (lease && row.sent_epoch === lease.epoch) continue;
       const signed = await journalOfRequest(db, ctx.chain, row.id);
       const now = ctx.clock();
-      if (signed) await moveTxRequest(db, row.id, "claimed", { status: "sent", tx_hash: signed.hash, tx_nonce: signed.nonce, updated_at: now });
-      else await moveTxRequest(db, row.id, "claimed", { status: "queued", updated_at: now });
+      const from = row.sent_epoch ?? undefined;
+      if (signed) await moveTxRequest(db, row.id, "claimed", { status: "sent", tx_hash: signed.hash, tx_nonce: signed.nonce, updated_at: now }, from);
+      else await moveTxRequest(db, row.id, "claimed", { status: "queued", sent_epoch: null, updated_at: now }, from);
     }
   }
 
   async function serve(row: TxRequestRow): Promise<void> {
-    if (!(await moveTxRequest(db, row.id, "queued", { status: "claimed", updated_at: ctx.clock() }))) return;
+    if (!(await claim(row.id))) return;
+    const epoch = lease?.epoch;
     try {
       const sent = await sender.send({
         to: row.to, data: row.data, value: row.value === null ? undefined : BigInt(row.value),
         gasLimit: row.gas_limit === null ? undefined : BigInt(row.gas_limit), purpose: row.purpose, requestId: row.id,
       });
-      await moveTxRequest(db, row.id, "claimed", { status: "sent", tx_hash: sent.hash, tx_nonce: sent.nonce, updated_at: ctx.clock() });
+      await moveTxRequest(db, row.id, "claimed", { status: "sent", tx_hash: sent.hash, tx_nonce: sent.nonce, updated_at: ctx.clock() }, epoch);
     } catch (err) {
+      if (isSenderFenced(err)) {
+        // Never signed: queued again for the next sender (unless it already took it over).
+        stopped = true;
+        await moveTxRequest(db, row.id, "claimed", { status: "queued", sent_epoch: null, updated_at: ctx.clock() }, epoch);
+        return;
+      }
       const e = asAppError(err);
       const error = JSON.stringify({ code: e.code, message: e.message, details: e.details, retryable: e.retryable });
-      await moveTxRequest(db, row.id, "claimed", { status: "failed", error, updated_at: ctx.clock() });
+      await moveTxRequest(db, row.id, "claimed", { status: "failed", error, updated_at: ctx.clock() }, epoch);
     }
   }
 

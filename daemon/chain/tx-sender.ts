@@ -1,22 +1,24 @@
 // The one path by which operator transactions leave the daemon. A serialized queue simulates each
 // transaction (estimateGas, or an eth_call when it brings its gas limit; a revert is decoded into
 // AppError before anything is signed; the embedded chain skips the eth_call), assigns
-// the next nonce from its own counter, signs, writes the signed bytes to the journal, and
-// broadcasts; flights then wait for receipts, re-price stuck transactions under the same nonce, and
-// settle the journal. After a restart the sender resumes its nonce from the chain and settles what
-// the journal holds as sent but unconfirmed (rebroadcasting the signed bytes when the node lost them).
+// the next nonce from its own counter, signs and writes the signed bytes to the journal (in one
+// transaction that checks the sender's lease, when daemons share the database), and broadcasts;
+// flights then wait for receipts, re-price stuck transactions under the same nonce, and settle the
+// journal. At its start (after a restart, or each time a daemon becomes the sender: a new sender
+// every time) it resumes its nonce from the node's pending count and the shared journal's unsettled
+// rows, whoever signed them, and settles those (rebroadcasting the signed bytes when the node lost them).
 import { AppError } from "../errors.js";
 import { withRetry } from "../lib/retry.js";
 import { unsettledJournal } from "../db/chain-repo.js";
 import { toAppError } from "./chain-errors.js";
 import { currentFees } from "./tx-fees.js";
 import {
-  broadcast, checkFlight, insertAttempt, markFailed, newFlight, signAttempt,
+  broadcast, checkFlight, isSenderFenced, journalAttempt, markFailed, newFlight, senderFenced,
 } from "./tx-flight.js";
 import type { ConfirmedTx, Flight, SenderContext, TxSenderSettings } from "./tx-flight.js";
 import { read } from "./tx.js";
 
-export type { ConfirmedTx, TxSenderSettings } from "./tx-flight.js";
+export type { ConfirmedTx, SenderLease, TxSenderSettings } from "./tx-flight.js";
 
 export interface SendRequest {
   /** Null or absent: a contract creation. */
@@ -90,6 +92,13 @@ export function createTxSender(ctx: SenderContext): TxSender {
   let timer: NodeJS.Timeout | undefined;
   let ticking: Promise<void> | undefined;
   let again = false;
+  /** Its lease was found lost: it signs nothing more (its flights still settle) until it is replaced. */
+  let fenced = false;
+  const noteFenced = (e: unknown) => {
+    if (!isSenderFenced(e) || fenced) return;
+    fenced = true;
+    ctx.log.warn({ epoch: ctx.lease?.epoch }, "the operator sender's lease was lost: this sender signs nothing more");
+  };
 
   const handle = (f: Flight): SentTx => {
     const hash = f.rows[0]!.hash;
@@ -111,7 +120,7 @@ export function createTxSender(ctx: SenderContext): TxSender {
       const latestNonce = await ctx.provider.getTransactionCount(address, "latest");
       for (const f of [...flights.values()].sort((a, b) => a.nonce - b.nonce)) {
         if (stopped) return;
-        if (await checkFlight(ctx, f, latestNonce)) flights.delete(f.nonce);
+        if (await checkFlight(ctx, f, latestNonce, !fenced)) flights.delete(f.nonce);
       }
     } while (again);
   }
@@ -123,7 +132,10 @@ export function createTxSender(ctx: SenderContext): TxSender {
     }
     clearTimeout(timer);
     ticking = tickOnce()
-      .catch((e: unknown) => ctx.log.warn({ err: e }, "checking operator transactions failed; retrying"))
+      .catch((e: unknown) => {
+        noteFenced(e);
+        ctx.log.warn({ err: e }, "checking operator transactions failed; retrying");
+      })
       .finally(() => {
         ticking = undefined;
         if (stopped || flights.size === 0) return;
@@ -156,6 +168,7 @@ export function createTxSender(ctx: SenderContext): TxSender {
 
   async function submit(req: SendRequest, retried = false): Promise<SentTx> {
     if (stopped) throw new AppError("CHAIN_UNAVAILABLE", "the transaction sender is stopped", { retryable: true });
+    if (fenced && ctx.lease) throw senderFenced(ctx.lease, req.purpose);
     if (next === undefined) throw new AppError("INTERNAL", "the transaction sender was not started");
     if (req.nonce !== undefined && req.nonce !== next) {
       throw new AppError("INTERNAL", `${req.purpose}: nonce ${req.nonce} requested, the operator's next nonce is ${next}`);
@@ -165,7 +178,10 @@ export function createTxSender(ctx: SenderContext): TxSender {
     const gasLimit = req.gasLimit ?? min((estimate * BigInt(100 + ctx.settings.gasHeadroomPercent)) / 100n, blockGasLimit);
     const nonce = next;
     const fields = { to: req.to ?? null, data: req.data ?? "0x", value: req.value ?? 0n, gasLimit, nonce };
-    const row = await insertAttempt(ctx, await signAttempt(ctx, fields, fees), req.purpose, null, req.requestId ?? null);
+    const row = await journalAttempt(ctx, fields, fees, req.purpose, null, req.requestId ?? null).catch((e: unknown) => {
+      noteFenced(e);
+      throw e;
+    });
     next = nonce + 1;
     const outcome = await broadcast(ctx, row);
     if (outcome === "nonce-used" || typeof outcome === "object") {

@@ -7,8 +7,12 @@
 // dies) says so in its heartbeat; the others reap it at their next round once the mark is gone, so a
 // crash is taken over within a round rather than a lease's life. A stalled daemon keeps its mark:
 // for it, and for a daemon whose mark is held by a session of its last life, expiry still decides.
+// A daemon whose last successful round started a lease's time ago (by a monotonic clock: a process
+// stopped and woken, or cut off from the database) holds nothing from that moment, in all it
+// answers and to its listeners, before its next round runs: its leases may be another's by then.
 // Built only for a shared (PostgreSQL) store: alone on a SQLite file a daemon holds every vault
 // without leases (vaults/vault-share.ts WHOLE_SHARE).
+import { performance } from "node:perf_hooks";
 import type { Logger } from "pino";
 import * as repo from "../db/cluster-repo.js";
 import type { Executor, UnitOfWork } from "../db/database.js";
@@ -40,6 +44,8 @@ export interface ClusterDeps {
   /** The database's presence marks; without them a stopped daemon is noticed only when its leases expire. */
   presence?: Presence;
   log: Logger;
+  /** Milliseconds on a clock that only moves forward at a steady rate; performance.now by default. */
+  monotonic?: () => number;
 }
 
 export interface ClusterChange {
@@ -54,9 +60,16 @@ const vaultKey = (address: string) => `${VAULT}${address}`;
 
 export function createCluster(deps: ClusterDeps) {
   const { db, work, settings, log, id } = deps;
-  const senderKey = `sender:${deps.chainKey}`;
+  const senderKey = repo.senderLeaseKey(deps.chainKey);
+  const monotonic = deps.monotonic ?? (() => performance.now());
   /** What this daemon held at its last tick: lease key -> epoch. */
   let held = new Map<string, number>();
+  /** When the last successful round started (monotonic): every lease it renewed or took expires no sooner than a TTL after. */
+  let renewedAt = -Infinity;
+  let lapseTimer: NodeJS.Timeout | undefined;
+  const fresh = () => monotonic() - renewedAt < settings.leaseTtlMs;
+  /** What this daemon may act on now: nothing once its renewal is a lease's time old. */
+  const holding = (): ReadonlyMap<string, number> => (fresh() ? held : NOTHING);
   const listeners: Array<(change: ClusterChange) => void> = [];
   const reapedListeners: Array<(daemons: string[]) => void> = [];
   const rounds: Array<() => void> = [];
@@ -68,6 +81,7 @@ export function createCluster(deps: ClusterDeps) {
 
   /** One round: heartbeat, renew, shed what is over the share, take free leases up to it. */
   async function round(): Promise<void> {
+    const started = monotonic();
     const present = deps.presence ? await holdPresence(deps.presence) : false;
     const now = await deps.now();
     const ttl = settings.leaseTtlMs;
@@ -106,7 +120,30 @@ export function createCluster(deps: ClusterDeps) {
       const epoch = await work.relaxed((trx) => repo.acquireLease(trx, senderKey, id, now, ttl));
       if (epoch !== undefined) mine.set(senderKey, epoch);
     }
+    if (monotonic() - started >= ttl) {
+      // The round itself outlasted a lease (the process was stopped mid-round): what it renewed may be gone.
+      lapse();
+      return;
+    }
+    renewedAt = started;
     publish(mine);
+    armLapse();
+    for (const r of rounds) r();
+  }
+
+  /** Wakes when the last renewal is a lease's time old; a timer that runs late (a stopped process) finds it so at once. */
+  function armLapse(): void {
+    clearTimeout(lapseTimer);
+    if (stopped) return;
+    lapseTimer = setTimeout(() => (fresh() ? armLapse() : lapse()), Math.max(1, renewedAt + settings.leaseTtlMs - monotonic()));
+    lapseTimer.unref();
+  }
+
+  /** Every lease counts as lost; the listeners hear it now, not at the next round. */
+  function lapse(): void {
+    if (held.size === 0) return;
+    log.warn({ daemon: id, held: held.size }, "no lease renewed for a lease's time: holding nothing until a round renews or takes them again");
+    publish(new Map());
     for (const r of rounds) r();
   }
 
@@ -136,11 +173,11 @@ export function createCluster(deps: ClusterDeps) {
     held = next;
     if (gained.length + lost.length === 0 && !senderChanged) return;
     const change = { gained: gained.map(addressOf), lost: lost.map(addressOf), senderChanged };
-    log.info({ daemon: id, gained: gained.length, lost: lost.length, holds: vaultsHeld(), sender: held.has(senderKey) }, "leases changed");
+    log.info({ daemon: id, gained: gained.length, lost: lost.length, holds: vaultsHeld(), sender: holding().has(senderKey) }, "leases changed");
     for (const l of listeners) l(change);
   }
 
-  const vaultsHeld = () => [...held.keys()].filter((k) => k.startsWith(VAULT)).length;
+  const vaultsHeld = () => [...holding().keys()].filter((k) => k.startsWith(VAULT)).length;
 
   /** One round at a time; a call during a round gets the next one, which sees what the caller saw. */
   let queued: Promise<void> | undefined;
@@ -173,6 +210,7 @@ export function createCluster(deps: ClusterDeps) {
     async stop(): Promise<void> {
       stopped = true;
       clearTimeout(timer);
+      clearTimeout(lapseTimer);
       await ticking;
       const keys = [...held.keys()];
       held = new Map();
@@ -186,19 +224,20 @@ export function createCluster(deps: ClusterDeps) {
       }
     },
     /** This daemon answers for the vault (reads it, writes its balance, enforces its policy). */
-    holds: (vault: string): boolean => held.has(vaultKey(vault)),
-    epochOf: (vault: string): number | undefined => held.get(vaultKey(vault)),
+    holds: (vault: string): boolean => holding().has(vaultKey(vault)),
+    epochOf: (vault: string): number | undefined => holding().get(vaultKey(vault)),
     /** The fence: of `vaults`, those still held under the epoch this daemon holds them by, by the database's clock. */
     async fence(vaults: string[]): Promise<Set<string>> {
+      const mine = holding();
       const expected = new Map(vaults.flatMap((v) => {
-        const epoch = held.get(vaultKey(v));
+        const epoch = mine.get(vaultKey(v));
         return epoch === undefined ? [] : [[vaultKey(v), epoch] as const];
       }));
       const now = await repo.heldBy(db, id, [...expected.keys()], await deps.now());
       return new Set(vaults.filter((v) => now.get(vaultKey(v)) !== undefined && now.get(vaultKey(v)) === expected.get(vaultKey(v))));
     },
-    isSender: (): boolean => held.has(senderKey),
-    senderEpoch: (): number | undefined => held.get(senderKey),
+    isSender: (): boolean => holding().has(senderKey),
+    senderEpoch: (): number | undefined => holding().get(senderKey),
     senderKey,
     onChange(listener: (change: ClusterChange) => void): void {
       listeners.push(listener);
@@ -207,7 +246,7 @@ export function createCluster(deps: ClusterDeps) {
     onReaped(listener: (daemons: string[]) => void): void {
       reapedListeners.push(listener);
     },
-    /** After every successful round: what must follow the leases is reconciled here, not only on a change. */
+    /** After every successful round, and when the leases lapse: what must follow the leases is reconciled here, not only on a change. */
     onRound(listener: () => void): void {
       rounds.push(listener);
     },
@@ -215,13 +254,14 @@ export function createCluster(deps: ClusterDeps) {
     async holders(): Promise<Record<string, number>> {
       return Object.fromEntries(await repo.leaseCounts(db, VAULT, await deps.now()));
     },
-    status: () => ({ daemon: id, vaultsHeld: vaultsHeld(), activeVaults: total, liveDaemons: live, sender: held.has(senderKey) }),
+    status: () => ({ daemon: id, vaultsHeld: vaultsHeld(), activeVaults: total, liveDaemons: live, sender: holding().has(senderKey) }),
   };
 }
 
 export type Cluster = ReturnType<typeof createCluster>;
 
 const addressOf = (key: string) => key.slice(VAULT.length);
+const NOTHING: ReadonlyMap<string, number> = new Map();
 
 function saysPresent(info: string): boolean {
   try {

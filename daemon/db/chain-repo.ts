@@ -1,8 +1,8 @@
 // The operator's transaction journal and the indexer's cursors.
 import { deflateRawSync, inflateRawSync } from "node:zlib";
-import type { Selectable } from "kysely";
+import type { Insertable, Selectable } from "kysely";
 import type { Executor } from "./store.js";
-import type { ChainSnapshotRow, NewChainSnapshot, NewTxJournal, TxJournalRow, TxJournalTable, TxRequestRow, TxStatus } from "./schema-chain.js";
+import type { ChainSnapshotRow, NewChainSnapshot, NewTxJournal, TxJournalRow, TxJournalTable, TxRequestRow, TxRequestsTable, TxStatus } from "./schema-chain.js";
 
 // A signed transaction is kept deflated: an oracle batch is mostly the zero padding of its ABI words,
 // and its journal row would otherwise be a third of the database's growth per cycle.
@@ -118,7 +118,7 @@ export function countJournalByStatus(db: Executor, chain: string): Promise<Array
 
 // ---- operator transactions handed to the daemon that sends them ----
 
-export async function insertTxRequest(db: Executor, row: TxRequestRow): Promise<void> {
+export async function insertTxRequest(db: Executor, row: Insertable<TxRequestsTable>): Promise<void> {
   await db.insertInto("tx_requests").values(row).execute();
 }
 
@@ -131,11 +131,31 @@ export function txRequestsIn(db: Executor, status: "queued" | "claimed", limit: 
   return db.selectFrom("tx_requests").selectAll().where("status", "=", status).orderBy("created_at").orderBy("id").limit(limit).execute();
 }
 
-/** Moves a request from one status to another; false when it was not in `from` (someone else moved it). */
+/**
+ * Moves a request from one status to another; false when it was not in `from` (someone else moved
+ * it), or, with `epoch`, was not claimed under that epoch of the sender's lease.
+ */
 export async function moveTxRequest(
-  db: Executor, id: string, from: string, set: Partial<Omit<TxRequestRow, "id">> & { status: string; updated_at: number },
+  db: Executor, id: string, from: string, set: Partial<Omit<TxRequestRow, "id">> & { status: string; updated_at: number }, epoch?: number,
 ): Promise<boolean> {
-  const row = await db.updateTable("tx_requests").set(set).where("id", "=", id).where("status", "=", from).returning("id").executeTakeFirst();
+  let q = db.updateTable("tx_requests").set(set).where("id", "=", id).where("status", "=", from);
+  if (epoch !== undefined) q = q.where("sent_epoch", "=", epoch);
+  return (await q.returning("id").executeTakeFirst()) !== undefined;
+}
+
+/** Whether the request is claimed under `epoch`; the row stays locked until the caller's transaction ends. */
+export async function requestClaimedBy(trx: Executor, id: string, epoch: number): Promise<boolean> {
+  const row = await trx.selectFrom("tx_requests").select("id")
+    .where("id", "=", id).where("status", "=", "claimed").where("sent_epoch", "=", epoch)
+    .forUpdate().executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Whether a journal row of the request was signed other than under `epoch` (by an earlier sender, or alone). */
+export async function requestSignedOutside(db: Executor, id: string, epoch: number): Promise<boolean> {
+  const row = await db.selectFrom("tx_journal").select("id").where("request_id", "=", id)
+    .where((eb) => eb.or([eb("sender_epoch", "is", null), eb("sender_epoch", "!=", epoch)]))
+    .limit(1).executeTakeFirst();
   return row !== undefined;
 }
 

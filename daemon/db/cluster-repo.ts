@@ -83,3 +83,23 @@ export async function heldBy(db: Executor, holder: string, keys: string[], now: 
     .execute();
   return new Map(rows.map((r) => [r.key, Number(r.epoch)]));
 }
+
+/** The lease of the daemon that signs the operator's transactions on one chain (by its journal key). */
+export const senderLeaseKey = (chain: string): string => `sender:${chain}`;
+
+/** The database's clock in SQL (Unix ms), read when the statement runs: what a check inside a transaction compares with. */
+const dbNowMs = sql<number>`(extract(epoch from clock_timestamp()) * 1000)::bigint`;
+
+/**
+ * Whether `holder` holds `key` under `epoch` now, by the database's clock; when it does, the row
+ * stays locked until the caller's transaction ends, so nobody takes the lease (a new epoch) before
+ * what the transaction writes under this one has committed. PostgreSQL only: a shared store's.
+ */
+export async function lockLease(trx: Executor, key: string, holder: string, epoch: number): Promise<boolean> {
+  const row = await trx.selectFrom("leases").select("key")
+    .where("key", "=", key).where("holder", "=", holder).where("epoch", "=", epoch)
+    .where("expires_at", ">", dbNowMs)
+    .forUpdate()
+    .executeTakeFirst();
+  return row !== undefined;
+}

@@ -29,6 +29,10 @@ export interface TxJournalTable {
   replaces: number | null;
   /** The tx_requests row another daemon handed this transaction in by (several daemons on one database), else null. */
   request_id: string | null;
+  /** The daemon that signed it while holding the sender's lease (several daemons on one database), else null. */
+  sender: string | null;
+  /** The sender lease's epoch it was signed under, checked in the transaction that wrote this row; else null. */
+  sender_epoch: number | null;
   block_number: number | null;
   block_time: number | null;
   created_at: number;
@@ -223,6 +227,8 @@ export interface TxRequestsTable {
   tx_nonce: number | null;
   /** JSON {code, message, details} of the AppError the sender met. */
   error: string | null;
+  /** The sender lease's epoch of the daemon that claimed it: only that epoch may sign it. */
+  sent_epoch: number | null;
   created_at: number;
   updated_at: number;
 }

@@ -31,6 +31,7 @@ import * as deliveryTimes from "./2026-12-01-018-delivery-times.js";
 import * as limitWarnings from "./2026-12-02-019-limit-warnings.js";
 import * as accountFillCursors from "./2026-12-02-020-account-fill-cursors.js";
 import * as stops from "./2026-12-02-021-stops.js";
+import * as senderEpochs from "./2026-12-02-022-sender-epochs.js";
 
 /** Migrations that run on both stores, after each one's history or baseline. */
 const both: Record<string, Migration> = {
@@ -46,6 +47,7 @@ const both: Record<string, Migration> = {
   "2026-12-02-019-limit-warnings": limitWarnings,
   "2026-12-02-020-account-fill-cursors": accountFillCursors,
   "2026-12-02-021-stops": stops,
+  "2026-12-02-022-sender-epochs": senderEpochs,
 };
 
 export const sqliteMigrations: Record<string, Migration> = {
