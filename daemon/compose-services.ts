@@ -176,7 +176,7 @@ export function composeServices(deps: ServiceDeps) {
     chainId: chainOps.chainId, factory: chainOps.factory, createVault: chainOps.createVault,
     activeVaultFor: async (account) => (await vaultsRepo.activeVaultFor(db, account))?.address,
     accountValue: async (account, caller) => (await reads.as(caller).accountState(account)).accountValue,
-    firstReading: vaults.refresh,
+    firstReading: (vault) => vaults.refresh(vault, { first: true }),
     assertAccountValued: (account, caller) => modes.assertValued(account, (a) => reads.as(caller).accountMode(a)),
   });
   const deadlines = createDeadlineNotices({ db, work: store, share, publish: live.publish, clock });

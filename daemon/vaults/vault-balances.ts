@@ -95,7 +95,12 @@ export function createVaultBalances(deps: BalancesDeps) {
   }
 
   /** Reads the vaults and writes their balances on-chain; a failed read skips only that vault. */
-  async function update(vaults: VaultRow[], opts: { fresh?: boolean; fence?: VaultShare["fence"] } = {}): Promise<UpdateResult> {
+  /**
+   * `once`: a reading another daemon already stored for the same second with the same figures is
+   * left to it (the oracle's own work, a new vault's first reading); without it the reading is sent
+   * whatever, as a user's refresh needs (a close or an unpause must find its reading mined).
+   */
+  async function update(vaults: VaultRow[], opts: { fresh?: boolean; fence?: VaultShare["fence"]; once?: boolean } = {}): Promise<UpdateResult> {
     let readings = (await mapLimit(vaults, READ_CONCURRENCY, (v) => readOne(v, opts.fresh ?? false))).filter((r): r is BalanceReading => r !== undefined);
     if (opts.fence && readings.length > 0) {
       // A lease lost while reading: the vault's new holder writes it now, not this daemon.
@@ -106,11 +111,10 @@ export function createVaultBalances(deps: BalancesDeps) {
     // Before the send: a reading on-chain always has its record, whatever happens after.
     const stored = await work.write((trx) => putReadings(trx, readings.map((r) => ({ vault: r.vault, observedAt: r.observedAt, ...r.source }))));
     const read = readings.length;
-    if (opts.fence) {
-      // The oracle's own work: the same reading of the same second already stored by another daemon
-      // (the vault changed hands as both read it) is that daemon's to send. This daemon's own earlier
-      // try of it (its transaction failed) is sent again. A user's refresh (a close, an unpause)
-      // always sends: what follows it must find the reading mined.
+    if (opts.once) {
+      // The same reading of the same second already stored by another daemon (a vault changing hands
+      // as both read it, a new vault read by its holder and by the daemon that deployed it) is that
+      // daemon's to send. This daemon's own earlier try of it (its transaction failed) is sent again.
       readings = readings.filter((r) => !stored.has(r.vault) || sentHere.get(r.vault) === r.observedAt);
       if (readings.length === 0) return { read, paused: [], failures: [] };
     }

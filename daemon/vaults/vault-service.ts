@@ -104,7 +104,7 @@ export function createVaultService(deps: VaultServiceDeps) {
       const fresh = (row: VaultRow, i: number) => waited.has(row.address) && (row.last_observed_at ?? 0) > (vaults[i]!.last_observed_at ?? 0)
         && (balances.snapshot(row.address)?.at ?? -Infinity) >= asked;
       const due = rows.filter((row, i) => !fresh(row, i));
-      const r = await balances.update(due, { fence: opts.fenced ? deps.share.fence : undefined });
+      const r = await balances.update(due, { fence: opts.fenced ? deps.share.fence : undefined, once: opts.fenced });
       return { ...r, read: r.read + (rows.length - due.length) };
     });
     return settle(r);
@@ -121,12 +121,13 @@ export function createVaultService(deps: VaultServiceDeps) {
    * One vault, now: a fresh balance on-chain (before unpause and close, after a pre-trade breach).
    * `enforce: false` leaves a pause this reading makes to the enforcement run it starts, without
    * waiting for it: the close calls it holding that run's lock, and waiting would never end.
+   * `first`: a new vault's first reading, which its lease holder may be taking at the same moment.
    */
-  async function refresh(address: string, opts: { fenced?: boolean; enforce?: boolean } = {}): Promise<VaultRow> {
+  async function refresh(address: string, opts: { fenced?: boolean; enforce?: boolean; first?: boolean } = {}): Promise<VaultRow> {
     const r = await inTurn([address], async () => {
       const v = await vaultsRepo.findVault(db, address);
       if (!v) throw new AppError("NOT_FOUND", `no vault ${address}`);
-      return balances.update([v], { fresh: true, fence: opts.fenced ? deps.share.fence : undefined });
+      return balances.update([v], { fresh: true, fence: opts.fenced ? deps.share.fence : undefined, once: opts.fenced || opts.first });
     });
     if (opts.enforce === false) {
       for (const v of r.paused) void enforcement.trigger(v.address);
@@ -192,7 +193,7 @@ export function createVaultService(deps: VaultServiceDeps) {
       let rows: VaultRow[] = [];
       const r = await inTurn(addresses, async () => {
         rows = (await Promise.all(addresses.map((a) => vaultsRepo.findVault(db, a)))).filter((v): v is VaultRow => v !== undefined && !v.closed);
-        return balances.update(rows, { fresh: true, fence: deps.share.fence });
+        return balances.update(rows, { fresh: true, fence: deps.share.fence, once: true });
       });
       try {
         await settle(r);
