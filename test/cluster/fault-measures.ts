@@ -64,14 +64,20 @@ export function measureFault(h: Pick<History, "leases" | "writes" | "signIns">, 
   };
 }
 
+/** The sign-in target during a stall, measured by `npm run bench -- cluster-faults` on a quiet machine. */
 export const SIGN_IN_P99_MS = 100;
+/**
+ * What the test holds on a machine running the whole suite at once: a sign-in that waited on the
+ * stalled daemon waits out at least a lock timeout (3 s); one slowed by a busy machine does not.
+ */
+export const NOT_FROZEN_SIGN_IN_MS = 2_000;
 
 /**
  * A stall must not freeze the others: every vault written again by another daemon within two
  * intervals of the stalled one's leases running out (checked when the stall outlasted that), and
- * sign-ins on the healthy daemons under 100 ms at p99.
+ * sign-ins on the healthy daemons under `signInP99Ms` at p99.
  */
-export function checkStall(f: FaultFigures, intervalS: number): string[] {
+export function checkStall(f: FaultFigures, intervalS: number, signInP99Ms = SIGN_IN_P99_MS): string[] {
   const out: string[] = [];
   const deadline = f.leasesExpireMs + 2 * intervalS * 1000;
   const what = `stall of daemon ${f.fault.daemon}${f.fault.caught ? " (caught in a transaction)" : ""} at ${new Date(f.fault.fromMs).toISOString()}`;
@@ -83,7 +89,7 @@ export function checkStall(f: FaultFigures, intervalS: number): string[] {
     }
   }
   const p99 = percentile(f.signInMs, 99);
-  if (p99 >= SIGN_IN_P99_MS) out.push(`${what}: sign-in p99 ${Math.round(p99)} ms on the other daemons (${f.signInMs.length} sign-ins), at least ${SIGN_IN_P99_MS} ms`);
+  if (p99 >= signInP99Ms) out.push(`${what}: sign-in p99 ${Math.round(p99)} ms on the other daemons (${f.signInMs.length} sign-ins), at least ${signInP99Ms} ms`);
   if (f.signInFailures > 0) out.push(`${what}: ${f.signInFailures} sign-ins on the other daemons failed`);
   return out;
 }
