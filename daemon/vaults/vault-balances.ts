@@ -111,13 +111,15 @@ export function createVaultBalances(deps: BalancesDeps) {
     // Before the send: a reading on-chain always has its record, whatever happens after.
     const stored = await work.write((trx) => putReadings(trx, readings.map((r) => ({ vault: r.vault, observedAt: r.observedAt, ...r.source }))));
     const read = readings.length;
+    readings = readings.filter((r) => !stored.dropped.has(r.vault))
+      .map((r) => (stored.moved.has(r.vault) ? { ...r, observedAt: stored.moved.get(r.vault)! } : r));
     if (opts.once) {
       // The same reading of the same second already stored by another daemon (a vault changing hands
       // as both read it, a new vault read by its holder and by the daemon that deployed it) is that
       // daemon's to send. This daemon's own earlier try of it (its transaction failed) is sent again.
-      readings = readings.filter((r) => !stored.has(r.vault) || sentHere.get(r.vault) === r.observedAt);
-      if (readings.length === 0) return { read, paused: [], failures: [] };
+      readings = readings.filter((r) => !stored.same.has(r.vault) || sentHere.get(r.vault) === r.observedAt);
     }
+    if (readings.length === 0) return { read, paused: [], failures: [] };
     for (const r of readings) sentHere.set(r.vault, r.observedAt);
     const { paused, failures } = await chain.updateBalances(readings);
     const byAddress = new Map(vaults.map((v) => [v.address, v]));
