@@ -217,25 +217,29 @@ async function pauseInTransaction(probe: pg.Pool, proc: Proc, app: string): Prom
  * A daemon that exited by itself ends the wait at once: no fault here should make one exit.
  */
 async function recovered(c: Cluster, recorder: Recorder, vaults: string[], sinceMs: number, crashes: string[]): Promise<number> {
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    const gone = c.daemons.findIndex((d) => !d.running());
-    if (gone >= 0) {
-      // No fault here should make a daemon exit: noted, and restarted as a supervisor would, so the
-      // rest of the run is still recorded and checked.
-      const d = c.daemons[gone]!;
-      const lines = d.log().trim().split("\n");
-      const thrown = lines.filter((l) => /^\w*Error: |^Emitted 'error' event|^\s+throw /.test(l)).slice(-3);
-      const last = (thrown.length ? thrown : lines.slice(-3)).map((l) => l.trim().slice(0, 300)).join(" | ");
-      crashes.push(`daemon ${gone} exited by itself (${d.child.exitCode ?? d.child.signalCode}), seen at ${new Date().toISOString()}: ${last}`);
-      await c.start(gone);
-      continue;
-    }
-    const health = await Promise.all(c.daemons.map((d) => fetch(`${d.url}/healthz`).then((r) => r.status, () => 0)));
-    const written = new Set(recorder.writes.filter((w) => w.seenMs > sinceMs).map((w) => w.vault.toLowerCase()));
-    const unwritten = vaults.filter((v) => !written.has(v.toLowerCase()));
-    if (health.every((s) => s === 200) && unwritten.length === 0) return Date.now();
-    if (Date.now() > deadline) throw new Error(`the cluster did not recover in 180 s: /healthz ${health.join(", ")}; ${unwritten.length} of ${vaults.length} vaults not written again`);
-    await sleep(100);
+  let last = "";
+  try {
+    // Waits on the recovery itself; the helper's bound only stops a run that would never end.
+    return await waitUntil<number | undefined>(async () => {
+      const gone = c.daemons.findIndex((d) => !d.running());
+      if (gone >= 0) {
+        // No fault here should make a daemon exit: noted, and restarted as a supervisor would, so the
+        // rest of the run is still recorded and checked.
+        const d = c.daemons[gone]!;
+        const lines = d.log().trim().split("\n");
+        const thrown = lines.filter((l) => /^\w*Error: |^Emitted 'error' event|^\s+throw /.test(l)).slice(-3);
+        const tail = (thrown.length ? thrown : lines.slice(-3)).map((l) => l.trim().slice(0, 300)).join(" | ");
+        crashes.push(`daemon ${gone} exited by itself (${d.child.exitCode ?? d.child.signalCode}), seen at ${new Date().toISOString()}: ${tail}`);
+        await c.start(gone);
+        return undefined;
+      }
+      const health = await Promise.all(c.daemons.map((d) => fetch(`${d.url}/healthz`).then((r) => r.status, () => 0)));
+      const written = new Set(recorder.writes.filter((w) => w.seenMs > sinceMs).map((w) => w.vault.toLowerCase()));
+      const unwritten = vaults.filter((v) => !written.has(v.toLowerCase()));
+      last = `/healthz ${health.join(", ")}; ${unwritten.length} of ${vaults.length} vaults not written again`;
+      return health.every((st) => st === 200) && unwritten.length === 0 ? Date.now() : undefined;
+    }, { timeoutMs: 600_000, intervalMs: 100, what: "the cluster to recover" }) as number;
+  } catch (err) {
+    throw new Error(`${(err as Error).message}: ${last}`);
   }
 }
