@@ -67,6 +67,8 @@ t("a stop that fills as it should records nothing, and the sibling take-profit g
   d.daemon.sim!.setPrice("SOL", "139");
   await waitUntil(async () => (await positionOf(d, token, "SOL")) === undefined, { what: "the stop filled" });
   await waitUntil(async () => (await openOrders(d, token)).length === 0, { what: "the take-profit canceled once the long was flat" });
+  // The exchange shows the cancel before the daemon has written it down.
+  await waitUntil(async () => (await stopOf(d, wallet.address)).every((s) => s.state === "done"), { what: "both stops recorded as ended" });
   assert.equal(await noticesOf(d, token), []);
   assert.equal((await stopOf(d, wallet.address)).map((s) => [s.kind, s.outcome]), [["sl", "filled"], ["tp", "canceled"]]);
 });
