@@ -1,4 +1,4 @@
-// Composition for several daemons on one PostgreSQL database (README "More than one box"): the
+// Composition for several daemons on one PostgreSQL database (docs/cluster.md): the
 // daemon's id, the chain's shared sending, the leases that share the vaults out, and what a change of
 // lease sets off. Alone on a SQLite file a daemon needs none of it: it holds every vault.
 import { randomBytes } from "node:crypto";

@@ -1,4 +1,4 @@
-// The daemons sharing one database share the work out through leases (DESIGN: "More than one box").
+// The daemons sharing one database share the work out through leases (DESIGN: "Several daemons on one database").
 // Every tick a daemon beats its heart, renews what it holds, gives back what is over its share, and
 // takes free or expired leases up to its share: ceil(active vaults / live daemons). Besides the vaults
 // there is one lease per chain for sending the operator's transactions. A lease's epoch grows at each

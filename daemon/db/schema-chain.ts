@@ -18,8 +18,8 @@ export interface TxJournalTable {
   hash: string;
   nonce: number;
   /**
-   * The signed transaction: what a rebuild of the embedded chain replays. Stored deflated (a BLOB)
-   * since 2026-11-24, 0x hex text before; chain-repo.ts reads both and always hands out 0x hex.
+   * The signed transaction: what a rebuild of the embedded chain replays. Stored deflated (a BLOB);
+   * rows of older data directories hold 0x hex text. chain-repo.ts reads both and hands out 0x hex.
    */
   raw: string | Buffer;
   /** The contract function (or "deploy:<Contract>") the transaction calls. */

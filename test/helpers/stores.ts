@@ -40,7 +40,7 @@ export async function openTestStore(): Promise<TestStore> {
 
 /** A test that means something on one kind of store only; on the other it is reported as skipped. */
 export function only(kind: StoreKind, test: { (name: string, fn: Callback): void; skip(name?: string, fn?: Callback): void }) {
-  return (name: string, fn: Callback): void => (kind === storeKind ? test(name, fn) : test.skip(`${name} (${kind} only)`, fn));
+  return (name: string, fn: Callback): void => (kind === storeKind ? test(name, fn) : test.skip(`${name} (${kind} only${kind === "postgres" ? ": TRADEVAULT_TEST_PG=1 runs it" : ""})`, fn));
 }
 
 /** The rows of a raw query (tests that look at a table directly, on either store). */

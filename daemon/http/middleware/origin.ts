@@ -10,6 +10,6 @@ export function checkOrigin(ctx: Context, allowed: () => Set<string>): void {
   if (SAFE.has(ctx.method)) return;
   const origin = ctx.get("Origin");
   if (origin && !allowed().has(origin)) {
-    throw new AppError("FORBIDDEN", `requests from origin ${origin} are not allowed`);
+    throw new AppError("FORBIDDEN", `requests from origin ${origin} are not allowed (the daemon allows a site with --cors-origin ${origin})`);
   }
 }
