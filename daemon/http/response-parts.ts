@@ -33,7 +33,7 @@ export type Position = z.infer<typeof position>;
 /** Percentages of the profit, trader's and investor's (of a vault, and of proposed terms). */
 export const profitShare = z.object({ trader: z.number(), investor: z.number() });
 
-/** What a breach does to the trader's exposure (a signed term; see README "Breach policies"). */
+/** What a breach does to the trader's exposure (a signed term; see docs/vaults.md, "What a breach does to the positions"). */
 export const breachPolicy = z.enum(BREACH_POLICIES).meta({ description: BREACH_POLICY_HELP });
 
 /** A position left open because the exchange refused to close it: worth less than its minimum order value. */

@@ -59,7 +59,7 @@ export async function startReceiver() {
 export type Receiver = Awaited<ReturnType<typeof startReceiver>>;
 
 /**
- * The check the README tells receivers to make, written the same way: HMAC-SHA256 of "<t>.<raw body>"
+ * The check docs/alerts.md tells receivers to make, written the same way: HMAC-SHA256 of "<t>.<raw body>"
  * keyed with the secret's UTF-8 bytes, compared in constant time, and the timestamp recent.
  */
 export function verifySignature(secret: string, header: string | undefined, rawBody: string, nowSeconds = Math.floor(Date.now() / 1000)): boolean {

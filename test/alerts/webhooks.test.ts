@@ -82,7 +82,7 @@ test("registration: bad input is 400 with details; another user's webhook is 404
   assert.is(over.status, 409, JSON.stringify(over.body));
 });
 
-test("a breach reaches a json receiver within 2 s of the Paused event, signed as the README says, once; chat formats tell it in words", async () => {
+test("a breach reaches a json receiver within 2 s of the Paused event, signed as docs/alerts.md says, once; chat formats tell it in words", async () => {
   const c = await vaultCase(d);
   const json = await register(c.ivy, { url: rx.url("/breach/json") });
   for (const f of ["slack", "discord", "ntfy"]) await register(c.tom, { url: rx.url(`/breach/${f}`), format: f, events: ["Paused"] });

@@ -1,4 +1,4 @@
-// The README's "Build your own frontend" recipes, verbatim: a page on another site (its own origin)
+// docs/http-api.md's "Build your own frontend" recipes, verbatim: a page on another site (its own origin)
 // talking to tradevaultd through a browser wallet (EIP-1193). The contract tests load this file into
 // a page served from another origin and run it against a real daemon.
 const API = "http://127.0.0.1:8420"; // the daemon (started with --cors-origin <this page's origin>)
