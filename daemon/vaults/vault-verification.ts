@@ -74,9 +74,11 @@ function spendAs(deps: VerificationDeps, caller: string, taken: number) {
 
 export function createVaultVerification(deps: VerificationDeps) {
   const running = new Map<string, Promise<Verification>>();
-  const recent = new Map<string, { at: number; result: Verification }>();
+  // A kept result answers again only while the vault has recorded nothing since (a close, a reading,
+  // a fill): a verification from before the close must never pass for one after it.
+  const recent = new Map<string, { at: number; events: number; result: Verification }>();
 
-  async function run(address: string, created: { block: number; time: number }, nettingFrom: number | null, spend: (weight: number) => Promise<void>): Promise<Verification> {
+  async function run(address: string, events: number, created: { block: number; time: number }, nettingFrom: number | null, spend: (weight: number) => Promise<void>): Promise<Verification> {
     const chain = chainRecordsFrom(deps.rpcUrl, { fromBlock: created.block, created });
     try {
       const result = await verifyVault(address, {
@@ -91,7 +93,7 @@ export function createVaultVerification(deps: VerificationDeps) {
         }),
       }, Math.floor(deps.clock() / 1000));
       await deps.work.write((trx) => verificationRepo.putVerification(trx, address, result.checkedAt, result.outcome, JSON.stringify(result)));
-      if (deps.ttlMs > 0) recent.set(address, { at: deps.clock(), result });
+      if (deps.ttlMs > 0) recent.set(address, { at: deps.clock(), events, result });
       return result;
     } finally {
       chain.close();
@@ -102,7 +104,8 @@ export function createVaultVerification(deps: VerificationDeps) {
     /** Runs the vault's verification now (a party only; others get 404). */
     async verify(user: string, address: string): Promise<Verification> {
       const { vault } = await vaultFor(deps.db, user, address);
-      const kept = recent.get(vault.address);
+      const same = recent.get(vault.address);
+      const kept = same && same.events === Number(vault.event_count) ? same : undefined;
       const age = kept ? deps.clock() - kept.at : Infinity;
       if (kept && age < deps.ttlMs) return kept.result;
       let p = running.get(vault.address);
@@ -115,7 +118,7 @@ export function createVaultVerification(deps: VerificationDeps) {
           throw err;
         }
         const spend = spendAs(deps, user, READ_WEIGHT.fills);
-        p = run(vault.address, { block: vault.created_block, time: vault.created_at }, vault.netting_from, spend).finally(() => running.delete(vault.address));
+        p = run(vault.address, Number(vault.event_count), { block: vault.created_block, time: vault.created_at }, vault.netting_from, spend).finally(() => running.delete(vault.address));
         running.set(vault.address, p);
       }
       return p;

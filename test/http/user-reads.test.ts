@@ -109,6 +109,11 @@ test("with a long window: a kept read or verification costs the venue nothing, a
     const kept = await d.http.get("/api/orders", { token: ann.token });
     assert.is(kept.status, 200, "past the budget, a kept answer is still served");
     assert.equal(kept.body.data.orders, listed.body.data.orders);
+    // A verification kept from before the vault's close never answers for after it: past the budget,
+    // 429 rather than "the vault is not closed".
+    assert.is((await d.http.post(`/api/vaults/${vault}/close`, {}, { token: bob.token })).status, 200);
+    const after = await d.http.get(`/api/vaults/${vault}/verify`, { token: ann.token });
+    assert.is(after.status, 429, JSON.stringify(after.body));
   } finally {
     await d.close();
   }
