@@ -1,7 +1,7 @@
 // How the daemon's memory follows the oracle: a daemon (embedded Anvil and sim, in its own process)
 // with `vaults` vaults runs `cycles` oracle cycles back to back, and the process's RSS and V8 heap
 // are printed every `every` cycles. Not one of `npm run bench`'s benchmarks: a diagnostic for the
-// embedded chain's growth (docs/benchmarks.md, oracle-scale).
+// embedded chain's growth (bench/RESULTS.md, "Findings": oracle-scale, Memory).
 //
 //   node --import tsx bench/oracle-memory.ts [vaults=100] [cycles=200] [every=20]
 import { startWorker } from "./lib/worker-client.js";

@@ -1,8 +1,9 @@
 // Sign-in's signature check on a worker thread. A secp256k1 recovery costs about 2 ms of CPU in
 // JavaScript; run on the event loop, 8 wallets signing in at once held a read or an order behind
-// their checks for 8 ms at the median and 25-30 ms at p99 (docs/benchmarks.md). On its own thread the
-// check waits for nothing and holds up nothing. One thread: sign-in is rare next to trading, and one
-// is what the machine's other core can give without taking it from the oracle and the requests.
+// their checks for 8 ms at the median and 25-30 ms at p99 (bench/RESULTS.md, "Findings"). On its
+// own thread the check waits for nothing and holds up nothing. One thread: sign-in is rare next to
+// trading, and one is what the machine's other core can give without taking it from the oracle and
+// the requests.
 //
 // The thread starts with a challenge (its login follows within seconds, by when the thread is up) and
 // ends after a minute with no check: it holds about 34 MiB (ethers loaded in a second V8 heap), and

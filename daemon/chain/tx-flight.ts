@@ -37,8 +37,8 @@ export interface TxSenderSettings {
   gasHeadroomPercent: number;
   /**
    * Whether a transaction that brings its own gas limit is still simulated (eth_call) before it is
-   * signed, so a revert costs no gas. Off on the embedded chain, where gas is free and each simulation
-   * of a large oracle batch leaves memory behind in Hardhat's EDR (docs/benchmarks.md).
+   * signed, so a revert costs no gas. Off on the embedded chain, where gas is free and a revert still
+   * shows in the receipt: there the simulation would buy nothing but a round trip per batch.
    */
   simulateWithGasLimit: boolean;
   /** Tries of a read before signing (fees, nonce, simulation) when the node fails in a way worth retrying. */

@@ -3,7 +3,7 @@
 // text (limit, charset, content encoding); parseJsonBody parses it, keeping each number's text. What
 // nearly every client sends (UTF-8 JSON, uncompressed, its length declared and within the limit) is
 // read straight from the request stream instead: koa-body's layers (co-body, raw-body, the charset
-// decoder) cost more CPU than the rest of a small POST's handling (docs/benchmarks.md).
+// decoder) cost more CPU than the rest of a small POST's handling (bench/RESULTS.md, "Findings").
 import type { IncomingMessage } from "node:http";
 import type { Context, Middleware } from "koa";
 import { HttpMethodEnum, koaBody } from "koa-body";
