@@ -1,10 +1,11 @@
 // npm run bench [-- <name>...] [--no-write] [--append="<section title>"]
 // Runs the benchmarks (all, or the named ones) one after another at full size, prints the table and
-// each benchmark's notes, and, when all of them ran, writes bench/RESULTS.md (unless --no-write).
+// each benchmark's notes, and, when all of them ran, puts them at the head of bench/RESULTS.md in
+// place of the last full run's (unless --no-write); the sections after it, the journal, stay.
 // With --append, the named ones' table and notes are added to the end of RESULTS.md as a section of
 // their own (the rest of the file left as it is), when every one of them ran.
 import { execFileSync } from "node:child_process";
-import { appendFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { BENCHMARKS } from "./benchmarks.js";
@@ -62,15 +63,25 @@ const ran = (what: string) => [
 ];
 const notesOf = (heading: string) => [heading, "", ...results.flatMap((r) => [`**${r.name}** (${r.setup}; ${fmt(r.seconds)} s)`, "", ...r.notes.map((n) => `- ${n}`), ""])];
 
+const resultsPath = new URL("./RESULTS.md", import.meta.url);
+/** What follows the last full run's own notes in RESULTS.md: every appended section and the findings. */
+function journal(): string {
+  if (!existsSync(resultsPath)) return "";
+  const old = readFileSync(resultsPath, "utf8");
+  const notes = old.indexOf("\n## Notes");
+  const next = notes < 0 ? -1 : old.indexOf("\n## ", notes + 1);
+  return next < 0 ? "" : `\n${old.slice(next)}`;
+}
+
 // A profiled run is slowed by the profiler: its figures do not go into RESULTS.md.
 const writable = !args.includes("--no-write") && !process.env.BENCH_PROFILE && failures.length === 0;
 if (writable && append !== undefined && names.length > 0) {
   const md = ["", `## ${append}`, "", ...ran(`\`npm run bench -- ${names.join(" ")}\``), "", markdownTable(results), "", ...notesOf("### Notes")];
-  appendFileSync(new URL("./RESULTS.md", import.meta.url), md.join("\n"));
+  appendFileSync(resultsPath, md.join("\n"));
   console.log(`\nadded "${append}" to bench/RESULTS.md`);
 } else if (writable && names.length === 0) {
   const md = ["# Benchmark results", "", ...ran("One run of `npm run bench`"), "", markdownTable(results), "", ...notesOf("## Notes")];
-  writeFileSync(new URL("./RESULTS.md", import.meta.url), md.join("\n"));
+  writeFileSync(resultsPath, md.join("\n") + journal());
   console.log("\nwrote bench/RESULTS.md");
 }
 process.exitCode = failures.length > 0 ? 1 : 0;
