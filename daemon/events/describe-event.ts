@@ -154,7 +154,8 @@ const ENTRIES: { [K in VaultEventType]: Entry<K> } = {
   },
   OrdersCanceled: {
     title: "Orders canceled",
-    tell: (d) => [`Orders canceled: ${d.count}${d.reason === "paused" ? "" : ` (${d.reason})`}`,
+    // A pause's outcome with nothing resting still says the policy holds, not "0".
+    tell: (d) => [`${Number(d.count) === 0 ? "No resting order to cancel" : `Orders canceled: ${d.count}`}${d.reason === "paused" ? "" : ` (${d.reason})`}`,
       [fig("orders", String(d.count)), fig("reason", d.reason), ...(d.attempts === undefined ? [] : [fig("attempts", String(d.attempts))])]],
   },
   Flattened: { title: "Flattened", tell: tellFlattened },

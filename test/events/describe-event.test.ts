@@ -158,6 +158,7 @@ test("losses, fills without PnL, a close's flatten, a first mode read", () => {
   assert.is(describeEvent(event("Flattened", { reason: "close", canceledOrders: 0, positions: [] })).sentence, "Flattened for the close: no position to close");
   assert.is(describeEvent(event("AccountModeChanged", { from: null, to: "default", valued: true })).sentence, "Account mode read: default");
   assert.is(describeEvent(event("OrdersCanceled", { reason: "close", count: 1 })).sentence, "Orders canceled: 1 (close)");
+  assert.is(describeEvent(event("OrdersCanceled", { reason: "paused", count: 0 })).sentence, "No resting order to cancel");
 });
 
 test("an event type this build does not know is told by its name and fields, not dropped", () => {
