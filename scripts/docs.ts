@@ -1,5 +1,5 @@
 // npm run docs [-- --check]: renders the generated sections of docs/configuration.md (the daemon's
-// flags and commands) from the code, leaving the
+// flags and commands) and docs/api-reference.md (the route table) from the code, leaving the
 // hand-written text around them as it is. --check writes nothing and exits 1 naming what drifted.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";

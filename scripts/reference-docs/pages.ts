@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../../daemon/lib/package-root.js";
+import { renderApiReference, declaredRoutes } from "./api-reference.js";
 import { renderConfiguration } from "./configuration.js";
 import { drift, splice } from "./markdown.js";
 
@@ -15,6 +16,7 @@ export interface Page {
 
 export const PAGES: Page[] = [
   { path: "docs/configuration.md", render: async () => renderConfiguration() },
+  { path: "docs/api-reference.md", render: async () => renderApiReference((await declaredRoutes()).routes) },
 ];
 
 export const readPage = (page: Page, root = packageRoot()): string => readFileSync(join(root, page.path), "utf8");
