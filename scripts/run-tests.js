@@ -203,6 +203,12 @@ await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
 await (await postgres)?.server?.stop();
 
 const wallMs = Date.now() - runStarted;
+const pgSuites = files.filter((f) => POSTGRES_SUITES.some((s) => f.startsWith(s))).length;
+if (!withPostgres && pgSuites > 0) {
+  console.log(`\nOn SQLite only: ${pgSuites} of these files also run against PostgreSQL, and their PostgreSQL-only tests ` +
+    `are skipped ("postgres only"). TRADEVAULT_TEST_PG=1 npm test runs them on a throwaway server ` +
+    `(PostgreSQL's binaries from apt-get install postgresql, or TRADEVAULT_TEST_PG_BIN); CI does.`);
+}
 const report = timingReport(results, wallMs);
 process.stdout.write(`\n${report}`);
 if (!nested) saveTimes(report);
@@ -213,12 +219,6 @@ const skipped = results.reduce((n, r) => n + r.skipped, 0);
 const bad = results.filter((r) => r.failed > 0).map((r) => r.file);
 if (bad.length) console.log(`\nFailing files:\n  ${bad.join("\n  ")}`);
 if (files.length === 0) console.log("no test files matched");
-const pgSuites = files.filter((f) => POSTGRES_SUITES.some((s) => f.startsWith(s))).length;
-if (!withPostgres && pgSuites > 0) {
-  console.log(`\nOn SQLite only: ${pgSuites} of these files also run against PostgreSQL, and their PostgreSQL-only tests ` +
-    `are skipped ("postgres only"). TRADEVAULT_TEST_PG=1 npm test runs them on a throwaway server ` +
-    `(PostgreSQL's binaries from apt-get install postgresql, or TRADEVAULT_TEST_PG_BIN); CI does.`);
-}
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exitCode = failed > 0 || files.length === 0 ? 1 : 0;
 
