@@ -1,9 +1,10 @@
 // The vault page's Performance card: GET /api/vaults/:address/performance in figures (README
-// "Performance figures" defines them), the last days' closing balances, and the CSV exports.
+// "Performance figures" defines them), the last days' closing balances, and the CSV exports. "If
+// closed now" stands on the vault's last reading, so it says how old that reading is, ticking.
 import type { VaultPerformanceResponse } from "../../../daemon/http/responses.js";
 import { get } from "../api.js";
 import { h, replace, table } from "../dom.js";
-import { pct, usdc, when } from "../format.js";
+import { ageText, pct, usdc, when } from "../format.js";
 
 type Performance = VaultPerformanceResponse["performance"];
 
@@ -17,8 +18,26 @@ function figures(p: Performance): HTMLElement {
     h("dt", {}, "Max drawdown"), h("dd", { id: "perf-drawdown" }, `${pct(p.maxDrawdownPct)}${p.maxDrawdownAt === null ? "" : ` at ${when(p.maxDrawdownAt)}`}`),
     h("dt", {}, "Fees paid"), h("dd", { id: "perf-fees" }, `${usdc(p.feesPaid)} USDC`),
     h("dt", {}, "Funding paid"), h("dd", { id: "perf-funding" }, p.fundingPaid === null ? "the exchange could not be read just now" : `${usdc(p.fundingPaid)} USDC`),
-    h("dt", {}, "If closed now"), h("dd", { id: "perf-if-closed" },
-      `profit ${usdc(p.ifClosedNow.profit)}, trader ${usdc(p.ifClosedNow.traderShare)}, investor ${usdc(p.ifClosedNow.investorShare)} USDC`));
+    // A closed vault has settled: the vault's status card shows its settlement instead.
+    ...ifClosedNow(p.ifClosedNow));
+}
+
+function ifClosedNow(c: Performance["ifClosedNow"]): HTMLElement[] {
+  if (c === null) return [];
+  const age = c.asOf === null
+    ? h("span", { id: "perf-if-closed-age" }, "no reading yet: the initial balance")
+    : h("span", { id: "perf-if-closed-age", "data-as-of": c.asOf, title: `reading of ${when(c.asOf)}` }, readingAge(c.asOf));
+  return [
+    h("dt", {}, "If closed now (", age, ")"),
+    h("dd", { id: "perf-if-closed" }, `profit ${usdc(c.profit)}, trader ${usdc(c.traderShare)}, investor ${usdc(c.investorShare)} USDC`),
+  ];
+}
+
+const readingAge = (asOf: number, nowMs = Date.now()) => `reading ${ageText(nowMs / 1000 - asOf)} ago`;
+
+/** Brings each reading's age in `root` up to the page's clock (the page calls it every second). */
+export function tickAges(root: ParentNode): void {
+  for (const el of Array.from(root.querySelectorAll<HTMLElement>("[data-as-of]"))) el.textContent = readingAge(Number(el.dataset.asOf));
 }
 
 /** Fills `card` with the vault's figures (again on each call: the page calls it after new readings). */

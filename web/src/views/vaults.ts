@@ -12,7 +12,7 @@ import { withdrawable } from "../settlement.js";
 import { ensureChain, signTypedData, type TypedData } from "../wallet.js";
 import { drawdownGauge } from "./drawdown-gauge.js";
 import { vaultChart, type BalancePoint } from "./vault-chart.js";
-import { showPerformance } from "./vault-performance.js";
+import { showPerformance, tickAges } from "./vault-performance.js";
 import { vaultChecks } from "./vault-checks.js";
 import { tradePanel } from "./trade-panel.js";
 import { eventItem, tradesTable } from "./vault-history.js";
@@ -70,6 +70,7 @@ export async function vaultDetailView(app: App, view: HTMLElement, address: stri
   const performance = h("section", { class: "card", id: "vault-performance" }, h("h2", {}, "Performance"));
   const refreshPerformance = () => showPerformance(performance, address).catch(() => undefined); // the rest of the page stands without it
   void refreshPerformance();
+  const ages = window.setInterval(() => tickAges(performance), 1000);
   replace(view,
     h("p", {}, h("a", { href: "#vaults" }, "← all vaults")),
     status,
@@ -101,6 +102,7 @@ export async function vaultDetailView(app: App, view: HTMLElement, address: stri
   return () => {
     unsubscribe();
     window.clearTimeout(reload);
+    window.clearInterval(ages);
     chart.destroy();
   };
 }
@@ -135,7 +137,20 @@ function statusCard(app: App, v: VaultDetail): HTMLElement[] {
       v.positionsAvailable ? null : h("dd", { id: "vault-positions-unknown", class: "bad" }, "the exchange could not be read just now: positions unknown"),
       h("dt", {}, "Deadline"), h("dd", {}, when(v.dealDeadline)),
       h("dt", {}, "Last balance update"), h("dd", {}, when(v.lastBalanceUpdate)),
+      ...settled(v),
       h("dt", {}, "Escrow funded"), h("dd", {}, `${usdc(v.settlement.funded)} USDC`)),
+  ];
+}
+
+/** A closed vault's settlement, frozen by the contract at its close (what "if closed now" foretold). */
+function settled(v: VaultDetail): HTMLElement[] {
+  const s = v.settlement;
+  if (!v.closed || s.finalBalance === undefined) return [];
+  const paid = `paid so far: trader ${usdc(s.paidTrader ?? "0")}, investor ${usdc(s.paidInvestor ?? "0")} USDC`;
+  return [
+    h("dt", {}, "Settled at close"),
+    h("dd", { id: "vault-settlement" },
+      `final balance ${usdc(s.finalBalance)}, profit ${usdc(String(s.profit ?? 0))}: trader ${usdc(String(s.traderShare ?? 0))}, investor ${usdc(String(s.investorShare ?? 0))} USDC; ${paid}`),
   ];
 }
 
