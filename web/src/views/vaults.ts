@@ -15,7 +15,8 @@ import { vaultChart, type BalancePoint } from "./vault-chart.js";
 import { showPerformance, tickAges } from "./vault-performance.js";
 import { vaultChecks } from "./vault-checks.js";
 import { tradePanel } from "./trade-panel.js";
-import { eventItem, tradesTable } from "./vault-history.js";
+import { eventLog } from "./event-log.js";
+import { tradesTable } from "./vault-trades.js";
 
 export async function vaultListView(_app: App, view: HTMLElement): Promise<void> {
   const { vaults } = await get<VaultList>("/api/vaults");
@@ -52,8 +53,8 @@ export async function vaultDetailView(app: App, view: HTMLElement, address: stri
   // go on with the same narrator.
   const tell = narrator();
   let facts = vault;
-  const items = [...stored.events].reverse().map((e) => eventItem(e, tell(e, facts)));
-  const log = h("ul", { class: "events", id: "vault-events" }, ...items.reverse());
+  const log = eventLog();
+  for (const e of [...stored.events].reverse()) log.add(e, tell(e, facts));
   const trades = h("div", { id: "vault-trades" }, tradesTable(vault));
   // The actions are rebuilt only when what they offer changes, so a live update never wipes an
   // amount the user is typing.
@@ -79,13 +80,13 @@ export async function vaultDetailView(app: App, view: HTMLElement, address: stri
     performance,
     vaultChecks(vault.address),
     h("section", { class: "card" }, h("h2", {}, "Trades"), trades),
-    h("section", { class: "card" }, h("h2", {}, "Events"), log));
+    h("section", { class: "card" }, h("h2", {}, "Events"), log.element));
 
   let reload: number | undefined;
   const unsubscribe = app.onEvent((e: LiveEvent) => {
     if (e.vault.toLowerCase() !== address.toLowerCase()) return;
     const event = fromStream(e);
-    log.prepend(eventItem(event, tell(event, facts), true));
+    log.add(event, tell(event, facts), true);
     if (e.type === "BalanceUpdated") chart.add(pointOf(e));
     // The detail (paused, drawdowns, trades) is read again once a burst of events has passed.
     window.clearTimeout(reload);
