@@ -4,7 +4,8 @@
 import type { VaultPerformanceResponse } from "../../../daemon/http/responses.js";
 import { get } from "../api.js";
 import { h, replace, table } from "../dom.js";
-import { ageText, pct, usdc, when } from "../format.js";
+import { pct, usdc, when } from "../format.js";
+import { readingAge } from "./ticking.js";
 
 type Performance = VaultPerformanceResponse["performance"];
 
@@ -24,20 +25,11 @@ function figures(p: Performance): HTMLElement {
 
 function ifClosedNow(c: Performance["ifClosedNow"]): HTMLElement[] {
   if (c === null) return [];
-  const age = c.asOf === null
-    ? h("span", { id: "perf-if-closed-age" }, "no reading yet: the initial balance")
-    : h("span", { id: "perf-if-closed-age", "data-as-of": c.asOf, title: `reading of ${when(c.asOf)}` }, readingAge(c.asOf));
+  const age = c.asOf === null ? h("span", { id: "perf-if-closed-age" }, "no reading yet: the initial balance") : readingAge(c.asOf, "perf-if-closed-age");
   return [
     h("dt", {}, "If closed now (", age, ")"),
     h("dd", { id: "perf-if-closed" }, `profit ${usdc(c.profit)}, trader ${usdc(c.traderShare)}, investor ${usdc(c.investorShare)} USDC`),
   ];
-}
-
-const readingAge = (asOf: number, nowMs = Date.now()) => `reading ${ageText(nowMs / 1000 - asOf)} ago`;
-
-/** Brings each reading's age in `root` up to the page's clock (the page calls it every second). */
-export function tickAges(root: ParentNode): void {
-  for (const el of Array.from(root.querySelectorAll<HTMLElement>("[data-as-of]"))) el.textContent = readingAge(Number(el.dataset.asOf));
 }
 
 /** Fills `card` with the vault's figures (again on each call: the page calls it after new readings). */

@@ -1,6 +1,7 @@
 // Vaults: the list, and one vault's terms, balances, positions and open orders (and for its trader the
 // order form, cancel and close), chart, money checks, trades and events as they arrive, with the
-// actions the API allows each role (close: both; unpause: trader; fund: investor; withdraw: closed).
+// actions the API allows each role (close: both; unpause: trader, with the standing against the
+// limits, vault-paused.ts; fund: investor; withdraw: closed).
 import type { FundPrepare, VaultClose, VaultDetail, VaultEventDataOf, VaultEvents, VaultList, VaultSummary } from "../../../daemon/http/responses.js";
 import { fromStream, narrator } from "../../../daemon/events/describe-event.js";
 import { act, notice, type App } from "../app.js";
@@ -12,7 +13,9 @@ import { withdrawable } from "../settlement.js";
 import { ensureChain, signTypedData, type TypedData } from "../wallet.js";
 import { drawdownGauge } from "./drawdown-gauge.js";
 import { vaultChart, type BalancePoint } from "./vault-chart.js";
-import { showPerformance, tickAges } from "./vault-performance.js";
+import { showPerformance } from "./vault-performance.js";
+import { noOrdersCard, orderScope, pausedBlock } from "./vault-paused.js";
+import { tickTimes } from "./ticking.js";
 import { vaultChecks } from "./vault-checks.js";
 import { tradePanel } from "./trade-panel.js";
 import { eventLog } from "./event-log.js";
@@ -44,15 +47,19 @@ export async function vaultDetailView(app: App, view: HTMLElement, address: stri
   const [{ vault }, stored] = await Promise.all([
     get<{ vault: VaultDetail }>(`/api/vaults/${address}`), get<VaultEvents>(`/api/vaults/${address}/events?limit=1000`),
   ]);
-  // Only the trader trades the vault's account (the API's rule): the others read the same tables.
-  const trading = await tradePanel({ vaultAddress: vault.address, canTrade: roleOf(app, vault) === "trader" && !vault.closed });
+  // Only the trader trades the vault's account (the API's rule): the others read the same tables. A
+  // paused vault is offered only the orders its breach policy takes.
+  let facts = vault;
+  const trading = await tradePanel({
+    vaultAddress: vault.address, canTrade: roleOf(app, vault) === "trader" && !vault.closed,
+    orders: orderScope(vault, roleOf(app, vault)), noOrders: () => noOrdersCard(facts),
+  });
   const history = stored.events.flatMap((e) => (e.type === "BalanceUpdated" ? [pointOf(e.data)] : []));
   const chart = vaultChart(vault, history);
   const status = h("section", { class: "card", id: "vault-status" });
   // Told oldest first (a pause with the reading that paused it), listed newest first; live events
   // go on with the same narrator.
   const tell = narrator();
-  let facts = vault;
   const log = eventLog();
   for (const e of [...stored.events].reverse()) log.add(e, tell(e, facts));
   const trades = h("div", { id: "vault-trades" }, tradesTable(vault));
@@ -62,7 +69,8 @@ export async function vaultDetailView(app: App, view: HTMLElement, address: stri
   let offered = "";
   const render = (v: VaultDetail) => {
     facts = v;
-    replace(status, ...statusCard(app, v), actions);
+    replace(status, ...statusCard(app, v), pausedBlock(app, v, roleOf(app, v)), actions);
+    trading.offer(orderScope(v, roleOf(app, v)));
     const state = `${v.paused}/${v.closed}/${withdrawable(v, roleOf(app, v))}`;
     if (state !== offered) replace(actions, actionBar(app, v, roleOf(app, v)));
     offered = state;
@@ -71,7 +79,7 @@ export async function vaultDetailView(app: App, view: HTMLElement, address: stri
   const performance = h("section", { class: "card", id: "vault-performance" }, h("h2", {}, "Performance"));
   const refreshPerformance = () => showPerformance(performance, address).catch(() => undefined); // the rest of the page stands without it
   void refreshPerformance();
-  const ages = window.setInterval(() => tickAges(performance), 1000);
+  const ticking = window.setInterval(() => tickTimes(view), 1000);
   replace(view,
     h("p", {}, h("a", { href: "#vaults" }, "← all vaults")),
     status,
@@ -103,7 +111,7 @@ export async function vaultDetailView(app: App, view: HTMLElement, address: stri
   return () => {
     unsubscribe();
     window.clearTimeout(reload);
-    window.clearInterval(ages);
+    window.clearInterval(ticking);
     chart.destroy();
   };
 }
@@ -171,13 +179,6 @@ function actionBar(app: App, v: VaultDetail, role: string): HTMLElement {
       const left = r.vault.leftOpen.map((p) => `${p.size} ${p.symbol} (${usdc(p.value)} USDC)`).join(", ");
       const toFund = r.vault.escrow.toFund === "0" ? "" : ` The investor must fund the escrow with ${usdc(r.vault.escrow.toFund)} USDC before the trader can be paid in full.`;
       notice(`Vault closed at ${usdc(r.vault.finalBalance)} USDC (profit ${r.vault.profit}).${left ? ` Left open, below the exchange's minimum order: ${left}.` : ""}${toFund}`);
-      app.refresh();
-    }));
-  }
-  if (v.paused && !v.closed && role === "trader") {
-    bar.append(button("Unpause", "vault-unpause", async () => {
-      await post(`${base}/unpause`);
-      notice("Vault unpaused.");
       app.refresh();
     }));
   }
