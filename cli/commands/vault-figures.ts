@@ -12,15 +12,32 @@ import { keyValues, table, type Io } from "../output.js";
 type Performance = VaultPerformanceResponse["performance"];
 
 const pct = (n: number | null) => (n === null ? "- (less than a day old)" : `${n}%`);
+const iso = (s: number) => new Date(s * 1000).toISOString();
+
+/** How old a reading is: seconds under two minutes, then minutes, hours, days ("42 s", "5 min", "3 h", "12 d"). */
+function ageText(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds)); // a clock a little behind the daemon's reads as just taken
+  if (s < 120) return `${s} s`;
+  if (s < 120 * 60) return `${Math.floor(s / 60)} min`;
+  if (s < 48 * 3600) return `${Math.floor(s / 3600)} h`;
+  return `${Math.floor(s / 86_400)} d`;
+}
+
+/** The settlement at the last reading, and how old that reading is: the figures are only as fresh as it. */
+function ifClosedText(c: Performance["ifClosedNow"], nowSeconds: number): string {
+  if (c === null) return "- (the vault is closed: its settlement is above)";
+  const reading = c.asOf === null ? "no reading yet: the initial balance" : `reading of ${iso(c.asOf)}, ${ageText(nowSeconds - c.asOf)} ago`;
+  return `profit ${c.profit}, trader ${c.traderShare}, investor ${c.investorShare} USDC (${reading})`;
+}
 
 /** The figures as `vaults show` prints them (README "Performance figures" defines each). */
-export function performanceText(p: Performance): string {
-  const at = p.maxDrawdownAt === null ? "" : ` (at ${new Date(p.maxDrawdownAt * 1000).toISOString()})`;
+export function performanceText(p: Performance, nowSeconds = Math.floor(Date.now() / 1000)): string {
+  const at = p.maxDrawdownAt === null ? "" : ` (at ${iso(p.maxDrawdownAt)})`;
   const figures = keyValues([
     ["return", pct(p.returnPct)], ["annualized (simple)", pct(p.annualizedReturnPct)],
     ["max drawdown", `${p.maxDrawdownPct}%${at}`], ["fees paid", `${p.feesPaid} USDC`],
     ["funding paid", p.fundingPaid === null ? "(the exchange could not be read just now)" : `${p.fundingPaid} USDC`],
-    ["if closed now", `profit ${p.ifClosedNow.profit}, trader ${p.ifClosedNow.traderShare}, investor ${p.ifClosedNow.investorShare} USDC`],
+    ["if closed now", ifClosedText(p.ifClosedNow, nowSeconds)],
   ]);
   const days = p.daily.slice(-7);
   const daily = days.length === 0 ? "(no reading yet)" : table(["DAY (UTC)", "CLOSING BALANCE", "PNL"], days.map((d) => [d.day, d.closingBalance, d.pnl]));

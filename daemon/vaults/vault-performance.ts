@@ -28,12 +28,24 @@ export interface VaultPerformance {
   feesPaid: string;
   /** Null when the exchange could not be read. */
   fundingPaid: string | null;
-  ifClosedNow: { profit: string; traderShare: string; investorShare: string };
+  /**
+   * Null once the vault is closed (its settlement is then the vault's own). `asOf` is the reading the
+   * figures stand on, up to an oracle interval old: null before the first one (the initial balance).
+   */
+  ifClosedNow: { profit: string; traderShare: string; investorShare: string; asOf: number | null } | null;
 }
 
 const pct = (bps: bigint | number) => formatDecimal(BigInt(bps), 2);
 const usdc = (units: bigint) => baseUnitsToUsdc(units);
 const renderDay = (d: DailyFigure) => ({ day: d.day, closingBalance: usdc(d.closingBalance), pnl: usdc(d.pnl) });
+
+/** What close() would settle at the vault's last reading, and when that reading was taken. */
+function ifClosedNow(v: VaultRow, balance: bigint): NonNullable<VaultPerformance["ifClosedNow"]> {
+  const settle = settlementIfClosed(BigInt(v.initial_balance), balance, v.trader_share_bps);
+  return {
+    profit: usdc(settle.profit), traderShare: usdc(settle.traderShare), investorShare: usdc(settle.investorShare), asOf: v.last_observed_at,
+  };
+}
 
 export function createVaultPerformance(deps: { db: Executor; reads: Pick<UserReads, "as"> }) {
   const { db, reads } = deps;
@@ -86,7 +98,6 @@ export function createVaultPerformance(deps: { db: Executor; reads: Pick<UserRea
       const asOf = v.closed ? (v.closed_at ?? v.created_at) : (v.last_observed_at ?? v.created_at);
       const [walk, fees, funding] = await Promise.all([walkReadings(v), feesPaid(v), fundingPaid(user, v)]);
       const annual = annualizedBps(initial, latest, asOf - v.created_at);
-      const settle = settlementIfClosed(initial, latest, v.trader_share_bps);
       return {
         returnPct: pct(returnBps(initial, latest)),
         annualizedReturnPct: annual === null ? null : pct(annual),
@@ -95,7 +106,7 @@ export function createVaultPerformance(deps: { db: Executor; reads: Pick<UserRea
         daily: walk.daily.map(renderDay),
         feesPaid: fees,
         fundingPaid: funding,
-        ifClosedNow: { profit: usdc(settle.profit), traderShare: usdc(settle.traderShare), investorShare: usdc(settle.investorShare) },
+        ifClosedNow: v.closed ? null : ifClosedNow(v, latest),
       };
     },
   };

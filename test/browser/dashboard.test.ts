@@ -50,7 +50,19 @@ t("a first visit, before sign-in, makes no request that fails and logs no error 
 
 t("sign-in with the injected wallet: personal_sign of an EIP-4361 message naming this origin", async (ctx) => {
   ctx.ivy = await openUser(ctx.browser, ctx.d.url);
+  // Every API call says it is the dashboard's (the daemon words its refusals for it); the live
+  // stream is an EventSource, which sends no headers of its own.
+  const calls: Array<{ what: string; client: string | undefined }> = [];
+  ctx.ivy.page.on("request", (r) => {
+    if (r.resourceType() === "fetch" && new URL(r.url()).pathname.startsWith("/api/")) {
+      calls.push({ what: `${r.method()} ${new URL(r.url()).pathname}`, client: r.headers()["x-tradevault-client"] });
+    }
+  });
   await signIn(ctx.ivy);
+  await ctx.ivy.page.waitForSelector("#account-card", PW);
+  const whats = calls.map((c) => c.what);
+  assert.ok(whats.includes("POST /api/auth/login") && whats.includes("GET /api/account"), whats.join(", "));
+  assert.equal(calls.filter((c) => c.client !== "dashboard"), [], "every call names the dashboard");
   const sign = ctx.ivy.wallet.calls.find((c) => c.method === "personal_sign")!;
   const message = Buffer.from((sign.params[0] as string).slice(2), "hex").toString("utf8");
   assert.ok(message.startsWith(`${ctx.d.url} wants you to sign in`), message);

@@ -1,10 +1,11 @@
 /// <reference lib="dom" />
-// At phone width (390 px) every screen fits without sideways scrolling, and an API error reaches the
-// user with the daemon's own message and code.
+// At phone width (375 px) every screen fits without sideways scrolling, the webhooks table reads as
+// words rather than a letter a line, and an API error reaches the user with the daemon's own message
+// and code.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { Wallet } from "ethers";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { launchChromium } from "./helpers/chromium.js";
 import { go, openUser, signIn, type User } from "./helpers/pages.js";
@@ -14,9 +15,10 @@ let browser: Browser;
 let u: User;
 
 test.before(async () => {
-  d = await startTestDaemon({ startOracle: false });
+  // Private addresses allowed: the webhook below points at loopback (nothing is sent to it).
+  d = await startTestDaemon({ startOracle: false, config: { webhooksAllowPrivate: true } });
   browser = await launchChromium();
-  u = await openUser(browser, d.url, { viewport: { width: 390, height: 844 } });
+  u = await openUser(browser, d.url, { viewport: { width: 375, height: 812 } });
   await signIn(u);
 });
 test.after(async () => {
@@ -26,7 +28,7 @@ test.after(async () => {
 
 const overflow = () => u.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
-test("every screen fits 390 px without sideways scrolling", async () => {
+test("every screen fits 375 px without sideways scrolling", async () => {
   // A proposal gives the proposals screen its widest table (eleven columns).
   const cookie = (await u.context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
   const created = await d.http.post("/api/proposals", {
@@ -37,6 +39,55 @@ test("every screen fits 390 px without sideways scrolling", async () => {
   for (const [hash, ready] of [["#account", "#order-form"], ["#proposals", "#proposals tbody tr"], ["#vaults", "#vaults"], ["#sim", "#price-form"]] as const) {
     await go(u, hash, ready);
     assert.ok((await overflow()) <= 0, `${hash} is ${await overflow()} px too wide`);
+  }
+  assert.equal(u.problems, []);
+});
+
+/**
+ * How the cells' text breaks into lines: for each cell, the characters on each of its lines (by the
+ * top of each character's box), and the words of 20 characters or fewer that are split across lines.
+ */
+const cellLines = (page: Page, selector: string) => page.locator(selector).evaluateAll((cells) => cells.map((cell) => {
+  const tops = new Map<number, number>();
+  const split: string[] = [];
+  const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent ?? "";
+    const range = document.createRange();
+    for (let i = 0; i < text.length; i++) {
+      if (/\s/.test(text[i]!)) continue;
+      range.setStart(node, i);
+      range.setEnd(node, i + 1);
+      const top = Math.round(range.getBoundingClientRect().top);
+      tops.set(top, (tops.get(top) ?? 0) + 1);
+    }
+    for (const m of text.matchAll(/\S+/g)) {
+      if (m[0].length > 20) continue; // an address longer than a line has to wrap
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      if (new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size > 1) split.push(m[0]);
+    }
+  }
+  const lines = [...tops.entries()].sort((a, b) => a[0] - b[0]).map(([, n]) => n);
+  return { text: cell.textContent ?? "", lines, split };
+}));
+
+test("the webhooks table reads at 375 px: no word split, no cell a few letters wide", async () => {
+  const cookie = (await u.context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
+  const created = await d.http.post("/api/webhooks", {
+    // As long as a Slack webhook's address, and a filter naming several events.
+    url: "http://127.0.0.1:9/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX", format: "json",
+    events: ["Paused", "Closed", "Flattened", "EnforcementFailing", "LimitNear"],
+  }, { cookie });
+  assert.is(created.status, 200, JSON.stringify(created.body));
+  await go(u, "#alerts", "#webhooks table");
+  assert.ok((await overflow()) <= 0, `#alerts is ${await overflow()} px too wide`);
+  const cells = await cellLines(u.page, "#webhooks td");
+  assert.ok(cells.some((c) => c.text.includes("EnforcementFailing")), JSON.stringify(cells));
+  for (const c of cells) {
+    assert.equal(c.split, [], `"${c.text}": words split across lines`);
+    // Every line but a cell's last holds at least 8 characters: a long address wraps, it is not stacked.
+    assert.ok(c.lines.slice(0, -1).every((n) => n >= 8), `"${c.text}" breaks into lines of ${c.lines.join(", ")} characters`);
   }
   assert.equal(u.problems, []);
 });

@@ -82,10 +82,20 @@ t("vaults show prints the performance figures", async (ctx) => {
   assert.match(r.stdout, /return:\s+5%/);
   assert.match(r.stdout, /annualized \(simple\):\s+1825%/); // 5% x 365 / 1 day
   assert.match(r.stdout, /fees paid:\s+0\.81 USDC/);
-  assert.match(r.stdout, /if closed now:\s+profit 500, trader 100, investor 400 USDC/);
+  // The figures stand on the last reading: its time and age are said beside them.
+  assert.match(r.stdout, /if closed now:\s+profit 500, trader 100, investor 400 USDC \(reading of 2026-11-02T00:00:00\.000Z, \d+ (s|min|h|d) ago\)\n/);
   assert.match(r.stdout, /2026-11-02\s+10500\s+500/);
   const json = await run(ctx, "vaults", "show", ctx.vault, "--json");
   assert.equal([(json.json as any).data.vault.address, (json.json as any).data.performance.returnPct], [ctx.vault, 5]);
+});
+
+t("vaults show of a closed vault has no 'if closed now': its settlement is shown instead", async (ctx) => {
+  const row = { ...vaultRow(getAddress(randomAddress())), investor: ctx.me, closed: 1, closed_at: T0 / 1000 + 86_400, final_balance: "10500000000" };
+  await ctx.d.daemon.store.write((trx) => insertVault(trx, row));
+  const r = await run(ctx, "vaults", "show", row.address);
+  assert.is(r.code, 0, r.stderr);
+  assert.match(r.stdout, /\nfinal balance:\s+10500\n/);
+  assert.match(r.stdout, /\nif closed now:\s+- \(the vault is closed: its settlement is above\)\n/);
 });
 
 t("vaults list and show: each drawdown of its limit, and how near once past 80% of it", async (ctx) => {

@@ -7,6 +7,7 @@ import * as assert from "uvu/assert";
 import { getAddress, type Wallet } from "ethers";
 import { appendFills } from "../../daemon/db/vault-trades-repo.js";
 import { findVault, insertEvent, insertVault } from "../../daemon/db/vaults-repo.js";
+import type { NewVault } from "../../daemon/db/schema-chain.js";
 import type { Store } from "../../daemon/db/store.js";
 import { createHyperliquidAdapter } from "../../daemon/exchange/hyperliquid-adapter.js";
 import { readBudget } from "../../daemon/exchange/read-budget.js";
@@ -32,8 +33,8 @@ const usdc = (n: number) => String(BigInt(Math.round(n * 1e6)));
 const READINGS: Array<[number, number]> = [[6 * H, 1010], [18 * H, 1050], [27 * H, 990], [44 * H, 1000], [60 * H, 1100], [72 * H - 1, 1045], [108 * H, 1120]];
 const FEES = ["0.35", "1.2", "-0.05", "0.123456"]; // sum 1.623456 (a rebate counts against)
 
-async function scriptLife(store: Store, parties: { investor?: string; trader?: string; account?: string } = {}) {
-  const row = { ...vaultRow(getAddress(randomAddress())), initial_balance: usdc(1000), trader_share_bps: 2000, created_at: T0, current_balance: usdc(1120), last_observed_at: T0 + 108 * H };
+async function scriptLife(store: Store, parties: { investor?: string; trader?: string; account?: string } = {}, more: Partial<NewVault> = {}) {
+  const row = { ...vaultRow(getAddress(randomAddress())), initial_balance: usdc(1000), trader_share_bps: 2000, created_at: T0, current_balance: usdc(1120), last_observed_at: T0 + 108 * H, ...more };
   if (parties.investor) row.investor = parties.investor;
   if (parties.trader) row.trader = parties.trader;
   if (parties.account) row.exchange_account = parties.account;
@@ -95,7 +96,7 @@ test("the figures of a scripted life equal the hand-worked values; funding is wh
       daily: EXPECTED_DAILY,
       feesPaid: "1.623456",
       fundingPaid: "0.6", // two hours at 0.3
-      ifClosedNow: { profit: "120", traderShare: "24", investorShare: "96" },
+      ifClosedNow: { profit: "120", traderShare: "24", investorShare: "96", asOf: T0 + 108 * H }, // the latest reading's
     });
   } finally {
     await s.close();
@@ -114,7 +115,7 @@ test("over HTTP: the parties read the figures as numbers and text; a stranger fi
       assert.is(r.status, 200, JSON.stringify(r.body));
       assert.equal(r.body.data.performance, {
         returnPct: 12, annualizedReturnPct: 973.33, maxDrawdownPct: 5.71, maxDrawdownAt: T0 + 27 * H, daily: EXPECTED_DAILY,
-        feesPaid: "1.623456", fundingPaid: "0", ifClosedNow: { profit: "120", traderShare: "24", investorShare: "96" },
+        feesPaid: "1.623456", fundingPaid: "0", ifClosedNow: { profit: "120", traderShare: "24", investorShare: "96", asOf: T0 + 108 * H },
       });
     }
     const stranger = await d.http.get(path, { token: eve.token });
@@ -122,6 +123,22 @@ test("over HTTP: the parties read the figures as numbers and text; a stranger fi
     assert.is((await d.http.get(path)).status, 401);
     const bad = await d.http.get("/api/vaults/not-an-address/performance", { token: ivy.token });
     assert.equal([bad.status, bad.body.error.code], [400, "INVALID_INPUT"]);
+  } finally {
+    await d.close();
+  }
+});
+
+test("a closed vault answers no 'if closed now' (its settlement is the vault's); before the first reading it stands on the initial balance", async () => {
+  const d = await startTestDaemon({ startOracle: false });
+  try {
+    const ivy = await party(d);
+    const closed = await scriptLife(d.daemon.store, { investor: ivy.address }, { closed: 1, closed_at: T0 + 108 * H + 60, final_balance: usdc(1120) });
+    const fresh = { ...vaultRow(getAddress(randomAddress())), investor: ivy.address, last_observed_at: null };
+    await d.daemon.store.write((trx) => insertVault(trx, fresh));
+    const read = async (address: string) => (await d.http.get(`/api/vaults/${address}/performance`, { token: ivy.token })).body.data.performance;
+    const after = await read(closed.address);
+    assert.equal([after.returnPct, after.ifClosedNow], [12, null], "the other figures stand on the final balance");
+    assert.equal((await read(fresh.address)).ifClosedNow, { profit: "0", traderShare: "0", investorShare: "0", asOf: null });
   } finally {
     await d.close();
   }

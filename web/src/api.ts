@@ -1,6 +1,7 @@
 // The daemon's API on this origin: the session cookie (HttpOnly, SameSite=Strict) travels by
 // itself, so the page never holds the session token. Every failure becomes an ApiError carrying the
-// envelope's code and message, which the page shows as is.
+// envelope's code and message, which the page shows as is. Every call says it comes from the
+// dashboard, so the daemon words its refusals for someone at this page rather than at a terminal.
 export class ApiError extends Error {
   constructor(readonly code: string, message: string, readonly status: number, readonly details?: unknown) {
     super(message);
@@ -13,13 +14,16 @@ interface Envelope<T> {
   error?: { code: string; message: string; details?: unknown };
 }
 
+/** The daemon reads it to phrase refusals (buttons to press rather than routes to call). */
+const CLIENT = { "X-Tradevault-Client": "dashboard" };
+
 export async function api<T = any>(method: "GET" | "POST" | "DELETE", path: string, body?: unknown): Promise<T> {
   let res: Response;
   try {
     res = await fetch(path, {
       method,
       credentials: "same-origin",
-      headers: body === undefined ? {} : { "Content-Type": "application/json" },
+      headers: body === undefined ? CLIENT : { ...CLIENT, "Content-Type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (e) {

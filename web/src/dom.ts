@@ -53,11 +53,14 @@ export function formValues(form: HTMLFormElement): Record<string, string> {
   return out;
 }
 
-/** A table from rows; `empty` shows when there are none. */
+/**
+ * A table from rows; `empty` shows when there are none. Each cell carries its column's header
+ * (`data-label`): a table marked `data-stack` lists its rows as labelled blocks on a phone.
+ */
 export function table(headers: string[], rows: Child[][], empty: string, attrs: Attrs = {}): HTMLElement {
   if (rows.length === 0) return h("p", { class: "empty", ...attrs }, empty);
   return h("div", { class: "table-wrap", ...attrs },
     h("table", {},
       h("thead", {}, h("tr", {}, ...headers.map((t) => h("th", {}, t)))),
-      h("tbody", {}, ...rows.map((r) => h("tr", {}, ...r.map((c) => h("td", {}, c)))))));
+      h("tbody", {}, ...rows.map((r) => h("tr", {}, ...r.map((c, i) => h("td", { "data-label": headers[i] || undefined }, c)))))));
 }

@@ -22,7 +22,12 @@ export const vaultPerformance = z.object({
       profit: usdcText.meta({ description: "balance now minus the initial balance (signed)" }),
       traderShare: usdcText.meta({ description: "the trader's share of a profit, rounded down; 0 on a loss" }),
       investorShare: usdcText.meta({ description: "profit minus traderShare" }),
-    }).meta({ description: "what closing at the current balance would settle, by the contract's rule" }),
+      asOf: unixSeconds.nullable().meta({
+        description: "when the reading these figures stand on was observed (the vault's last reading, up to one oracle interval old); null before its first reading, when the balance is the initial balance",
+      }),
+    }).nullable().meta({
+      description: "what closing at the vault's last reading would settle, by the contract's rule; null once the vault is closed (its settlement is the vault detail's `settlement`)",
+    }),
   }),
 });
 export type VaultPerformanceResponse = z.infer<typeof vaultPerformance>;

@@ -49,7 +49,7 @@ function listCard(app: App, hooks: Webhook[], details: HTMLElement): HTMLElement
     actions(app, w, details),
   ]);
   return h("section", { class: "card" }, h("h2", {}, "Webhooks"),
-    table(["Id", "Format", "URL", "Events", "Vaults", "State", ""], rows, "No webhooks yet.", { id: "webhooks" }));
+    table(["Id", "Format", "URL", "Events", "Vaults", "State", ""], rows, "No webhooks yet.", { id: "webhooks", "data-stack": true }));
 }
 
 function actions(app: App, w: Webhook, details: HTMLElement): HTMLElement {
@@ -65,7 +65,7 @@ function actions(app: App, w: Webhook, details: HTMLElement): HTMLElement {
       table(["Event", "Type", "Status", "Attempts", "Code", "Latency", "Delivered", "Error"], deliveries.map((d) => [
         String(d.eventId), d.eventType, d.status, String(d.attempts), d.statusCode === null ? "-" : String(d.statusCode),
         d.latencyMs === null ? "-" : `${d.latencyMs} ms`, d.deliveredAt === null ? "-" : when(d.deliveredAt), d.error ?? "",
-      ]), "No deliveries yet.")));
+      ]), "No deliveries yet.", { "data-stack": true })));
   }));
   const remove = h("button", { type: "button", class: "small secondary", "data-remove": w.id }, "Remove");
   remove.addEventListener("click", () => act(remove, async () => {

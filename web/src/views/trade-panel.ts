@@ -1,21 +1,29 @@
 // Trading an account from the dashboard: the order form, open orders (triggers and the protection
 // waiting on an entry, with Cancel) and positions (with Close). Your own account on the account
 // screen; a vault's account on its page, where only its trader gets the form and the buttons and
-// everyone else reads the same tables.
-import type { OpenOrders, Positions, TradeResult } from "../../../daemon/http/responses.js";
+// everyone else reads the same tables. A paused vault takes fewer orders (its breach policy): the
+// page offers only those, the reduce-only form or none, and Cancel always.
+import type { OpenOrders, Position, Positions, TradeResult } from "../../../daemon/http/responses.js";
 import { figure, usdc } from "../format.js";
 import { describeFill } from "../../../daemon/trading/describe-fill.js";
 import { act, notice, showError } from "../app.js";
 import { del, get, post } from "../api.js";
 import { h, replace, table } from "../dom.js";
-import { orderCard } from "./trade-form.js";
+import { orderCard, reduceOnlyCard } from "./trade-form.js";
 import { orderNote, orderPrice, type OpenOrder } from "./trade-words.js";
+
+/** Which new orders the form and Close offer: any, only reduce-only ones, or none. */
+export type OrderScope = "any" | "reduce-only" | "none";
 
 export interface TradeTarget {
   /** The vault whose account is traded; none for your own. */
   vaultAddress?: string;
-  /** Whether the form, Cancel and Close are offered (a vault's trader, or your own account). */
+  /** Whether Cancel is offered, and the form and Close as `orders` allows (a vault's trader, or your own account). */
   canTrade: boolean;
+  /** "any" unless said. */
+  orders?: OrderScope;
+  /** What stands in the form's place when no order is taken: why, and what can be done instead. */
+  noOrders?: () => HTMLElement;
   /** What to redraw after an order, a cancel or a close; by default the panel's own tables. */
   onChange?: () => void;
 }
@@ -25,22 +33,54 @@ export interface TradePanel {
   cards: HTMLElement[];
   /** Reads orders and positions again and redraws their tables (the form and what is typed in it stay). */
   refresh(): Promise<void>;
+  /** Offers another scope of orders (a vault paused or unpaused); the form is redrawn only if it changes. */
+  offer(orders: OrderScope): void;
 }
 
 /** `?vaultAddress=` for the reads and the cancel (the routes' query), or nothing for your own account. */
 const scope = (t: TradeTarget) => (t.vaultAddress ? `?vaultAddress=${t.vaultAddress}` : "");
 
+/** What the reduce-only form lists: the positions and their sizes (they change only as orders fill). */
+const heldKey = (ps: Position[]) => ps.map((p) => `${p.symbol}:${p.size}`).join(",");
+
 export async function tradePanel(t: TradeTarget): Promise<TradePanel> {
   const orders = h("section", { class: "card", id: "orders-card" });
   const positions = h("section", { class: "card", id: "positions-card" });
+  let offered: OrderScope = t.orders ?? "any";
+  let read: { o: OpenOrders; p: Positions } | undefined;
+  let form: HTMLElement = h("section", { class: "card", id: "order-card" });
+  let formFor = "";
   const changed = () => (t.onChange ? t.onChange() : void refresh().catch(showError));
+  const drawForm = () => {
+    const held = read?.p.positions ?? [];
+    const key = offered === "reduce-only" ? `${offered}/${heldKey(held)}` : offered;
+    if (key === formFor) return;
+    formFor = key;
+    const next = offered === "any" ? orderCard(changed, t.vaultAddress)
+      : offered === "reduce-only" && t.vaultAddress ? reduceOnlyCard(changed, t.vaultAddress, held)
+      : t.noOrders?.() ?? h("section", { class: "card", id: "order-card" }, h("p", { id: "order-blocked" }, "No new orders are taken."));
+    form.replaceWith(next);
+    form = next;
+  };
+  const draw = () => {
+    if (!read) return;
+    const close = t.canTrade && offered !== "none";
+    replace(orders, h("h2", {}, "Open orders"), ordersTable(t, read.o.orders, changed));
+    replace(positions, h("h2", {}, "Positions"), positionsTable(t, close, read.p, changed));
+    if (t.canTrade) drawForm();
+  };
   const refresh = async () => {
     const [o, p] = await Promise.all([get<OpenOrders>(`/api/orders${scope(t)}`), get<Positions>(`/api/positions${scope(t)}`)]);
-    replace(orders, h("h2", {}, "Open orders"), ordersTable(t, o.orders, changed));
-    replace(positions, h("h2", {}, "Positions"), positionsTable(t, p, changed));
+    read = { o, p };
+    draw();
   };
   await refresh();
-  return { cards: [...(t.canTrade ? [orderCard(changed, t.vaultAddress)] : []), orders, positions], refresh };
+  const offer = (next: OrderScope) => {
+    if (next === offered) return;
+    offered = next;
+    draw();
+  };
+  return { cards: [...(t.canTrade ? [form] : []), orders, positions], refresh, offer };
 }
 
 function ordersTable(t: TradeTarget, orders: OpenOrder[], changed: () => void): HTMLElement {
@@ -59,11 +99,12 @@ function ordersTable(t: TradeTarget, orders: OpenOrder[], changed: () => void): 
   return table(headers, rows, "No open orders.", { id: "orders" });
 }
 
-function positionsTable(t: TradeTarget, p: Positions, changed: () => void): HTMLElement {
+/** `close`: whether Close is offered (a reduce-only market order, refused while a vault takes no order at all). */
+function positionsTable(t: TradeTarget, close: boolean, p: Positions, changed: () => void): HTMLElement {
   const rows = p.positions.map((x) => {
     const cells = [x.symbol, figure(x.size), figure(x.entryPrice), figure(x.markPrice), usdc(String(x.unrealizedPnl)),
       x.liquidationPrice === null ? "-" : figure(x.liquidationPrice)];
-    if (!t.canTrade) return cells;
+    if (!close) return cells;
     const b = h("button", { type: "button", class: "small", "data-close": x.symbol }, "Close");
     b.addEventListener("click", () => act(b, async () => {
       const body = t.vaultAddress ? { symbol: x.symbol, vaultAddress: t.vaultAddress } : { symbol: x.symbol };
@@ -73,6 +114,6 @@ function positionsTable(t: TradeTarget, p: Positions, changed: () => void): HTML
     }));
     return [...cells, b];
   });
-  const headers = ["Symbol", "Size", "Entry", "Mark", "uPnL (USDC)", "Liq.", ...(t.canTrade ? [""] : [])];
+  const headers = ["Symbol", "Size", "Entry", "Mark", "uPnL (USDC)", "Liq.", ...(close ? [""] : [])];
   return table(headers, rows, "No open positions.", { id: "positions" });
 }

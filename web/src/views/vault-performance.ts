@@ -1,9 +1,11 @@
 // The vault page's Performance card: GET /api/vaults/:address/performance in figures (README
-// "Performance figures" defines them), the last days' closing balances, and the CSV exports.
+// "Performance figures" defines them), the last days' closing balances, and the CSV exports. "If
+// closed now" stands on the vault's last reading, so it says how old that reading is, ticking.
 import type { VaultPerformanceResponse } from "../../../daemon/http/responses.js";
 import { get } from "../api.js";
 import { h, replace, table } from "../dom.js";
 import { pct, usdc, when } from "../format.js";
+import { readingAge } from "./ticking.js";
 
 type Performance = VaultPerformanceResponse["performance"];
 
@@ -17,8 +19,17 @@ function figures(p: Performance): HTMLElement {
     h("dt", {}, "Max drawdown"), h("dd", { id: "perf-drawdown" }, `${pct(p.maxDrawdownPct)}${p.maxDrawdownAt === null ? "" : ` at ${when(p.maxDrawdownAt)}`}`),
     h("dt", {}, "Fees paid"), h("dd", { id: "perf-fees" }, `${usdc(p.feesPaid)} USDC`),
     h("dt", {}, "Funding paid"), h("dd", { id: "perf-funding" }, p.fundingPaid === null ? "the exchange could not be read just now" : `${usdc(p.fundingPaid)} USDC`),
-    h("dt", {}, "If closed now"), h("dd", { id: "perf-if-closed" },
-      `profit ${usdc(p.ifClosedNow.profit)}, trader ${usdc(p.ifClosedNow.traderShare)}, investor ${usdc(p.ifClosedNow.investorShare)} USDC`));
+    // A closed vault has settled: the vault's status card shows its settlement instead.
+    ...ifClosedNow(p.ifClosedNow));
+}
+
+function ifClosedNow(c: Performance["ifClosedNow"]): HTMLElement[] {
+  if (c === null) return [];
+  const age = c.asOf === null ? h("span", { id: "perf-if-closed-age" }, "no reading yet: the initial balance") : readingAge(c.asOf, "perf-if-closed-age");
+  return [
+    h("dt", {}, "If closed now (", age, ")"),
+    h("dd", { id: "perf-if-closed" }, `profit ${usdc(c.profit)}, trader ${usdc(c.traderShare)}, investor ${usdc(c.investorShare)} USDC`),
+  ];
 }
 
 /** Fills `card` with the vault's figures (again on each call: the page calls it after new readings). */

@@ -1,6 +1,7 @@
 // Vaults: the list, and one vault's terms, balances, positions and open orders (and for its trader the
 // order form, cancel and close), chart, money checks, trades and events as they arrive, with the
-// actions the API allows each role (close: both; unpause: trader; fund: investor; withdraw: closed).
+// actions the API allows each role (close: both; unpause: trader, with the standing against the
+// limits, vault-paused.ts; fund: investor; withdraw: closed).
 import type { FundPrepare, VaultClose, VaultDetail, VaultEventDataOf, VaultEvents, VaultList, VaultSummary } from "../../../daemon/http/responses.js";
 import { fromStream, narrator } from "../../../daemon/events/describe-event.js";
 import { act, notice, type App } from "../app.js";
@@ -13,9 +14,12 @@ import { ensureChain, signTypedData, type TypedData } from "../wallet.js";
 import { drawdownGauge } from "./drawdown-gauge.js";
 import { vaultChart, type BalancePoint } from "./vault-chart.js";
 import { showPerformance } from "./vault-performance.js";
+import { noOrdersCard, orderScope, pausedBlock } from "./vault-paused.js";
+import { tickTimes } from "./ticking.js";
 import { vaultChecks } from "./vault-checks.js";
 import { tradePanel } from "./trade-panel.js";
-import { eventItem, tradesTable } from "./vault-history.js";
+import { eventLog } from "./event-log.js";
+import { tradesTable } from "./vault-trades.js";
 
 export async function vaultListView(_app: App, view: HTMLElement): Promise<void> {
   const { vaults } = await get<VaultList>("/api/vaults");
@@ -43,17 +47,21 @@ export async function vaultDetailView(app: App, view: HTMLElement, address: stri
   const [{ vault }, stored] = await Promise.all([
     get<{ vault: VaultDetail }>(`/api/vaults/${address}`), get<VaultEvents>(`/api/vaults/${address}/events?limit=1000`),
   ]);
-  // Only the trader trades the vault's account (the API's rule): the others read the same tables.
-  const trading = await tradePanel({ vaultAddress: vault.address, canTrade: roleOf(app, vault) === "trader" && !vault.closed });
+  // Only the trader trades the vault's account (the API's rule): the others read the same tables. A
+  // paused vault is offered only the orders its breach policy takes.
+  let facts = vault;
+  const trading = await tradePanel({
+    vaultAddress: vault.address, canTrade: roleOf(app, vault) === "trader" && !vault.closed,
+    orders: orderScope(vault, roleOf(app, vault)), noOrders: () => noOrdersCard(facts),
+  });
   const history = stored.events.flatMap((e) => (e.type === "BalanceUpdated" ? [pointOf(e.data)] : []));
   const chart = vaultChart(vault, history);
   const status = h("section", { class: "card", id: "vault-status" });
   // Told oldest first (a pause with the reading that paused it), listed newest first; live events
   // go on with the same narrator.
   const tell = narrator();
-  let facts = vault;
-  const items = [...stored.events].reverse().map((e) => eventItem(e, tell(e, facts)));
-  const log = h("ul", { class: "events", id: "vault-events" }, ...items.reverse());
+  const log = eventLog();
+  for (const e of [...stored.events].reverse()) log.add(e, tell(e, facts));
   const trades = h("div", { id: "vault-trades" }, tradesTable(vault));
   // The actions are rebuilt only when what they offer changes, so a live update never wipes an
   // amount the user is typing.
@@ -61,7 +69,8 @@ export async function vaultDetailView(app: App, view: HTMLElement, address: stri
   let offered = "";
   const render = (v: VaultDetail) => {
     facts = v;
-    replace(status, ...statusCard(app, v), actions);
+    replace(status, ...statusCard(app, v), pausedBlock(app, v, roleOf(app, v)), actions);
+    trading.offer(orderScope(v, roleOf(app, v)));
     const state = `${v.paused}/${v.closed}/${withdrawable(v, roleOf(app, v))}`;
     if (state !== offered) replace(actions, actionBar(app, v, roleOf(app, v)));
     offered = state;
@@ -70,6 +79,7 @@ export async function vaultDetailView(app: App, view: HTMLElement, address: stri
   const performance = h("section", { class: "card", id: "vault-performance" }, h("h2", {}, "Performance"));
   const refreshPerformance = () => showPerformance(performance, address).catch(() => undefined); // the rest of the page stands without it
   void refreshPerformance();
+  const ticking = window.setInterval(() => tickTimes(view), 1000);
   replace(view,
     h("p", {}, h("a", { href: "#vaults" }, "← all vaults")),
     status,
@@ -78,13 +88,13 @@ export async function vaultDetailView(app: App, view: HTMLElement, address: stri
     performance,
     vaultChecks(vault.address),
     h("section", { class: "card" }, h("h2", {}, "Trades"), trades),
-    h("section", { class: "card" }, h("h2", {}, "Events"), log));
+    h("section", { class: "card" }, h("h2", {}, "Events"), log.element));
 
   let reload: number | undefined;
   const unsubscribe = app.onEvent((e: LiveEvent) => {
     if (e.vault.toLowerCase() !== address.toLowerCase()) return;
     const event = fromStream(e);
-    log.prepend(eventItem(event, tell(event, facts), true));
+    log.add(event, tell(event, facts), true);
     if (e.type === "BalanceUpdated") chart.add(pointOf(e));
     // The detail (paused, drawdowns, trades) is read again once a burst of events has passed.
     window.clearTimeout(reload);
@@ -101,6 +111,7 @@ export async function vaultDetailView(app: App, view: HTMLElement, address: stri
   return () => {
     unsubscribe();
     window.clearTimeout(reload);
+    window.clearInterval(ticking);
     chart.destroy();
   };
 }
@@ -135,7 +146,20 @@ function statusCard(app: App, v: VaultDetail): HTMLElement[] {
       v.positionsAvailable ? null : h("dd", { id: "vault-positions-unknown", class: "bad" }, "the exchange could not be read just now: positions unknown"),
       h("dt", {}, "Deadline"), h("dd", {}, when(v.dealDeadline)),
       h("dt", {}, "Last balance update"), h("dd", {}, when(v.lastBalanceUpdate)),
+      ...settled(v),
       h("dt", {}, "Escrow funded"), h("dd", {}, `${usdc(v.settlement.funded)} USDC`)),
+  ];
+}
+
+/** A closed vault's settlement, frozen by the contract at its close (what "if closed now" foretold). */
+function settled(v: VaultDetail): HTMLElement[] {
+  const s = v.settlement;
+  if (!v.closed || s.finalBalance === undefined) return [];
+  const paid = `paid so far: trader ${usdc(s.paidTrader ?? "0")}, investor ${usdc(s.paidInvestor ?? "0")} USDC`;
+  return [
+    h("dt", {}, "Settled at close"),
+    h("dd", { id: "vault-settlement" },
+      `final balance ${usdc(s.finalBalance)}, profit ${usdc(String(s.profit ?? 0))}: trader ${usdc(String(s.traderShare ?? 0))}, investor ${usdc(String(s.investorShare ?? 0))} USDC; ${paid}`),
   ];
 }
 
@@ -155,13 +179,6 @@ function actionBar(app: App, v: VaultDetail, role: string): HTMLElement {
       const left = r.vault.leftOpen.map((p) => `${p.size} ${p.symbol} (${usdc(p.value)} USDC)`).join(", ");
       const toFund = r.vault.escrow.toFund === "0" ? "" : ` The investor must fund the escrow with ${usdc(r.vault.escrow.toFund)} USDC before the trader can be paid in full.`;
       notice(`Vault closed at ${usdc(r.vault.finalBalance)} USDC (profit ${r.vault.profit}).${left ? ` Left open, below the exchange's minimum order: ${left}.` : ""}${toFund}`);
-      app.refresh();
-    }));
-  }
-  if (v.paused && !v.closed && role === "trader") {
-    bar.append(button("Unpause", "vault-unpause", async () => {
-      await post(`${base}/unpause`);
-      notice("Vault unpaused.");
       app.refresh();
     }));
   }
