@@ -7,21 +7,13 @@ import type { VaultPerformanceResponse } from "../../daemon/http/responses.js";
 import { addressArg, dateArg } from "../args.js";
 import { contextFor } from "../context.js";
 import { usageError } from "../errors.js";
+import { ageText } from "../../daemon/lib/figures.js";
 import { keyValues, table, type Io } from "../output.js";
 
 type Performance = VaultPerformanceResponse["performance"];
 
 const pct = (n: number | null) => (n === null ? "- (less than a day old)" : `${n}%`);
 const iso = (s: number) => new Date(s * 1000).toISOString();
-
-/** How old a reading is: seconds under two minutes, then minutes, hours, days ("42 s", "5 min", "3 h", "12 d"). */
-function ageText(seconds: number): string {
-  const s = Math.max(0, Math.floor(seconds)); // a clock a little behind the daemon's reads as just taken
-  if (s < 120) return `${s} s`;
-  if (s < 120 * 60) return `${Math.floor(s / 60)} min`;
-  if (s < 48 * 3600) return `${Math.floor(s / 3600)} h`;
-  return `${Math.floor(s / 86_400)} d`;
-}
 
 /** The settlement at the last reading, and how old that reading is: the figures are only as fresh as it. */
 function ifClosedText(c: Performance["ifClosedNow"], nowSeconds: number): string {

@@ -61,3 +61,12 @@ export const utcTime = (unixSeconds: number): string =>
 
 /** "1 order", "2 orders". */
 export const count = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+/** How long ago, or how long until: seconds under two minutes, then minutes, hours, days ("42 s", "5 min", "3 h", "12 d"). */
+export function ageText(seconds: number): string {
+  const s = Math.max(0, Math.floor(seconds)); // a clock a little behind the daemon's reads as just taken
+  if (s < 120) return `${s} s`;
+  if (s < 120 * 60) return `${Math.floor(s / 60)} min`;
+  if (s < 48 * 3600) return `${Math.floor(s / 3600)} h`;
+  return `${Math.floor(s / 86_400)} d`;
+}

@@ -23,11 +23,3 @@ export function percentBps(v: string): number {
 
 export const bpsToPercent = (bps: number): string => `${Math.trunc(bps / 100)}${bps % 100 ? `.${String(bps % 100).padStart(2, "0").replace(/0$/, "")}` : ""}`;
 
-/** How old a reading is: seconds under two minutes, then minutes, hours, days ("42 s", "5 min", "3 h", "12 d"). */
-export function ageText(seconds: number): string {
-  const s = Math.max(0, Math.floor(seconds)); // a page clock a little behind the daemon's reads as just taken
-  if (s < 120) return `${s} s`;
-  if (s < 120 * 60) return `${Math.floor(s / 60)} min`;
-  if (s < 48 * 3600) return `${Math.floor(s / 3600)} h`;
-  return `${Math.floor(s / 86_400)} d`;
-}

@@ -2,7 +2,8 @@
 // time (Unix seconds) in data-as-of (since then) or data-until (until then); the vault page ticks
 // them every second, on the page's clock.
 import { h } from "../dom.js";
-import { ageText, when } from "../format.js";
+import { ageText } from "../../../daemon/lib/figures.js";
+import { when } from "../format.js";
 
 const sinceText = (asOf: number, nowMs: number) => `reading ${ageText(nowMs / 1000 - asOf)} ago`;
 const untilText = (at: number, nowMs: number) => (at * 1000 <= nowMs ? "now" : `in ${ageText(at - nowMs / 1000)}`);
