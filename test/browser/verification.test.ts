@@ -73,7 +73,7 @@ t("not verified yet; Verify now runs, then shows holds and the five checks; a re
   await go(ivy, `#vault/${vault}`, "#vault-checks[data-outcome=none]");
   assert.match((await ivy.page.textContent("#checks-outcome"))!, /^Not verified yet/);
   assert.is(await ivy.page.locator("#checks-list").count(), 0);
-  assert.match((await ivy.page.textContent("#vault-checks .command"))!, new RegExp(`^tradevault verify ${vault} --rpc-url <chain RPC> --exchange <exchange API>$`));
+  assert.match((await ivy.page.textContent("#vault-checks .command"))!, new RegExp(`^npx tradevault verify ${vault} --rpc-url <chain RPC> --exchange <exchange API>$`));
 
   await verifyNow(ivy);
   const v = await lastVerification(ctx);

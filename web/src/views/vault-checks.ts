@@ -64,7 +64,7 @@ function result(v: Verification | null): HTMLElement[] {
 const independently = (address: string): HTMLElement[] => [
   h("p", { class: "muted" },
     "Investors can run the same check without trusting the operator, from the chain and the exchange alone (the daemon's own records are then left out):"),
-  h("pre", { class: "command" }, `tradevault verify ${address} --rpc-url <chain RPC> --exchange <exchange API>`),
+  h("pre", { class: "command" }, `npx tradevault verify ${address} --rpc-url <chain RPC> --exchange <exchange API>`),
 ];
 
 /** The card, filled with the vault's last verification as soon as it is read. */
