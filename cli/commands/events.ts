@@ -6,7 +6,7 @@ import type { StreamEvent, VaultDetailResponse } from "../../daemon/http/respons
 import { fromStream, narrator, type EventContext } from "../../daemon/events/describe-event.js";
 import { VAULT_EVENT_TYPES } from "../../daemon/events/event-types.js";
 import { shortAddress } from "../../daemon/lib/figures.js";
-import type { ApiClient } from "../api-client.js";
+import { CLIENT_HEADERS, type ApiClient } from "../api-client.js";
 import { contextFor } from "../context.js";
 import { CliError, EXIT } from "../errors.js";
 import type { Io } from "../output.js";
@@ -40,7 +40,7 @@ export function eventsCommand(io: Io): Command {
       let res: Response;
       try {
         res = await fetch(`${ctx.url}/api/events`, {
-          headers: { Authorization: `Bearer ${token}`, Accept: "text/event-stream", ...(o.since ? { "Last-Event-ID": o.since } : {}) },
+          headers: { ...CLIENT_HEADERS, Authorization: `Bearer ${token}`, Accept: "text/event-stream", ...(o.since ? { "Last-Event-ID": o.since } : {}) },
           signal: controller.signal,
         });
       } catch {
