@@ -29,7 +29,7 @@ function unreachable(base: string, err: unknown): CliError {
     "DAEMON_UNREACHABLE",
     `cannot reach tradevaultd at ${base} (${cause})`,
     EXIT.UNREACHABLE,
-    "start it with `npm start` (or `tradevaultd`), or point --url / TRADEVAULT_URL at it",
+    "start it with `npm start` (or `npx tradevaultd`), or point --url / TRADEVAULT_URL at it",
   );
 }
 

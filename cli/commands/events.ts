@@ -46,7 +46,7 @@ export function eventsCommand(io: Io): Command {
       } catch {
         throw new CliError("DAEMON_UNREACHABLE", `cannot reach tradevaultd at ${ctx.url}`, EXIT.UNREACHABLE);
       }
-      if (res.status === 401) throw new CliError("UNAUTHENTICATED", "the session has ended", EXIT.NOT_SIGNED_IN, "run: tradevault login");
+      if (res.status === 401) throw new CliError("UNAUTHENTICATED", "the session has ended", EXIT.NOT_SIGNED_IN, "run: npx tradevault login");
       if (!res.ok || !res.body) throw new CliError(`HTTP_${res.status}`, `the event stream failed (HTTP ${res.status})`);
       let seen = 0;
       const tell = narrator();

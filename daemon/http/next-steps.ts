@@ -51,8 +51,8 @@ const PHRASES: { [A in NextStep["action"]]: Phrase<A> } = {
     dashboard: () => "the Connect wallet button",
   },
   takeEventTicket: {
-    goal: "to open the stream again",
-    http: () => "take a new ticket (POST /api/events/ticket)",
+    goal: "to open the event stream",
+    http: () => "POST /api/events/ticket for a new ticket, then GET /api/events?ticket=<ticket>",
     cli: () => cli("events"),
     dashboard: () => "reload the page",
   },
