@@ -79,8 +79,7 @@ export function scriptedPrompts(answers: string[]) {
  * unlock of a created wallet costs about a second of CPU. For tests whose subject is not the wallet;
  * `wallet create` itself is tested in cli.test.ts, first-hour.test.ts and trading-cli.test.ts.
  */
-export async function seedWallet(home: string, name: string, password: string): Promise<string> {
-  const wallet = new Wallet(hexlify(randomBytes(32)));
+export async function seedWallet(home: string, name: string, password: string, wallet = new Wallet(hexlify(randomBytes(32)))): Promise<string> {
   const json = await encryptKeystoreJson({ address: wallet.address, privateKey: wallet.privateKey }, password, { scrypt: { N: 1 << 10 } });
   writePrivateFile(join(home, "wallets", `${name}.json`), json, { exclusive: true });
   return wallet.address;
