@@ -1,9 +1,11 @@
 // Runs the CLI in-process (the same main() bin/tradevault calls) with captured output.
+import { execFile } from "node:child_process";
 import { Writable } from "node:stream";
 import { join } from "node:path";
 import { encryptKeystoreJson, hexlify, randomBytes, Wallet } from "ethers";
 import { main } from "../../cli/main.js";
 import { writePrivateFile } from "../../cli/home.js";
+import { packageRoot } from "../../daemon/lib/package-root.js";
 import type { Check, Prompts } from "../../cli/prompt.js";
 
 export interface CliRun {
@@ -48,6 +50,17 @@ export async function runCli(args: string[], env: Record<string, string>, opts: 
     json = undefined;
   }
   return { code, stdout, stderr, json };
+}
+
+/**
+ * bin/tradevault in a child process, as a user runs it (the built dist/: npm run build:ts first).
+ * Asynchronous, so a daemon under test in this process keeps answering.
+ */
+export function spawnCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [join(packageRoot(), "bin", "tradevault"), ...args], { env: { ...process.env, ...env } },
+      (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }));
+  });
 }
 
 /**

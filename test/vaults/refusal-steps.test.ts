@@ -2,14 +2,13 @@
 // vault's address for any client, the command for the CLI (as a user runs it, bin/tradevault), the
 // button for the dashboard; the steps as data in details.next. The unpause refusal of a breached
 // daily limit names the 00:00 UTC reset that clears it.
-import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { nextUtcMidnight } from "../../daemon/vaults/refusals.js";
 import { packageRoot } from "../../daemon/lib/package-root.js";
-import { runCli, seedWallet } from "../helpers/cli.js";
+import { runCli, seedWallet, spawnCli } from "../helpers/cli.js";
 import { createVault, party, randomWallet, signIn, type Party, type TestDaemon } from "../helpers/daemon.js";
 import { tempDir } from "../helpers/util.js";
 import { breach, startVaultDaemon, vaultCase, vaultPost } from "../helpers/vaults.js";
@@ -81,14 +80,6 @@ async function cliTrader(d: TestDaemon, home: string): Promise<Party> {
   return { wallet, address: wallet.address, token: (await signIn(d.http, wallet)).token };
 }
 
-/** bin/tradevault in a child process, as a user runs it. */
-function tradevault(home: string, url: string, args: string[]) {
-  return new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-    execFile(process.execPath, [join(packageRoot(), "bin", "tradevault"), ...args], { env: { ...process.env, TRADEVAULT_HOME: home, TRADEVAULT_URL: url } },
-      (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr }));
-  });
-}
-
 t("the CLI, as a user runs it, shows the commands: an order and an unpause refused on a paused vault", async ({ d }) => {
   assert.ok(existsSync(join(packageRoot(), "dist", "cli", "main.js")), "dist/ is missing: run npm run build:ts");
   const home = tempDir("tv-refusal-");
@@ -97,17 +88,18 @@ t("the CLI, as a user runs it, shows the commands: an order and an unpause refus
     const tom = await cliTrader(d, home.path);
     const c = { d, ivy, tom, vault: await createVault(d, ivy, tom) };
     await breach(c);
-    const order = await tradevault(home.path, d.url, ["buy", "BTC", "0.01", "--vault", c.vault, "--yes"]);
+    const env = { TRADEVAULT_HOME: home.path, TRADEVAULT_URL: d.url };
+    const order = await spawnCli(["buy", "BTC", "0.01", "--vault", c.vault, "--yes"], env);
     assert.is(order.code, 1, order.stderr);
     assert.match(order.stderr, /^tradevault: the vault was paused by its risk limits/);
     assert.match(order.stderr, `To close the vault: npx tradevault vaults close ${c.vault}; for the trader to unpause it: npx tradevault vaults unpause ${c.vault}`);
     assert.not.match(order.stderr, /\/api\//);
-    const unpause = await tradevault(home.path, d.url, ["vaults", "unpause", c.vault]);
+    const unpause = await spawnCli(["vaults", "unpause", c.vault], env);
     assert.is(unpause.code, 1, unpause.stderr);
     assert.match(unpause.stderr, "the daily limit's day resets at 00:00 UTC");
     assert.match(unpause.stderr, `To close the vault: npx tradevault vaults close ${c.vault}`);
     // The command it names works as written (here by the trader).
-    const closed = await tradevault(home.path, d.url, ["vaults", "close", c.vault, "--json"]);
+    const closed = await spawnCli(["vaults", "close", c.vault, "--json"], env);
     assert.is(closed.code, 0, closed.stderr);
     assert.is(JSON.parse(closed.stdout).data.vault.status, "CLOSED");
   } finally {
