@@ -9,6 +9,7 @@ import { narrator } from "../../daemon/events/describe-event.js";
 import { drawdownOfLimit } from "../../daemon/lib/figures.js";
 import { addressArg, dateArg, integerArg, positiveArg } from "../args.js";
 import { contextFor } from "../context.js";
+import { foldBalances } from "../fold-balances.js";
 import { keyValues, printResult, table, type Io } from "../output.js";
 import { withProgress } from "../progress.js";
 import { BREACH_POLICY_TEXT } from "../terms.js";
@@ -97,7 +98,7 @@ function readCommands(cmd: Command, io: Io): void {
         r.trades.map((t) => [t.id, iso(t.timestamp), t.symbol, t.side, t.size, t.price, t.pnl]))}\n${r.trades.length} of ${r.total}${r.hasMore ? " (more: --offset)" : ""}`);
     });
 
-  cmd.command("events <address>").description("the vault's recorded events, newest first, each in a sentence").option("--limit <n>", "1-1000", "100")
+  cmd.command("events <address>").description("the vault's recorded events, newest first, each in a sentence (unchanged balance readings in a row as one line)").option("--limit <n>", "1-1000", "100")
     .action(async (address: string, o, c: Command) => {
       const where = path(address);
       const limit = integerArg("--limit", o.limit, 1, 1000);
@@ -109,7 +110,8 @@ function readCommands(cmd: Command, io: Io): void {
       // Told oldest first, so a pause is told with the reading that paused it; listed newest first.
       const tell = narrator();
       const told = new Map([...r.events].reverse().map((e) => [e.id, tell(e, vault).sentence]));
-      printResult(io, ctx.json, r, () => table(["ID", "TIME", "EVENT"], r.events.map((e) => [e.id, iso(e.time), told.get(e.id)])));
+      const lines = foldBalances(r.events.map((e) => ({ ...e, sentence: told.get(e.id)! })));
+      printResult(io, ctx.json, r, () => table(["ID", "TIME", "EVENT"], lines.map((l) => [l.id, iso(l.time), l.text])));
     });
 }
 

@@ -7,6 +7,7 @@ import { main } from "../../cli/main.js";
 import { writePrivateFile } from "../../cli/home.js";
 import { packageRoot } from "../../daemon/lib/package-root.js";
 import type { Check, Prompts } from "../../cli/prompt.js";
+import { randomWallet, signIn, type Party, type TestDaemon } from "./daemon.js";
 
 export interface CliRun {
   code: number;
@@ -96,4 +97,12 @@ export async function seedWallet(home: string, name: string, password: string, w
   const json = await encryptKeystoreJson({ address: wallet.address, privateKey: wallet.privateKey }, password, { scrypt: { N: 1 << 10 } });
   writePrivateFile(join(home, "wallets", `${name}.json`), json, { exclusive: true });
   return wallet.address;
+}
+/** A party whose wallet is in the CLI home `home` and signed in there, with a session of its own for the HTTP helpers. */
+export async function cliParty(d: TestDaemon, home: string, password = "pw"): Promise<Party> {
+  const wallet = randomWallet();
+  await seedWallet(home, "me", password, wallet);
+  const login = await runCli(["login"], { TRADEVAULT_HOME: home, TRADEVAULT_URL: d.url, TRADEVAULT_PASSWORD: password });
+  if (login.code !== 0) throw new Error(`CLI login failed: ${login.stderr}`);
+  return { wallet, address: wallet.address, token: (await signIn(d.http, wallet)).token };
 }

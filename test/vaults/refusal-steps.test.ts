@@ -8,8 +8,8 @@ import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { nextUtcMidnight } from "../../daemon/vaults/refusals.js";
 import { packageRoot } from "../../daemon/lib/package-root.js";
-import { runCli, seedWallet, spawnCli } from "../helpers/cli.js";
-import { createVault, party, randomWallet, signIn, type Party, type TestDaemon } from "../helpers/daemon.js";
+import { cliParty, spawnCli } from "../helpers/cli.js";
+import { createVault, party, type TestDaemon } from "../helpers/daemon.js";
 import { tempDir } from "../helpers/util.js";
 import { breach, startVaultDaemon, vaultCase, vaultPost } from "../helpers/vaults.js";
 
@@ -71,21 +71,12 @@ t("unpause refused while the daily limit is breached: when its day resets, in wo
   assert.match(r.body.error.message, `To close the vault: POST /api/vaults/${c.vault}/close`);
 });
 
-/** A trader whose wallet is in a CLI home and signed in there, as a Party the helpers can use. */
-async function cliTrader(d: TestDaemon, home: string): Promise<Party> {
-  const wallet = randomWallet();
-  await seedWallet(home, "tom", "pw", wallet);
-  const login = await runCli(["login"], { TRADEVAULT_HOME: home, TRADEVAULT_URL: d.url, TRADEVAULT_PASSWORD: "pw" });
-  assert.is(login.code, 0, login.stderr);
-  return { wallet, address: wallet.address, token: (await signIn(d.http, wallet)).token };
-}
-
 t("the CLI, as a user runs it, shows the commands: an order and an unpause refused on a paused vault", async ({ d }) => {
   assert.ok(existsSync(join(packageRoot(), "dist", "cli", "main.js")), "dist/ is missing: run npm run build:ts");
   const home = tempDir("tv-refusal-");
   try {
     const ivy = await party(d, { usdc: 10_000, agent: true });
-    const tom = await cliTrader(d, home.path);
+    const tom = await cliParty(d, home.path);
     const c = { d, ivy, tom, vault: await createVault(d, ivy, tom) };
     await breach(c);
     const env = { TRADEVAULT_HOME: home.path, TRADEVAULT_URL: d.url };
