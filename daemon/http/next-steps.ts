@@ -36,7 +36,7 @@ const PHRASES: { [A in NextStep["action"]]: Phrase<A> } = {
     goal: "for the investor to fund the escrow",
     http: (s) => `POST /api/vaults/${s.vault}/fund/prepare with amount ${s.amount}, sign its permit with the wallet, then POST /api/vaults/${s.vault}/fund`,
     cli: (s) => cli(`vaults fund ${s.vault} ${s.amount}`),
-    dashboard: (s) => `${s.amount} USDC and the Fund escrow (permit) button on the vault's page (Vaults tab)`,
+    dashboard: (s) => `the Fund escrow (permit) button on the vault's page (Vaults tab), with ${s.amount} USDC`,
   },
   approveAgent: {
     goal: "to approve an agent",

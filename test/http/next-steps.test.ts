@@ -58,6 +58,13 @@ test("the CLI's words are commands the CLI has, with the vault's address filled 
   assert.is(how(EVERY.fundVault, "cli"), `npx tradevault vaults fund ${VAULT} 12.5`);
 });
 
+test("each audience's words for one refusal, with the vault's address and the amount filled in", () => {
+  assert.is(how(EVERY.fundVault, "http"),
+    `POST /api/vaults/${VAULT}/fund/prepare with amount 12.5, sign its permit with the wallet, then POST /api/vaults/${VAULT}/fund`);
+  assert.is(how(EVERY.fundVault, "dashboard"), "the Fund escrow (permit) button on the vault's page (Vaults tab), with 12.5 USDC");
+  assert.is(phraseStep(EVERY.unpauseVault, "http"), `for the trader to unpause it: POST /api/vaults/${VAULT}/unpause`);
+});
+
 test("the dashboard's words name buttons and tabs the dashboard shows, and no route or command", () => {
   const web = join(packageRoot(), "web");
   const views = join(web, "src", "views");
