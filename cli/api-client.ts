@@ -11,6 +11,9 @@ export interface ApiClient {
   download(path: string, out: Writable, opts?: { end?: boolean }): Promise<void>;
 }
 
+/** Sent on every call: the daemon then names a refusal's next steps as commands, not routes. */
+export const CLIENT_HEADERS = { "X-Tradevault-Client": "cli" } as const;
+
 interface Envelope {
   ok?: boolean;
   data?: unknown;
@@ -26,7 +29,7 @@ function unreachable(base: string, err: unknown): CliError {
     "DAEMON_UNREACHABLE",
     `cannot reach tradevaultd at ${base} (${cause})`,
     EXIT.UNREACHABLE,
-    "start it with `npm start` (or `tradevaultd`), or point --url / TRADEVAULT_URL at it",
+    "start it with `npm start` (or `npx tradevaultd`), or point --url / TRADEVAULT_URL at it",
   );
 }
 
@@ -34,7 +37,7 @@ function unreachable(base: string, err: unknown): CliError {
 export async function reach(url: string): Promise<void> {
   const base = url.replace(/\/+$/, "");
   try {
-    const res = await fetch(`${base}/api/auth/session`, { signal: AbortSignal.timeout(10_000) });
+    const res = await fetch(`${base}/api/auth/session`, { headers: CLIENT_HEADERS, signal: AbortSignal.timeout(10_000) });
     await res.body?.cancel();
   } catch (err) {
     throw unreachable(base, err);
@@ -53,7 +56,9 @@ async function answer<T>(res: Response, where: string): Promise<T> {
   const code = payload.error?.code ?? `HTTP_${res.status}`;
   const message = payload.error?.message ?? `HTTP ${res.status}`;
   if (res.status === 401) {
-    throw new CliError(code, message, EXIT.NOT_SIGNED_IN, "sign in with: tradevault login --wallet <name>");
+    // The daemon's message names the sign-in command itself when it lists the step.
+    const told = Array.isArray((payload.error?.details as { next?: unknown } | undefined)?.next);
+    throw new CliError(code, message, EXIT.NOT_SIGNED_IN, told ? undefined : "sign in with: npx tradevault login --wallet <name>", payload.error?.details);
   }
   const retry = res.headers.get("Retry-After");
   throw new CliError(code, message, EXIT.FAILURE, retry ? `retry in ${retry} s` : undefined, payload.error?.details);
@@ -69,6 +74,7 @@ export function createApiClient(url: string, token?: string): ApiClient {
         res = await fetch(`${base}${path}`, {
           method,
           headers: {
+            ...CLIENT_HEADERS,
             ...(body === undefined ? {} : { "Content-Type": "application/json" }),
             ...(token ? { Authorization: `Bearer ${token}` } : {}),
             ...extraHeaders,
@@ -86,7 +92,7 @@ export function createApiClient(url: string, token?: string): ApiClient {
       let res: Response;
       try {
         // No timeout: an export of a long history takes as long as it takes; the daemon streams it.
-        res = await fetch(`${base}${path}`, { headers: { Accept: "text/csv", ...(token ? { Authorization: `Bearer ${token}` } : {}) } });
+        res = await fetch(`${base}${path}`, { headers: { ...CLIENT_HEADERS, Accept: "text/csv", ...(token ? { Authorization: `Bearer ${token}` } : {}) } });
       } catch (err) {
         throw unreachable(base, err);
       }

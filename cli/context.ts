@@ -51,7 +51,7 @@ export function contextFor(cmd: Command, io: Io): CliContext {
   const sessions = createSessionStore(home);
   const notSignedIn = async (): Promise<never> => {
     await reach(url);
-    throw new CliError("NOT_SIGNED_IN", `not signed in to ${url}`, EXIT.NOT_SIGNED_IN, "run: tradevault login --wallet <name>");
+    throw new CliError("NOT_SIGNED_IN", `not signed in to ${url}`, EXIT.NOT_SIGNED_IN, "run: npx tradevault login --wallet <name>");
   };
   return {
     io,

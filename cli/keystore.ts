@@ -23,7 +23,7 @@ export function createKeystore(home: string) {
     const path = pathOf(name);
     const json = readJsonFile<{ address?: string } | null>(path, null);
     if (!json?.address) {
-      throw new CliError("WALLET_NOT_FOUND", `no wallet named "${name}"`, 1, "list wallets with: tradevault wallet list");
+      throw new CliError("WALLET_NOT_FOUND", `no wallet named "${name}"`, 1, "list wallets with: npx tradevault wallet list");
     }
     return { name, address: getAddress(`0x${json.address.replace(/^0x/, "")}`), path };
   };

@@ -6,6 +6,7 @@ import { sessionCommands } from "./commands/session.js";
 import { agentCommand } from "./commands/agent.js";
 import { simCommand } from "./commands/sim.js";
 import { tradingCommands } from "./commands/trading.js";
+import { pricesCommand } from "./commands/prices.js";
 import { proposalsCommand } from "./commands/proposals.js";
 import { vaultsCommand } from "./commands/vaults.js";
 import { eventsCommand } from "./commands/events.js";
@@ -39,6 +40,7 @@ export function buildProgram(io: Io): Command {
   program.addCommand(simCommand(io));
   program.addCommand(agentCommand(io));
   for (const cmd of tradingCommands(io)) program.addCommand(cmd);
+  program.addCommand(pricesCommand(io));
   program.addCommand(proposalsCommand(io));
   program.addCommand(vaultsCommand(io));
   program.addCommand(eventsCommand(io));

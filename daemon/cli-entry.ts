@@ -45,7 +45,7 @@ function migrateStoreCommand(cmd: Command, choose: (c: Choice) => void): void {
     .description("move a data directory's SQLite database into an empty PostgreSQL database that several daemons can share, checking every table's row count and checksum; run it with the daemon stopped")
     .requiredOption("--from <file>", "the SQLite database: <data-dir>/tradevault-<network>.db")
     .requiredOption("--to <url>", "an empty PostgreSQL database (postgres://user:password@host:5432/tradevault)", postgresUrl)
-    .addHelpText("after", "\nExample:\n  tradevaultd migrate-store --from ./data/tradevault-testnet.db --to postgres://tradevault@db.internal/tradevault")
+    .addHelpText("after", "\nExample:\n  npx tradevaultd migrate-store --from ./data/tradevault-testnet.db --to postgres://tradevault@db.internal/tradevault")
     .action((o: { from: string; to: string }) => choose({ kind: "migrate-store", from: o.from, to: o.to }));
 }
 
@@ -56,7 +56,7 @@ function maintenance(cmd: Command, choose: (c: Choice) => void): void {
     .addOption(dataDirOption("the data directory to back up").default(FLAGS.dataDir.default))
     .addOption(new Option("--database-url <url>", "the PostgreSQL database the daemon runs on, if it does: not backed up here (use pg_dump); said so in the output")
       .env(envName(FLAGS.databaseUrl)))
-    .addHelpText("after", "\nExample:\n  tradevaultd backup /var/backups/tradevault-$(date +%F) --data-dir ./data")
+    .addHelpText("after", "\nExample:\n  npx tradevaultd backup /var/backups/tradevault-$(date +%F) --data-dir ./data")
     .action((dir: string, _o: unknown, sub: Command) => {
       // `tradevaultd --data-dir X backup DIR` means X too: a flag typed before the command beats the
       // environment and the default, as it would for the daemon.
@@ -68,7 +68,7 @@ function maintenance(cmd: Command, choose: (c: Choice) => void): void {
     .description("check a backup against its manifest and lay it out as a new data directory; refuses a damaged or partial backup")
     .argument("<dir>", "the backup folder")
     .addOption(dataDirOption("the new data directory (must not exist, or be empty)").makeOptionMandatory())
-    .addHelpText("after", "\nExample:\n  tradevaultd restore /var/backups/tradevault-2026-11-23 --data-dir ./data-restored\n  tradevaultd --data-dir ./data-restored")
+    .addHelpText("after", "\nExample:\n  npx tradevaultd restore /var/backups/tradevault-2026-11-23 --data-dir ./data-restored\n  npx tradevaultd --data-dir ./data-restored")
     .action((dir: string, o: { dataDir: string }) => choose({ kind: "restore", dir, dataDir: o.dataDir }));
   migrateStoreCommand(cmd, choose);
 }

@@ -35,8 +35,26 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/**
+ * What the refused caller can do next, in no client's words: the HTTP layer phrases each step for
+ * whoever asked (a route, a CLI command, a dashboard button; http/next-steps.ts) and lists them in
+ * `details.next` for frontends that render their own.
+ */
+export type NextStep =
+  | { action: "closeVault"; vault: string }
+  | { action: "unpauseVault"; vault: string }
+  /** The investor funds the escrow with `amount` USDC (decimal text). */
+  | { action: "fundVault"; vault: string; amount: string }
+  | { action: "approveAgent" }
+  | { action: "signIn" }
+  | { action: "takeEventTicket" }
+  /** Test USDC from the embedded sim's faucet (paper trading only). */
+  | { action: "simFaucet" };
+
 export interface AppErrorOptions {
   details?: unknown;
+  /** What the caller can do next, first the likeliest. */
+  next?: readonly NextStep[];
   /** Seconds a client should wait before retrying (sent as Retry-After). */
   retryAfter?: number;
   /** True when the same call may succeed if simply tried again (timeouts, 5xx, rate limits). */
@@ -48,6 +66,7 @@ export class AppError extends Error {
   readonly code: ErrorCode;
   readonly status: number;
   readonly details?: unknown;
+  readonly next: readonly NextStep[];
   readonly retryAfter?: number;
   readonly retryable: boolean;
 
@@ -57,6 +76,7 @@ export class AppError extends Error {
     this.code = code;
     this.status = ERROR_STATUS[code];
     this.details = options.details;
+    this.next = options.next ?? [];
     this.retryAfter = options.retryAfter;
     this.retryable = options.retryable ?? false;
   }

@@ -11,7 +11,7 @@ import { unlockWallet } from "./session.js";
 const show = (s: AgentStatus) =>
   keyValues([
     ["agent", s.agentAddress],
-    ["approved", s.approved ? "yes" : "no (run: tradevault agent approve)"],
+    ["approved", s.approved ? "yes" : "no (run: npx tradevault agent approve)"],
     ["valid until", s.validUntil ? new Date(s.validUntil * 1000).toISOString() : "-"],
   ]);
 

@@ -6,7 +6,7 @@ import type { StreamEvent, VaultDetailResponse } from "../../daemon/http/respons
 import { fromStream, narrator, type EventContext } from "../../daemon/events/describe-event.js";
 import { VAULT_EVENT_TYPES } from "../../daemon/events/event-types.js";
 import { shortAddress } from "../../daemon/lib/figures.js";
-import type { ApiClient } from "../api-client.js";
+import { CLIENT_HEADERS, type ApiClient } from "../api-client.js";
 import { contextFor } from "../context.js";
 import { CliError, EXIT } from "../errors.js";
 import type { Io } from "../output.js";
@@ -40,13 +40,13 @@ export function eventsCommand(io: Io): Command {
       let res: Response;
       try {
         res = await fetch(`${ctx.url}/api/events`, {
-          headers: { Authorization: `Bearer ${token}`, Accept: "text/event-stream", ...(o.since ? { "Last-Event-ID": o.since } : {}) },
+          headers: { ...CLIENT_HEADERS, Authorization: `Bearer ${token}`, Accept: "text/event-stream", ...(o.since ? { "Last-Event-ID": o.since } : {}) },
           signal: controller.signal,
         });
       } catch {
         throw new CliError("DAEMON_UNREACHABLE", `cannot reach tradevaultd at ${ctx.url}`, EXIT.UNREACHABLE);
       }
-      if (res.status === 401) throw new CliError("UNAUTHENTICATED", "the session has ended", EXIT.NOT_SIGNED_IN, "run: tradevault login");
+      if (res.status === 401) throw new CliError("UNAUTHENTICATED", "the session has ended", EXIT.NOT_SIGNED_IN, "run: npx tradevault login");
       if (!res.ok || !res.body) throw new CliError(`HTTP_${res.status}`, `the event stream failed (HTTP ${res.status})`);
       let seen = 0;
       const tell = narrator();

@@ -91,7 +91,7 @@ function createCommand(io: Io): Command {
     const body = proposalBody(terms, o, Math.floor(Date.now() / 1000));
     const r = await ctx.authedApi().request<ProposalResponse>("POST", "/api/proposals", body);
     printWarnings(io, r.warnings);
-    printResult(io, ctx.json, r, () => `${showProposal(r.proposal)}\n\nBoth parties now sign it: tradevault proposals accept ${r.proposal.id}`);
+    printResult(io, ctx.json, r, () => `${showProposal(r.proposal)}\n\nBoth parties now sign it: npx tradevault proposals accept ${r.proposal.id}`);
   });
 }
 

@@ -19,7 +19,7 @@ export function pickWallet(ctx: CliContext, given?: string): string {
   if (all.length === 1) return all[0]!.name;
   throw usageError(
     all.length === 0 ? "there is no wallet yet" : "more than one wallet: say which",
-    all.length === 0 ? "create one with: tradevault wallet create <name>" : "pass --wallet <name>, set TRADEVAULT_WALLET, or sign in with: tradevault login --wallet <name>",
+    all.length === 0 ? "create one with: npx tradevault wallet create <name>" : "pass --wallet <name>, set TRADEVAULT_WALLET, or sign in with: npx tradevault login --wallet <name>",
   );
 }
 
@@ -106,7 +106,7 @@ export function sessionCommands(io: Io): Command[] {
           ["account value", ex?.accountValue],
           ["withdrawable", ex?.withdrawable],
           ["margin used", ex?.marginUsed],
-          ["agent", agent ? `${agent.address} (${agent.approved ? "approved" : "not approved: tradevault agent approve"})` : "-"],
+          ["agent", agent ? `${agent.address} (${agent.approved ? "approved" : "not approved: npx tradevault agent approve"})` : "-"],
         ]),
       );
     });

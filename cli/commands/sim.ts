@@ -34,7 +34,7 @@ export function simCommand(io: Io): Command {
         r = await viaSim<Out>(ctx, "/sim/faucet", { user, amount });
       } else {
         if (o.address !== undefined || o.wallet !== undefined) {
-          throw usageError("through the daemon's API the faucet credits the signed-in account only", "sign in with that wallet: tradevault login --wallet <name>");
+          throw usageError("through the daemon's API the faucet credits the signed-in account only", "sign in with that wallet: npx tradevault login --wallet <name>");
         }
         await apiControls(ctx);
         r = await ctx.authedApi().request<Out>("POST", "/api/sim/faucet", { amount });

@@ -86,7 +86,7 @@ function triggerCommand(io: Io, kind: "sl" | "tp"): Command {
       const ctx = contextFor(cmd, io);
       const sym = symbol.toUpperCase();
       const held = (await ctx.authedApi().request<Positions>("GET", `/api/positions${vaultQuery(vault)}`)).positions.find((p) => p.symbol === sym);
-      if (!held || held.size === 0) throw usageError(`no ${sym} position${vault ? ` on vault ${vault}` : ""} to protect`, `open one first (tradevault buy ${sym} <size>)`);
+      if (!held || held.size === 0) throw usageError(`no ${sym} position${vault ? ` on vault ${vault}` : ""} to protect`, `open one first (npx tradevault buy ${sym} <size>)`);
       const side = held.size > 0 ? "sell" : "buy";
       const body = {
         symbol: sym, side, size: size ?? String(Math.abs(held.size)),

@@ -9,7 +9,7 @@ import { narrator } from "../../daemon/events/describe-event.js";
 import { drawdownOfLimit } from "../../daemon/lib/figures.js";
 import { addressArg, dateArg, integerArg, positiveArg } from "../args.js";
 import { contextFor } from "../context.js";
-import { CliError } from "../errors.js";
+import { foldBalances } from "../fold-balances.js";
 import { keyValues, printResult, table, type Io } from "../output.js";
 import { withProgress } from "../progress.js";
 import { BREACH_POLICY_TEXT } from "../terms.js";
@@ -45,7 +45,7 @@ function showVault(v: VaultDetail): string {
 }
 
 /** The investor's command that covers what the escrow lacks. */
-const fundCommand = (vault: string, amount: string) => `tradevault vaults fund ${vault} ${amount}`;
+const fundCommand = (vault: string, amount: string) => `npx tradevault vaults fund ${vault} ${amount}`;
 
 function closeText(v: VaultClose["vault"]): string {
   // A daemon from before the escrow was reported answers without it.
@@ -57,13 +57,6 @@ function closeText(v: VaultClose["vault"]): string {
       : []),
     ...(e ? [["escrow", `holds ${e.held} USDC; the trader is owed ${e.owedToTrader} USDC`]] as Array<[string, unknown]> : [])]) +
     (!e || e.toFund === "0" ? "" : `\nThe investor must fund the escrow with ${e.toFund} USDC before the trader can be paid in full: ${fundCommand(v.address, e.toFund)}`);
-}
-
-/** The daemon says what is owed and who must fund it; the CLI adds the command that does it. */
-function withFundSuggestion(err: CliError, vault: string): CliError {
-  const owed = (err.details as { owed?: unknown } | undefined)?.owed;
-  const suggestion = typeof owed === "string" ? `the investor runs: ${fundCommand(vault, owed)}` : err.suggestion;
-  return new CliError(err.code, err.message, err.exitCode, suggestion, err.details, { cause: err });
 }
 
 function readCommands(cmd: Command, io: Io): void {
@@ -105,7 +98,7 @@ function readCommands(cmd: Command, io: Io): void {
         r.trades.map((t) => [t.id, iso(t.timestamp), t.symbol, t.side, t.size, t.price, t.pnl]))}\n${r.trades.length} of ${r.total}${r.hasMore ? " (more: --offset)" : ""}`);
     });
 
-  cmd.command("events <address>").description("the vault's recorded events, newest first, each in a sentence").option("--limit <n>", "1-1000", "100")
+  cmd.command("events <address>").description("the vault's recorded events, newest first, each in a sentence (unchanged balance readings in a row as one line)").option("--limit <n>", "1-1000", "100")
     .action(async (address: string, o, c: Command) => {
       const where = path(address);
       const limit = integerArg("--limit", o.limit, 1, 1000);
@@ -117,7 +110,8 @@ function readCommands(cmd: Command, io: Io): void {
       // Told oldest first, so a pause is told with the reading that paused it; listed newest first.
       const tell = narrator();
       const told = new Map([...r.events].reverse().map((e) => [e.id, tell(e, vault).sentence]));
-      printResult(io, ctx.json, r, () => table(["ID", "TIME", "EVENT"], r.events.map((e) => [e.id, iso(e.time), told.get(e.id)])));
+      const lines = foldBalances(r.events.map((e) => ({ ...e, sentence: told.get(e.id)! })));
+      printResult(io, ctx.json, r, () => table(["ID", "TIME", "EVENT"], lines.map((l) => [l.id, iso(l.time), l.text])));
     });
 }
 
@@ -156,9 +150,8 @@ function actionCommands(cmd: Command, io: Io): void {
   cmd.command("withdraw <address>").description("withdraw your entitlement from a closed vault").action(async (address: string, _o, c: Command) => {
     const where = path(address, "/withdraw");
     const ctx = contextFor(c, io);
-    const r = await withProgress(io, ctx.json, "Withdrawing", () => ctx.authedApi().request<Withdrawal>("POST", where)).catch((err: unknown) => {
-      throw err instanceof CliError && err.code === "ESCROW_NOT_FUNDED" ? withFundSuggestion(err, address) : err;
-    });
+    // An escrow not funded yet: the daemon's refusal names the investor's fund command.
+    const r = await withProgress(io, ctx.json, "Withdrawing", () => ctx.authedApi().request<Withdrawal>("POST", where));
     printResult(io, ctx.json, r, () => `Withdrew ${r.amount} USDC to ${r.recipient} (tx ${r.txHash}).`);
   });
 }

@@ -10,7 +10,7 @@ import { keyValues, printResult, table, type Io } from "../output.js";
 const FORMATS = ["json", "slack", "discord", "telegram", "ntfy"];
 const iso = (s: number | null) => (s === null ? "-" : new Date(s * 1000).toISOString());
 const idArg = (id: string) => {
-  if (!/^wh_[0-9a-f]{16}$/.test(id)) throw usageError(`the webhook id must be wh_ and 16 hex digits, got "${id}"`, "see: tradevault webhooks list");
+  if (!/^wh_[0-9a-f]{16}$/.test(id)) throw usageError(`the webhook id must be wh_ and 16 hex digits, got "${id}"`, "see: npx tradevault webhooks list");
   return id;
 };
 const csv = (v: string | undefined) => (v === undefined ? undefined : v.split(",").map((s) => s.trim()).filter(Boolean));
@@ -46,7 +46,7 @@ export function webhooksCommand(io: Io): Command {
     .action(async (_o, c: Command) => {
       const ctx = contextFor(c, io);
       const r = await ctx.authedApi().request<WebhookList>("GET", "/api/webhooks");
-      printResult(io, ctx.json, r, () => r.webhooks.length === 0 ? "No webhooks (add one: tradevault webhooks add <url>)." : table(
+      printResult(io, ctx.json, r, () => r.webhooks.length === 0 ? "No webhooks (add one: npx tradevault webhooks add <url>)." : table(
         ["ID", "FORMAT", "ENABLED", "EVENTS", "URL"],
         r.webhooks.map((w) => [w.id, w.format, w.enabled ? "yes" : "no", w.events.length, w.url]),
       ));

@@ -68,7 +68,7 @@ export interface AuthService {
   liveSessions(sessionKeys: string[]): Promise<Set<string>>;
 }
 
-const rejected = (message: string) => new AppError("UNAUTHENTICATED", message);
+const rejected = (message: string) => new AppError("UNAUTHENTICATED", message, { next: [{ action: "signIn" }] });
 
 export function createAuthService(deps: {
   db: Executor;

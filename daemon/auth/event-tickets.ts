@@ -34,7 +34,7 @@ export function createEventTickets(deps: { db: Executor; work: UnitOfWork; clock
     async redeem(ticket: string): Promise<{ address: string; sessionKey: string }> {
       const t = await work.relaxed((trx) => repo.takeTicket(trx, hash(ticket)));
       if (!t || t.expires_at <= clock()) {
-        throw new AppError("UNAUTHENTICATED", "unknown, used or expired event ticket: take a new one (POST /api/events/ticket)");
+        throw new AppError("UNAUTHENTICATED", "unknown, used or expired event ticket", { next: [{ action: "takeEventTicket" }] });
       }
       return { address: t.address, sessionKey: t.session_key };
     },

@@ -23,14 +23,14 @@ export async function runBackup(opts: { dir: string; dataDir: string; databaseUr
     out.log(`Not in it: the PostgreSQL database ${redactUrl(opts.databaseUrl)} the daemon keeps its records in (the SQLite files above are not what it reads).`);
     out.log("Back that database up with PostgreSQL's own tools: pg_dump --format=custom --file tradevault.dump <url> (restore with pg_restore into an empty database).");
   }
-  out.log(`Check or restore it with: tradevaultd restore ${dir} --data-dir <new folder>`);
+  out.log(`Check or restore it with: npx tradevaultd restore ${dir} --data-dir <new folder>`);
 }
 
 export async function runRestore(opts: { dir: string; dataDir: string }, out: Out): Promise<void> {
   const { dataDir, manifest } = await restoreBackup(opts);
   out.log(`restored ${manifest.files.length} files (backup of ${manifest.createdAt}, tradevault ${manifest.versions.tradevault}) into ${dataDir}; every checksum matched.`);
   const networks = manifest.databases.map((d) => /^tradevault-(.+)\.db$/.exec(d.path)?.[1]).filter(Boolean);
-  out.log(`Databases: ${networks.join(", ")}. Start the daemon on it with: tradevaultd --data-dir ${dataDir} (plus the --exchange flags it ran with).`);
+  out.log(`Databases: ${networks.join(", ")}. Start the daemon on it with: npx tradevaultd --data-dir ${dataDir} (plus the --exchange flags it ran with).`);
 }
 
 function checkTable(r: MigrateStoreResult, out: Out): void {

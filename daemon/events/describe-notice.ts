@@ -19,7 +19,7 @@ const ENTRIES: { [K in UserNoticeType]: { title: string; tell(d: UserNoticeDataO
     title: "Proposal signed",
     tell: (d) => [
       `The ${d.role} ${shortAddress(d.signedBy)} signed proposal #${d.proposal} (${usdcText(d.initialBalance)} USDC until ${utcTime(d.dealDeadline)}): ` +
-        `sign it before ${utcTime(d.validUntil)} to deploy the vault (tradevault proposals accept ${d.proposal})`,
+        `sign it before ${utcTime(d.validUntil)} to deploy the vault (npx tradevault proposals accept ${d.proposal})`,
       [fig("proposal", String(d.proposal)), fig("signed by", d.signedBy), fig("initial balance", `${usdcText(d.initialBalance)} USDC`),
         fig("deadline", utcTime(d.dealDeadline)), fig("sign before", utcTime(d.validUntil))],
     ],
@@ -27,14 +27,14 @@ const ENTRIES: { [K in UserNoticeType]: { title: string; tell(d: UserNoticeDataO
   AgentExpiring: {
     title: "Agent key expiring",
     tell: (d) => [
-      `The agent key trading ${tradingFor(d.vault, d.account)} expires in ${days(d.daysLeft)} (${utcTime(d.validUntil)}): approve its successor (tradevault agent approve)`,
+      `The agent key trading ${tradingFor(d.vault, d.account)} expires in ${days(d.daysLeft)} (${utcTime(d.validUntil)}): approve its successor (npx tradevault agent approve)`,
       [fig("agent", d.agent), fig("account", d.account), fig("expires", utcTime(d.validUntil))],
     ],
   },
   AgentLapsed: {
     title: "Agent key expired",
     tell: (d) => [
-      `The agent key trading ${tradingFor(d.vault, d.account)} expired at ${utcTime(d.validUntil)}: no order can be placed until a new one is approved (tradevault agent approve)`,
+      `The agent key trading ${tradingFor(d.vault, d.account)} expired at ${utcTime(d.validUntil)}: no order can be placed until a new one is approved (npx tradevault agent approve)`,
       [fig("agent", d.agent), fig("account", d.account), fig("expired", utcTime(d.validUntil))],
     ],
   },

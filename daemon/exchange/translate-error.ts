@@ -28,12 +28,12 @@ export function rejectionError(reason: string): AppError {
   if (/^Must deposit before performing actions/i.test(text)) {
     // The venue takes no action, an agent approval included, from an account that never deposited.
     return new AppError("INSUFFICIENT_BALANCE",
-      "the exchange account has never deposited, and the exchange takes no action from it until it has (on the sim: tradevault sim faucet)",
-      { details: { reason: text } });
+      "the exchange account has never deposited, and the exchange takes no action from it until it has",
+      { details: { reason: text }, next: [{ action: "simFaucet" }] });
   }
   if (/User or API Wallet .* does not exist/i.test(text)) {
-    return new AppError("AGENT_NOT_APPROVED", "the exchange does not know this agent for the account; approve it (tradevault agent approve)", {
-      details: { reason: text },
+    return new AppError("AGENT_NOT_APPROVED", "the exchange does not know this agent for the account", {
+      details: { reason: text }, next: [{ action: "approveAgent" }],
     });
   }
   return new AppError("ORDER_REJECTED", `the exchange rejected the order: ${text}`, { details: { reason: text } });

@@ -10,6 +10,7 @@ import type { Logger } from "pino";
 import type { AuthService } from "../auth/auth-service.js";
 import { allowedMethods } from "./middleware/allowed-methods.js";
 import { requestFrame } from "./middleware/request-frame.js";
+import { CLIENT_HEADER } from "./next-steps.js";
 import { staticFiles } from "./middleware/static.js";
 import { mountRoutes, type Limiters, type RouteSpec } from "./route.js";
 import { apiDocs } from "./routes/docs-route.js";
@@ -42,7 +43,7 @@ export function buildApp(deps: AppDeps): { app: Koa; router: Router } {
         origin: (ctx) => (allowed.has(ctx.get("Origin")) ? ctx.get("Origin") : ""),
         credentials: true,
         exposeHeaders: ["X-Request-Id", "Retry-After"],
-        allowHeaders: ["Content-Type", "Authorization", "Idempotency-Key", "Last-Event-ID", "X-Request-Id"],
+        allowHeaders: ["Content-Type", "Authorization", "Idempotency-Key", "Last-Event-ID", "X-Request-Id", CLIENT_HEADER],
       }),
     );
   }

@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document, generated from the same route list the router is built from.
 import { z } from "zod";
 import { ERROR_STATUS, type ErrorCode } from "../errors.js";
+import { AUDIENCES, CLIENT_HEADER } from "./next-steps.js";
 import { edgeErrors, type RouteSpec } from "./route.js";
 import { envelope, errorEnvelope } from "./schemas.js";
 
@@ -14,6 +15,14 @@ const toSchema = (schema: z.ZodType, io: "input" | "output"): Json => {
 /** Koa's `/api/orders/:orderId` becomes OpenAPI's `/api/orders/{orderId}`. */
 export const openApiPath = (koaPath: string) => koaPath.replace(/:([A-Za-z0-9_]+)/g, "{$1}");
 
+/** Every operation takes it: a refusal's message names its next steps in the words of the client. */
+const clientHeader: Json = {
+  name: CLIENT_HEADER, in: "header", required: false,
+  description: "who reads the error messages: `cli` names tradevault commands, `dashboard` the dashboard's buttons; " +
+    "absent or anything else, the API's routes (`http`). The steps are in `error.details.next` too, in no client's words.",
+  schema: { type: "string", examples: [...AUDIENCES] },
+};
+
 function parameters(route: RouteSpec): Json[] {
   const out: Json[] = [];
   for (const [where, schema] of [["path", route.params], ["query", route.query]] as const) {
@@ -23,6 +32,7 @@ function parameters(route: RouteSpec): Json[] {
       out.push({ name, in: where, required: where === "path" || (json.required ?? []).includes(name), schema: prop });
     }
   }
+  out.push(clientHeader);
   return out;
 }
 

@@ -10,7 +10,7 @@ import { Prerendered, type Answer, type Checked } from "./answer.js";
 import { JsonNumber, numberTakenForObject } from "./json-number.js";
 import { jsonBody } from "./middleware/body.js";
 import type { RateLimiter } from "./middleware/rate-limit.js";
-import { SIGN_IN_FIRST } from "./middleware/session.js";
+import { signInFirst } from "./middleware/session.js";
 import { sendCsv, wantsCsv, type CsvRows } from "./csv.js";
 
 export type Method = "get" | "post" | "delete";
@@ -182,7 +182,7 @@ function serveRoute(route: RouteSpec, limiters: Limiters, readBody: (ctx: Contex
     if (route.limit === "signIn") limiters.signIn.take(ctx.ip);
     const user = route.auth ? (ctx.state.user as AuthUser | undefined) : undefined;
     if (route.auth && !user) {
-      throw ctx.state.authError ?? new AppError("UNAUTHENTICATED", SIGN_IN_FIRST);
+      throw ctx.state.authError ?? signInFirst();
     }
     if (route.limit === "orders") limiters.orders.take(String(ctx.state.sessionToken));
     if (!route.body && route.method !== "get") rejectBody(ctx.request.body);

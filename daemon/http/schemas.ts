@@ -1,5 +1,6 @@
 // Request field schemas shared by routes. Addresses are accepted in any case and come out EIP-55.
 import { z } from "zod";
+import type { NextStep } from "../errors.js";
 import { numberLiteralToDecimal } from "../lib/decimal.js";
 import { SIGNATURE_HEX, canonicalSignature, signatureProblem } from "../lib/ecdsa.js";
 import { checksumAddress } from "../lib/eip55.js";
@@ -124,8 +125,18 @@ export const envelope = (data: z.ZodType) => z.object({ ok: z.literal(true), dat
 
 const fieldErrors = z.array(z.object({ field: z.string(), message: z.string() }))
   .meta({ description: "INVALID_INPUT: one entry per field, e.g. body.size" });
-const errorDetails = z.union([fieldErrors, z.record(z.string(), z.unknown())])
-  .meta({ description: "INVALID_INPUT: per-field errors; otherwise an object (e.g. cloid of an order in doubt, reason the exchange gave)" });
+const vaultStep = <A extends string>(action: A) => z.object({ action: z.literal(action), vault: z.string() });
+/** errors.ts NextStep, as `details.next` lists it. */
+export const nextStep: z.ZodType<NextStep> = z.discriminatedUnion("action", [
+  vaultStep("closeVault"), vaultStep("unpauseVault"),
+  z.object({ action: z.literal("fundVault"), vault: z.string(), amount: z.string().meta({ description: "USDC, decimal text" }) }),
+  z.object({ action: z.literal("approveAgent") }), z.object({ action: z.literal("signIn") }),
+  z.object({ action: z.literal("takeEventTicket") }), z.object({ action: z.literal("simFaucet") }),
+]).meta({ description: "one thing the caller can do next; the message says it in the words of the X-Tradevault-Client header" });
+const errorObject = z.object({ next: z.array(nextStep).optional().meta({ description: "the refusal's next steps, likeliest first" }) })
+  .catchall(z.unknown());
+const errorDetails = z.union([fieldErrors, errorObject])
+  .meta({ description: "INVALID_INPUT: per-field errors; otherwise an object (e.g. cloid of an order in doubt, reason the exchange gave, next steps)" });
 
 /** Failure envelope: { ok: false, error: { code, message, details? } }, `code` one of `codes` when given. */
 export const errorEnvelope = (codes?: readonly [string, ...string[]]) =>

@@ -89,8 +89,9 @@ export function createAgentService(deps: {
 
     async approve(account, input) {
       if (Math.abs(input.nonce - clock()) > NONCE_WINDOW_MS) {
-        throw new AppError("INVALID_INPUT", "the approval nonce is too old; fetch GET /api/agent again", {
+        throw new AppError("INVALID_INPUT", "the approval nonce is too old; take a fresh approval and sign it", {
           details: [{ field: "body.nonce", message: "must be within a day of now" }],
+          next: [{ action: "approveAgent" }],
         });
       }
       const agent = await current(account);
@@ -119,7 +120,8 @@ export function createAgentService(deps: {
       }
       if (!agent) {
         throw new AppError("AGENT_NOT_APPROVED", "no approved agent for this account", {
-          details: { hint: "tradevault agent approve (or GET /api/agent, sign, POST /api/agent/approve)" },
+          details: { hint: "the account's wallet approves an agent once" },
+          next: [{ action: "approveAgent" }],
         });
       }
       let signer = signers.get(agent.address);

@@ -62,7 +62,7 @@ const waitingRetryMs = (attempts: number) => Math.min(30_000 * 2 ** Math.max(0, 
 const URGENT_ATTEMPTS = 3;
 const AGENT_LAPSED =
   "the exchange no longer accepts the daemon's agent key for this vault's account (it expired, was pruned or was revoked): " +
-  "the investor must approve a new agent (tradevault agent approve, or the dashboard's Agent screen)";
+  "the investor must approve a new agent (npx tradevault agent approve, or Approve agent on the dashboard's Account tab)";
 
 const toSeconds = (ms: number) => Math.floor(ms / 1000);
 

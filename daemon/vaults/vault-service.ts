@@ -296,7 +296,7 @@ export function createVaultService(deps: VaultServiceDeps) {
       const fresh = await refresh(v.address);
       if (fresh.paused) {
         await chain.unpauseVault(v.address).catch((err) => {
-          throw isAppError(err) && err.code === "NOT_RECOVERED" ? notRecovered(fresh) : err;
+          throw isAppError(err) && err.code === "NOT_RECOVERED" ? notRecovered(fresh, clock()) : err;
         });
       }
       return rowToSummary((await vaultsRepo.findVault(db, v.address))!);

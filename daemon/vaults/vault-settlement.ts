@@ -68,8 +68,7 @@ export function createVaultSettlement(deps: SettlementDeps) {
         if (role !== "trader" || !isAppError(err) || err.code !== "NOTHING_TO_WITHDRAW") throw err;
         const r = await escrow(v);
         if (r.owedToTrader === 0n) throw err;
-        const s = standingOf(r);
-        throw escrowNotFunded(v, s.owedToTrader, s.held);
+        throw escrowNotFunded(v, standingOf(r));
       }
     },
 

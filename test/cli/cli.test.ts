@@ -90,7 +90,8 @@ t("a session the daemon no longer knows gives exit 4 with a hint to sign in", as
   await sql`delete from sessions`.execute(ctx.d.daemon.store.db);
   const r = await cli(ctx, ["account"]);
   assert.is(r.code, 4);
-  assert.match(r.stderr, /tradevault login/);
+  assert.match(r.stderr, "npx tradevault login --wallet <name>");
+  assert.is(r.stderr.split("npx tradevault login").length, 2, `the daemon's step, not the CLI's fallback too: ${r.stderr}`);
 });
 
 t("wrong password exits 1; a daemon that is down exits 3; bad usage exits 2", async (ctx) => {

@@ -134,17 +134,18 @@ t("before the investor funds the escrow: the close says what to fund and how; th
     const share = /trader share:\s+([\d.]+)/.exec(closed.stdout)![1]!;
     assert.ok(Number(share) > 0, closed.stdout);
     assert.match(closed.stdout, new RegExp(`escrow:\\s+holds 0 USDC; the trader is owed ${share} USDC`));
-    const fundIt = `tradevault vaults fund ${vault} ${share}`;
+    const fundIt = `npx tradevault vaults fund ${vault} ${share}`;
     assert.match(closed.stdout, `The investor must fund the escrow with ${share} USDC before the trader can be paid in full: ${fundIt}`);
 
     const refused = await tom("vaults", "withdraw", vault);
     assert.is(refused.code, 1);
     assert.match(refused.stderr, `the trader is owed ${share} USDC but the escrow holds 0: the investor (${ivyAddr}) has not funded it yet`);
-    assert.match(refused.stderr, `(the investor runs: ${fundIt})`);
+    assert.match(refused.stderr, `For the investor to fund the escrow: ${fundIt}`);
     const json = await tom("vaults", "withdraw", vault, "--json");
-    assert.equal([json.code, json.json.error.code, json.json.error.details], [1, "ESCROW_NOT_FUNDED", { owed: share, escrow: "0", investor: ivyAddr }]);
+    assert.equal([json.code, json.json.error.code, json.json.error.details],
+      [1, "ESCROW_NOT_FUNDED", { owed: share, escrow: "0", investor: ivyAddr, next: [{ action: "fundVault", vault, amount: share }] }]);
 
-    assert.is((await ivy(...fundIt.split(" ").slice(1))).code, 0, "the suggested command works as written");
+    assert.is((await ivy(...fundIt.split(" ").slice(2))).code, 0, "the suggested command works as written");
     const paid = await tom("vaults", "withdraw", vault, "--json");
     assert.is(paid.code, 0, paid.stderr);
     assert.is(paid.json.data.amount, share);

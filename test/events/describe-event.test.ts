@@ -106,9 +106,9 @@ test("each user notice's sentence says what to do, from data its schema accepts"
   assert.equal(notices.map((n) => n.type), [...USER_NOTICE_TYPES]);
   for (const n of notices) userNoticeData[n.type].parse(n.data);
   assert.equal(notices.map((n) => describeNotice(n).sentence), [
-    "The investor 0x1479…9325 signed proposal #7 (10,000.00 USDC until 2027-01-01 00:00 UTC): sign it before 2026-12-31 00:00 UTC to deploy the vault (tradevault proposals accept 7)",
-    "The agent key trading vault 0x1234…5678 expires in 6 days (2027-01-01 00:00 UTC): approve its successor (tradevault agent approve)",
-    "The agent key trading account 0x1479…9325 expired at 2027-01-01 00:00 UTC: no order can be placed until a new one is approved (tradevault agent approve)",
+    "The investor 0x1479…9325 signed proposal #7 (10,000.00 USDC until 2027-01-01 00:00 UTC): sign it before 2026-12-31 00:00 UTC to deploy the vault (npx tradevault proposals accept 7)",
+    "The agent key trading vault 0x1234…5678 expires in 6 days (2027-01-01 00:00 UTC): approve its successor (npx tradevault agent approve)",
+    "The agent key trading account 0x1479…9325 expired at 2027-01-01 00:00 UTC: no order can be placed until a new one is approved (npx tradevault agent approve)",
     "Account 0x2546…Ec30: the SOL take-profit at 160 fired but did not fill (rejected); the daemon is closing 1 SOL at market",
     "Account 0x2546…Ec30: the SOL take-profit at 160 held: closed 1 SOL at 159.9",
     "Account 0x2546…Ec30: the exchange liquidated 0.1 BTC at 50,000, a loss of 1,000.00 USDC",

@@ -68,6 +68,8 @@ t("a backup taken under load restores into a daemon that serves the same data", 
   await load.stop();
   assert.is(run.code, 0, run.stderr);
   assert.match(run.stdout, /keep it where only you can read it/);
+  // Runnable as printed from the project folder, where tradevaultd is not on PATH before npm link.
+  assert.match(run.stdout, `Check or restore it with: npx tradevaultd restore ${ctx.backupDir} --data-dir <new folder>`);
   assert.ok(ctx.writesDuringBackup > 0, "the daemon kept writing while the backup ran");
 
   const target = tempDir("tradevault-restored-");
@@ -75,6 +77,7 @@ t("a backup taken under load restores into a daemon that serves the same data", 
   const restoredDir = `${target.path}/data`;
   const restore = await tradevaultd(["restore", ctx.backupDir, "--data-dir", restoredDir]);
   assert.is(restore.code, 0, restore.stderr);
+  assert.match(restore.stdout, `Start the daemon on it with: npx tradevaultd --data-dir ${restoredDir} (plus the --exchange flags it ran with)`);
   const r = (ctx.restored = await startTestDaemon({ dataDir: restoredDir, startOracle: false, clock: ctx.d.clock }));
 
   // The database copy is the original as of one instant: a prefix of the orders and the sessions

@@ -111,8 +111,9 @@ t("withdraw: before funding the trader is told what is owed and who funds it; th
   assert.is(refused.status, 409);
   const early = refused.body.error;
   assert.is(early.code, "ESCROW_NOT_FUNDED");
-  assert.equal(early.details, { owed, escrow: "0", investor: c.ivy.address });
+  assert.equal(early.details, { owed, escrow: "0", investor: c.ivy.address, next: [{ action: "fundVault", vault: c.vault, amount: owed }] });
   assert.match(early.message, `the trader is owed ${owed} USDC but the escrow holds 0: the investor (${c.ivy.address}) has not funded it yet`);
+  assert.match(early.message, `For the investor to fund the escrow: POST /api/vaults/${c.vault}/fund/prepare with amount ${owed}`);
   const nothing = (await vaultPost(c, "withdraw", c.ivy)).body.error;
   assert.is(nothing.code, "NOTHING_TO_WITHDRAW", "the investor is owed nothing from an empty escrow");
   // In words, with the contract's revert name kept in details.
@@ -144,7 +145,8 @@ t("an escrow funded short pays the trader what it holds; the rest is still owed,
   assert.is(paid.body.data.amount, "10");
   const left = usdc(share - 10_000_000n).toString();
   const again = (await vaultPost(c, "withdraw", c.tom)).body.error;
-  assert.equal([again.code, again.details], ["ESCROW_NOT_FUNDED", { owed: left, escrow: "0", investor: c.ivy.address }]);
+  assert.equal([again.code, again.details],
+    ["ESCROW_NOT_FUNDED", { owed: left, escrow: "0", investor: c.ivy.address, next: [{ action: "fundVault", vault: c.vault, amount: left }] }]);
 });
 
 t("a vault closed at a loss owes the trader nothing: no funding asked, and withdraw is NOTHING_TO_WITHDRAW", async ({ d }) => {

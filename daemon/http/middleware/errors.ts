@@ -1,10 +1,12 @@
-// Renders every failure as { ok: false, error: { code, message, details? } }. Boundaries translate
+// Renders every failure as { ok: false, error: { code, message, details? } }, a refusal's next steps
+// phrased for the client the request names (next-steps.ts). Boundaries translate
 // foreign errors into AppError; the database's temporary failures (an outage, a lock or statement
 // timeout) are 503 with Retry-After (errors.ts databaseError); anything else is a bug: a masked 500,
 // logged once with its stack.
 import type { Context } from "koa";
 import type { Logger } from "pino";
 import { AppError, databaseError, isAppError } from "../../errors.js";
+import { CLIENT_HEADER, audienceOf, withNextDetails, withNextSteps } from "../next-steps.js";
 
 /** A request nothing below answered is a 404 in the envelope, not Koa's text "Not Found". */
 export function unanswered(ctx: Context): AppError | undefined {
@@ -25,12 +27,14 @@ export function renderError(log: Logger, ctx: Context, err: unknown): void {
   }
   ctx.status = appErr.status;
   if (appErr.retryAfter !== undefined) ctx.set("Retry-After", String(Math.max(1, Math.ceil(appErr.retryAfter))));
+  // A refusal's next steps in the asker's words (a route, a command, a button), and as data.
+  const details = withNextDetails(appErr.details, appErr.next);
   ctx.body = {
     ok: false,
     error: {
       code: appErr.code,
-      message: appErr.message,
-      ...(appErr.details === undefined ? {} : { details: appErr.details }),
+      message: withNextSteps(appErr.message, appErr.next, audienceOf(ctx.get(CLIENT_HEADER))),
+      ...(details === undefined ? {} : { details }),
     },
   };
 }

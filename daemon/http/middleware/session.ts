@@ -3,11 +3,12 @@
 // raise it, so a stale cookie never blocks signing in again.
 import type { Context } from "koa";
 import type { AuthService } from "../../auth/auth-service.js";
+import { AppError } from "../../errors.js";
 
 export const SESSION_COOKIE = "session";
 
-/** Browsers read this as well as the CLI, so it names the API's sign-in, not a command. */
-export const SIGN_IN_FIRST = "not signed in: POST /api/auth/challenge, sign its message with the wallet, then POST /api/auth/login";
+/** A route that needs a user, asked without a session: how to sign in is phrased for the asker (next-steps.ts). */
+export const signInFirst = () => new AppError("UNAUTHENTICATED", "not signed in", { next: [{ action: "signIn" }] });
 
 /** `cookie` is asked only when there is no bearer token: Koa builds its cookie jar per request. */
 export function readSessionToken(authorization: string, cookie: () => string | undefined): string | undefined {

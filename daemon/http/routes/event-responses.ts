@@ -106,7 +106,7 @@ export const userNoticeData = {
   AgentExpiring: z.object({
     agent: z.string(), account: z.string(), vault: z.string().nullable(), validUntil: unixSeconds,
     daysLeft: z.number().int(),
-  }).meta({ description: "the agent key trading the account expires within 7 days: approve its successor (tradevault agent approve)" }),
+  }).meta({ description: "the agent key trading the account expires within 7 days: approve its successor (npx tradevault agent approve)" }),
   AgentLapsed: z.object({ agent: z.string(), account: z.string(), vault: z.string().nullable(), validUntil: unixSeconds })
     .meta({ description: "the agent key trading the account has expired: no order can be placed until a new one is approved" }),
   StopFailed: stopFailed.extend(ofAccount),

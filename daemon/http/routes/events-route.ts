@@ -49,7 +49,9 @@ export function eventsRoute(deps: {
       let user: AuthUser;
       if (query.ticket !== undefined) user = await deps.auth.redeemTicket(query.ticket);
       else if (session) user = session;
-      else throw (ctx.state.authError as AppError | undefined) ?? new AppError("UNAUTHENTICATED", "not signed in: send the session (cookie or Bearer), or a ticket from POST /api/events/ticket");
+      else throw (ctx.state.authError as AppError | undefined) ?? new AppError("UNAUTHENTICATED", "not signed in: send the session (cookie or Bearer), or a ticket", {
+        next: [{ action: "signIn" }, { action: "takeEventTicket" }],
+      });
       const header = Number.parseInt(ctx.get("Last-Event-ID"), 10);
       let lastSent = Number.isFinite(header) ? header : (query.lastEventId ?? 0);
       const stream = new PassThrough();

@@ -92,7 +92,8 @@ export function vaultRoutes(deps: { vaults: VaultService; exports: VaultExports 
     }),
     defineRoute({
       method: "post", path: "/api/vaults/:address/unpause", tag: "vaults", auth: true, params: vaultParams,
-      summary: "Unpause after recovery (trader only); the daemon writes a fresh balance first and the contract checks",
+      summary: "Unpause after recovery (trader only); the daemon writes a fresh balance first and the contract checks. "
+        + "NOT_RECOVERED with the daily limit breached gives details.dailyResetAt: the next 00:00 UTC (Unix seconds), when the day's drawdown starts again",
       response: R.vaultUnpause,
       errors: [...common, "FORBIDDEN", "VAULT_CLOSED", "NOT_RECOVERED", "CONFLICT", "EXCHANGE_UNAVAILABLE", "CHAIN_UNAVAILABLE"],
       handler: async ({ params, user }) => ({ vault: await vaults.unpause(user.address, params.address) }),

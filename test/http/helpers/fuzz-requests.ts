@@ -48,7 +48,8 @@ export function operationsOf(doc: any): Operation[] {
   return Object.entries(doc.paths as Record<string, Record<string, any>>).flatMap(([path, methods]) =>
     Object.entries(methods).map(([method, o]) => ({
       method: method.toUpperCase(), path, auth: (o.security as unknown[]).length > 0,
-      parameters: o.parameters as Parameter[], body: o.requestBody?.content?.["application/json"]?.schema as Schema | undefined,
+      // The client header only chooses the words of a refusal: what the fuzz breaks is the request's input.
+      parameters: (o.parameters as Array<{ in: string }>).filter((p) => p.in === "path" || p.in === "query") as Parameter[], body: o.requestBody?.content?.["application/json"]?.schema as Schema | undefined,
     })));
 }
 
