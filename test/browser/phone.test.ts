@@ -97,9 +97,9 @@ test("an order the daemon refuses shows the daemon's message and code", async ()
   await u.page.fill("#order-form [name=size]", "0.01");
   await u.page.click("#place-order");
   await u.page.waitForSelector("#error:not([hidden])");
-  // The same request straight to the API: the page must show exactly what it says.
+  // The same request straight to the API, as the dashboard sends it: the page must show exactly what it says.
   const cookie = (await u.context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ");
-  const direct = await d.http.post("/api/trade", { symbol: "BTC", side: "buy", size: "0.01" }, { cookie });
+  const direct = await d.http.post("/api/trade", { symbol: "BTC", side: "buy", size: "0.01" }, { cookie, headers: { "X-Tradevault-Client": "dashboard" } });
   assert.is(direct.status, 409);
   assert.is(await u.page.textContent("#error"), `${direct.body.error.message} (${direct.body.error.code})`);
   assert.ok(await u.page.locator("#error").isVisible());

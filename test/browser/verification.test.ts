@@ -103,7 +103,7 @@ t("an error answer is shown in the card as the daemon's message and code; the la
   } finally {
     await ivy.context.addCookies(cookies);
   }
-  const direct = await ctx.d.http.get(`/api/vaults/${vault}/verify`);
+  const direct = await ctx.d.http.get(`/api/vaults/${vault}/verify`, { headers: { "X-Tradevault-Client": "dashboard" } });
   assert.is(direct.status, 401);
   assert.is(await ivy.page.textContent("#checks-error"), `${direct.body.error.message} (${direct.body.error.code})`);
   assert.is(await ivy.page.getAttribute("#vault-checks", "data-outcome"), "holds");
