@@ -10,7 +10,7 @@ import type { OrderWire } from "../wire.js";
 import { buildBook, crossingLevels } from "./book.js";
 import { markOf, syntheticHash, type EngineCtx } from "./context.js";
 import { announceOrder, changeOrder } from "./orders.js";
-import { hasMargin, matchOrder, record, type OrderResult, type Placement } from "./place.js";
+import { hasMargin, matchOrder, record, type OrderResult, type Placement } from "./order-match.js";
 
 export interface TriggerPlacement {
   /** grouping positionTpsl: attached to the position (size 0: the whole position when it fires). */
@@ -86,7 +86,8 @@ function fire(ctx: EngineCtx, o: Order, market: Market, mark: bigint): void {
   }
   if (sz !== o.sz) ctx.repo.updateOrder(o.oid, sz, "open", now);
   const levels = crossingLevels(buildBook(mark, market, ctx.cfg.book), o.isBuy, o.limitPx);
-  matchOrder(ctx, { ...fired, sz }, syntheticHash(`trigger:${o.oid}`), levels);
+  const m = matchOrder(ctx, { ...fired, sz }, syntheticHash(`trigger:${o.oid}`), levels);
+  if (m.filled > 0n) afterFill(ctx, m.settled);
 }
 
 /**
