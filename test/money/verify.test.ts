@@ -45,8 +45,11 @@ test("a vault's life verifies: a deposit just after creation, a trade, a move, a
   try {
     const pub = await verifyVault(c.vault, { chain: chain.read, exchange: exchangeRecordsFrom(`${d.daemon.sim!.url}/info`) }, 0);
     assert.is(pub.outcome, "holds", JSON.stringify(pub, null, 1));
-    // Every reading of this quick life is within a second of a fill: from the chain alone none is a sure flat point.
-    assert.equal(statuses(pub), { "readings-netted": "not-checked", "flat-points": "not-checked", breaches: "holds", settlement: "holds", orders: "not-checked" });
+    // From the chain alone a reading is a flat point only when no fill is within a second of it: in
+    // this quick life that depends on how fast the machine ran it, so either answer is right, a break never.
+    const { "flat-points": flat, ...rest } = statuses(pub);
+    assert.ok(flat === "not-checked" || flat === "holds", `flat-points: ${flat}`);
+    assert.equal(rest, { "readings-netted": "not-checked", breaches: "holds", settlement: "holds", orders: "not-checked" });
     // A close that paid the trader a micro-USDC more than the rule is a break, with both figures.
     const records = await chain.read(c.vault);
     const tampered = { ...records, events: records.events.map((e) => (e.type === "Closed" ? { ...e, traderShare: e.traderShare + 1n } : e)) };
