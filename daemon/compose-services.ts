@@ -32,6 +32,7 @@ import { createAgentService } from "./trading/agent-service.js";
 import { createOrderSync } from "./trading/order-sync.js";
 import { createReconciler } from "./trading/reconciler.js";
 import { createTradingService } from "./trading/trading-service.js";
+import { createIdempotency } from "./trading/idempotency.js";
 import { createOrderDesk } from "./vaults/order-desk.js";
 import { createProposalService } from "./vaults/proposal-service.js";
 import { createVaultBalances, oracleCapacity } from "./vaults/vault-balances.js";
@@ -167,7 +168,7 @@ export function composeServices(deps: ServiceDeps) {
   // Notices to one user (ProposalSigned, an agent key expiring, an account's stop); the webhooks outbox is its sink (below).
   const notices = createUserNotices({ db, clock });
   const stops = createStopKeeper({ db, work: store, exchange, trading, reconciler, notices, publish: live.publish, clock, log });
-  const desk = createOrderDesk({ db, trading, views, gate, balances, stops, log });
+  const desk = createOrderDesk({ trading, idempotency: createIdempotency({ db }), views, gate, balances, stops });
   const watch = createVaultWatch({
     db, changeKey: store.changeKey, balances, refresh: vaults.refresh, share, clock, log, marginBps: Math.round(config.breachMargin * 100),
   });

@@ -1,7 +1,7 @@
-// Orders on an exchange account, in SPEC 4.5's order: the caller's checks (the vault gate), venue
-// rules, agent signature, exchange call, audit trail. An order is written before the exchange call
-// (with its idempotency key, in one commit) and updated after; an outcome in doubt is never
-// re-signed blindly but asked for by cloid (see reconciler.ts).
+// Orders on an exchange account already cleared by the caller (the order desk's vault gate), in SPEC
+// 4.5's order: venue rules, agent signature, exchange call, audit trail. An order is written before
+// the exchange call (with its idempotency key, in one commit) and updated after; an outcome in doubt
+// is never re-signed blindly but asked for by cloid (see reconciler.ts).
 import { randomBytes } from "node:crypto";
 import { sha256Hex } from "../lib/sha256.js";
 import type { Logger } from "pino";
@@ -47,8 +47,6 @@ export interface TradingDeps {
   slippageBps: number;
   /** How long a signed order stays valid in flight (Hyperliquid's expiresAfter). */
   orderTtlMs: number;
-  /** How long a retry waits for the first request with its Idempotency-Key, still in flight. */
-  inFlightWaitMs?: number;
 }
 
 export interface TradeInput extends OrderIntent {
@@ -56,8 +54,20 @@ export interface TradeInput extends OrderIntent {
   vaultAddress?: string;
 }
 
-/** Clears the account an order goes to; called after the idempotency check, so a retry replays first. */
-export type ResolveTarget = () => Promise<Target>;
+const requestHash = (input: unknown) => sha256Hex(JSON.stringify(input));
+
+/** Whether a stored order is this placement, for a replay of its Idempotency-Key. */
+export const samePlacement = (input: TradeInput) => {
+  const fingerprint = requestHash(input);
+  return (row: OrderRow) => row.request_hash === fingerprint;
+};
+
+/**
+ * Whether a stored order is this close. A retry must not look at the position again (it is gone once
+ * the first close filled), so a replay is matched on what a close fixes: symbol, vault, reduce-only.
+ */
+export const sameClose = (input: { symbol: string; vaultAddress?: string }) =>
+  (row: OrderRow) => row.symbol === input.symbol && row.vault_address === (input.vaultAddress ?? null) && row.reduce_only === 1;
 
 /** 128-bit client order id with the top bit set (the SDK reads small ones as oids). */
 export function newCloid(): Cloid {
@@ -66,7 +76,6 @@ export function newCloid(): Cloid {
   return `0x${bytes.toString("hex")}`;
 }
 
-const requestHash = (input: unknown) => sha256Hex(JSON.stringify(input));
 /** The reduce-only order that takes `size` (the whole position when omitted) off a position. */
 function closingIntent(position: { symbol: string; size: string }, size?: string): OrderIntent {
   const short = position.size.startsWith("-");
@@ -102,55 +111,11 @@ export function outcomeOf(row: OrderRow): TradeResult {
 
 export function createTradingService(deps: TradingDeps) {
   const { db, work, exchange, agents, clock } = deps;
-  const inFlightWaitMs = deps.inFlightWaitMs ?? 10_000;
-  /** Requests still talking to the exchange, by user and Idempotency-Key: a retry waits for them. */
-  const inFlight = new Map<string, Promise<unknown>>();
-
-  /** Waits for a request in flight; CONFLICT when it takes longer than inFlightWaitMs. */
-  async function waitFor(first: Promise<unknown>): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const waited = await Promise.race([
-      first.then(() => true, () => true),
-      new Promise<false>((r) => (timer = setTimeout(() => r(false), inFlightWaitMs))),
-    ]);
-    clearTimeout(timer);
-    if (!waited) throw new AppError("CONFLICT", "the first request with this Idempotency-Key is still in flight; retry shortly", { retryAfter: 1 });
+  /** Places an order on an account already cleared for it (the order desk runs it inside its Idempotency-Key's guard). */
+  async function place(user: string, target: Target, input: TradeInput, idempotencyKey?: string): Promise<TradeResult> {
+    return submit(user, target, input, requestHash(input), idempotencyKey);
   }
 
-  /**
-   * One request per Idempotency-Key at a time in this process. The first to arrive is registered
-   * before its first await, so a request with the same key that arrives while it runs (a retry, or a
-   * duplicate sent at once) waits for it and then answers from its row: the same answer. Without a
-   * row (the first failed before storing one), the waiting request goes itself. A row from an earlier
-   * run or another daemon answers at once; `same` tells it is the same request.
-   */
-  async function once(user: string, key: string | undefined, same: (row: OrderRow) => boolean, attempt: () => Promise<TradeResult>): Promise<TradeResult> {
-    if (!key) return attempt();
-    const id = `${user}\n${key}`;
-    const running = inFlight.get(id);
-    if (running) {
-      await waitFor(running);
-      return once(user, key, same, attempt);
-    }
-    const p = (async () => {
-      const seen = await orders.findByIdempotencyKey(db, user, key);
-      if (!seen) return attempt();
-      if (!same(seen)) throw new AppError("CONFLICT", "this Idempotency-Key was used for a different request");
-      return outcomeOf(seen);
-    })();
-    inFlight.set(id, p);
-    const done = () => void (inFlight.get(id) === p && inFlight.delete(id));
-    p.then(done, done);
-    return p;
-  }
-
-  async function place(user: string, resolve: ResolveTarget, input: TradeInput, idempotencyKey?: string): Promise<TradeResult> {
-    const fingerprint = requestHash(input);
-    return once(user, idempotencyKey, (row) => row.request_hash === fingerprint,
-      async () => submit(user, await resolve(), input, fingerprint, idempotencyKey));
-  }
-
-  /** Places an order on an account already cleared for it. */
   async function submit(
     user: string, target: Target, input: OrderIntent, fingerprint: string, idempotencyKey?: string, ttlMs = deps.orderTtlMs, cloid: Cloid = newCloid(),
   ): Promise<TradeResult> {
@@ -243,27 +208,18 @@ export function createTradingService(deps: TradingDeps) {
 
   /** A reduce-only market order against the position; the whole position when no size is given. */
   async function closePosition(
-    user: string,
-    resolve: ResolveTarget,
-    input: { symbol: string; size?: string; vaultAddress?: string },
-    idempotencyKey?: string,
+    user: string, target: Target, input: { symbol: string; size?: string; vaultAddress?: string }, idempotencyKey?: string,
   ): Promise<TradeResult> {
-    // A retry must not look at the position again: it is gone once the first close filled. So the
-    // replay is matched on what a close fixes (symbol, vault, reduce-only), not on the whole request.
-    const same = (row: OrderRow) => row.symbol === input.symbol && row.vault_address === (input.vaultAddress ?? null) && row.reduce_only === 1;
-    return once(user, idempotencyKey, same, async () => {
-      const target = await resolve();
-      const position = (await exchange.accountState(target.account)).positions.find((p) => p.symbol === input.symbol);
-      if (!position || position.size === "0") throw new AppError("NO_POSITION", `no open ${input.symbol} position`);
-      const held = position.size.replace(/^-/, "");
-      if (input.size !== undefined && compareDecimal(input.size, held) > 0) {
-        throw new AppError("INVALID_INPUT", `size: the position is only ${held}`, {
-          details: [{ field: "body.size", message: `at most the position size ${held}` }],
-        });
-      }
-      const intent = closingIntent(position, input.size);
-      return submit(user, target, intent, requestHash({ ...intent, vaultAddress: input.vaultAddress }), idempotencyKey);
-    });
+    const position = (await exchange.accountState(target.account)).positions.find((p) => p.symbol === input.symbol);
+    if (!position || position.size === "0") throw new AppError("NO_POSITION", `no open ${input.symbol} position`);
+    const held = position.size.replace(/^-/, "");
+    if (input.size !== undefined && compareDecimal(input.size, held) > 0) {
+      throw new AppError("INVALID_INPUT", `size: the position is only ${held}`, {
+        details: [{ field: "body.size", message: `at most the position size ${held}` }],
+      });
+    }
+    const intent = closingIntent(position, input.size);
+    return submit(user, target, intent, requestHash({ ...intent, vaultAddress: input.vaultAddress }), idempotencyKey);
   }
 
   /** Cancels one resting order of the target account. */

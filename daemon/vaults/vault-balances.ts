@@ -6,6 +6,7 @@ import type { Logger } from "pino";
 import type { Executor, UnitOfWork } from "../db/store.js";
 import type { VaultEventRow, VaultRow } from "../db/schema-chain.js";
 import * as tradesRepo from "../db/vault-trades-repo.js";
+import * as vaultsRepo from "../db/vaults-repo.js";
 import { putReadings } from "../db/vault-readings-repo.js";
 import { forcedFillData } from "../exchange/forced-fills.js";
 import type { ExchangeAdapter, ReadOptions } from "../exchange/types.js";
@@ -159,9 +160,35 @@ export function createVaultBalances(deps: BalancesDeps) {
     deps.publish(events);
   }
 
+  /** Vaults whose order just filled, caught up one after another (`traded`). */
+  const catchingUp = new Set<string>();
+  let catchingUpNow = false;
+
+  /** Each vault's new fills recorded and its account read, so the revaluation between polls starts from the new positions. */
+  async function catchUp(): Promise<void> {
+    try {
+      for (const address of catchingUp) {
+        catchingUp.delete(address);
+        const v = await vaultsRepo.findVault(db, address);
+        if (v) await Promise.all([recordFills(v), reader.read(v, { priority: "trading" })])
+          .catch((err) => log.warn({ vault: address, err: (err as Error).message }, "cannot record the order's fills yet; the oracle will"));
+      }
+    } finally {
+      catchingUpNow = false;
+    }
+  }
+
   return {
     update,
     recordFills,
+    /** A vault order filled: its fills and account are read now, in the background, not at the next oracle cycle. */
+    traded(address: string): void {
+      active.add(address);
+      catchingUp.add(address);
+      if (catchingUpNow) return;
+      catchingUpNow = true;
+      void catchUp().catch((err) => log.warn({ err: (err as Error).message }, "cannot catch up traded vaults; the oracle will"));
+    },
     recordEvent,
     /** The last read of the vault's account (what the revaluation between polls starts from). */
     snapshot: (address: string) => reader.snapshot(address),
