@@ -17,14 +17,6 @@ import type { ExchangeAdapter } from "./exchange/types.js";
 import { BACKGROUND_WEIGHT_PER_MINUTE } from "./exchange/weight-limiter.js";
 import { readBudget } from "./exchange/read-budget.js";
 import { createUserReads } from "./exchange/user-reads.js";
-import type { RouteSpec } from "./http/route.js";
-import { accountRoutes } from "./http/routes/account-routes.js";
-import { authRoutes } from "./http/routes/auth-routes.js";
-import { eventsRoute } from "./http/routes/events-route.js";
-import { proposalRoutes } from "./http/routes/proposal-routes.js";
-import { tradingRoutes } from "./http/routes/trading-routes.js";
-import { vaultRoutes } from "./http/routes/vault-routes.js";
-import { performanceRoutes } from "./http/routes/performance-routes.js";
 import type { SecretBox } from "./lib/secret-box.js";
 import { createOracle } from "./oracle/oracle.js";
 import { createAccountViews } from "./trading/account-views.js";
@@ -41,7 +33,6 @@ import { createVaultGate } from "./vaults/vault-gate.js";
 import { createVaultService } from "./vaults/vault-service.js";
 import { createVaultPerformance } from "./vaults/vault-performance.js";
 import { createVaultVerification } from "./vaults/vault-verification.js";
-import { verifyRoutes } from "./http/routes/verify-routes.js";
 import { createVaultExports } from "./vaults/vault-exports.js";
 import { createAccountModes } from "./vaults/account-modes.js";
 import { createDeadMan } from "./vaults/dead-man.js";
@@ -53,10 +44,8 @@ import { createDeadlineNotices } from "./vaults/deadline-notices.js";
 import { createAgentExpiry } from "./notices/agent-expiry.js";
 import { createUserNotices } from "./notices/user-notices.js";
 import { createStopKeeper } from "./vaults/stop-keeper.js";
-import { noticeRoutes } from "./http/routes/notice-routes.js";
 import { accountsPerCycle, createForcedFillNotices, FORCED_FILLS_WEIGHT_PER_MINUTE } from "./notices/forced-fill-notices.js";
 import { eventData } from "./vaults/vault-views.js";
-import { webhookRoutes } from "./http/routes/webhook-routes.js";
 import { createDeliveryWorker } from "./webhooks/delivery-worker.js";
 import { daemonId } from "./shared-store.js";
 import { createWebhookService } from "./webhooks/webhook-service.js";
@@ -212,28 +201,20 @@ export function composeServices(deps: ServiceDeps) {
   notices.addSink(noticeDeliveries(clock));
   const webhooks = createWebhookService({ db, work: store, box, worker: deliveries, clock, allowPrivate: config.webhooksAllowPrivate });
 
-  const routes: RouteSpec[] = [
-    ...authRoutes(auth, { onLogout: (sessionKey) => live.hub.endSession(sessionKey) }),
-    ...accountRoutes({ views }),
-    ...tradingRoutes({ desk, agents }),
-    ...proposalRoutes(proposals),
-    ...vaultRoutes({ vaults, exports: createVaultExports({ db }) }),
-    ...performanceRoutes({ performance: createVaultPerformance({ db, reads }) }),
-    ...verifyRoutes({ verification: createVaultVerification({
-      db, work: store, rpcUrl: deps.verifyVia.rpcUrl, exchangeUrl: exchange.url, spend: deps.verifyVia.spend, clock,
-      budget: reads.budget, ttlMs: config.readCache * 1000,
-      // The order sync passes once an oracle interval: a row may lag the venue up to two of them.
-      orderLagMs: 2 * config.oracleInterval * 1000,
-    }) }),
-    ...webhookRoutes(webhooks),
-    ...noticeRoutes(notices),
-    ...eventsRoute({
-      hub: live.hub,
-      auth,
-      backlog: async (user, afterId) => live.toHub(await vaults.eventsAfter(user, afterId, 1_000)),
-    }),
-  ];
+  const exports = createVaultExports({ db });
+  const performance = createVaultPerformance({ db, reads });
+  const verification = createVaultVerification({
+    db, work: store, rpcUrl: deps.verifyVia.rpcUrl, exchangeUrl: exchange.url, spend: deps.verifyVia.spend, clock,
+    budget: reads.budget, ttlMs: config.readCache * 1000,
+    // The order sync passes once an oracle interval: a row may lag the venue up to two of them.
+    orderLagMs: 2 * config.oracleInterval * 1000,
+  });
+  /** An event stream's catch-up: the stored events after the client's last id, as live events. */
+  const eventBacklog = async (user: string, afterId: number) => live.toHub(await vaults.eventsAfter(user, afterId, 1_000));
   // A stream ends within a second of its session ending anywhere (a logout on another daemon, an expiry).
   const streamSessions = watchStreamSessions({ hub: live.hub, liveSessions: auth.liveSessions, everyMs: 1_000, log });
-  return { hub: live.hub, streamSessions, eventTail: live.tail, deliveries, agents, reconciler, orderSync, stops, trading, enforcement, vaults, watch, proposals, notices, oracle, deadMan, routes };
+  return {
+    auth, hub: live.hub, streamSessions, eventTail: live.tail, eventBacklog, deliveries, webhooks, agents, views, reconciler, orderSync, stops, trading, desk,
+    enforcement, vaults, exports, performance, verification, watch, proposals, notices, oracle, deadMan,
+  };
 }

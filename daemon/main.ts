@@ -11,7 +11,6 @@ import { loadOrCreateOperatorKey, readOperatorKeyFile } from "./chain/operator-k
 import { composeServices } from "./compose-services.js";
 import { ConfigError, postgresLimitsOf, type Config } from "./config.js";
 import { openStore, type OpenedStore, type Store } from "./db/database.js";
-import type { OrderRow } from "./db/schema.js";
 import { newestAgent } from "./db/agents-repo.js";
 import { knownVaults } from "./db/vaults-repo.js";
 import { createPriceStream, type PriceStream } from "./exchange/price-stream.js";
@@ -21,8 +20,7 @@ import { buildApp } from "./http/app.js";
 import { tokenBucket } from "./http/middleware/rate-limit.js";
 import { buildOpenApi } from "./http/openapi.js";
 import type { RouteSpec } from "./http/route.js";
-import { metaRoutes } from "./http/routes/meta-routes.js";
-import { simRoutes } from "./http/routes/sim-routes.js";
+import { apiRoutes } from "./http/api-routes.js";
 import { packageVersion } from "./lib/package-root.js";
 import { loadSecretKey, secretBox, type SecretBox } from "./lib/secret-box.js";
 import { assertPortFree, closeServer, listenForApi, type ListenAddress, type Listening } from "./listen.js";
@@ -52,39 +50,56 @@ export interface DaemonOptions {
   startOracle?: boolean;
 }
 
+/** A running daemon, as the command holds it. */
 export interface Daemon {
   /** Where the API listens, e.g. http://127.0.0.1:8420 */
   url: string;
   publicUrl: string;
+  /** GET /metrics, when --metrics-port is set. */
+  metricsUrl?: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * A running daemon with its parts in reach: what the tests and the benchmarks drive directly (an
+ * oracle cycle, a reconcile, the sim's controls) instead of waiting for a timer.
+ */
+export interface DaemonWithParts extends Daemon {
   store: OpenedStore;
   /** The embedded sim exchange, when `--exchange sim`. */
   sim?: SimExchange;
   exchange: ExchangeAdapter;
   chain: Chain;
+  services: Services;
   oracle: Oracle;
-  /** Each paused vault's breach policy, enforced (tests trigger runs as a pause would). */
   enforcement: Enforcement;
-  /** Ends the event streams whose sessions ended elsewhere (tests run a check as its timer would). */
-  streamSessions: { check(): Promise<void> };
-  /** The operator's alert monitor, with --alert-url (tests run a check as its timer would). */
+  /** The operator's alert monitor, with --alert-url. */
   alerts?: { tick(): Promise<void> };
   routes: RouteSpec[];
   router: Router;
-  /** GET /metrics, when --metrics-port is set. */
-  metricsUrl?: string;
-  /** Settles one in-doubt order now (the background sweep does this every few seconds). */
-  reconcile(cloid: string): Promise<OrderRow | undefined>;
-  /** Compares the resting orders with the exchange now, as the order sync does every oracle interval; how many it settled. */
-  syncOrders(): Promise<number>;
-  /** One pass of the stop keeper now (tests: what the next interval would do). */
-  keepStops(): Promise<void>;
-  /** Reads one vault's balance and writes it on-chain now (as an early write between polls does). */
-  refreshVault(address: string): Promise<unknown>;
-  stop(): Promise<void>;
 }
 
-/** What has started so far, stopped in reverse if a later step fails. */
-type Undo = Array<() => Promise<void>>;
+/**
+ * What has started, each with how it stops. A stop (and a start that fails part-way) stops them in
+ * reverse: what started last stops first.
+ */
+function startedParts(log: Logger) {
+  const parts: Array<{ name: string; stop: () => Promise<void> }> = [];
+  return {
+    add(name: string, stop: () => Promise<void>): void {
+      parts.push({ name, stop });
+    },
+    async stopAll(opts: { quiet?: boolean } = {}): Promise<void> {
+      for (const part of parts.splice(0).reverse()) {
+        await part.stop().catch((err) => {
+          if (!opts.quiet) log.error({ part: part.name, err }, "stopping a part failed; stopping the rest");
+        });
+      }
+    },
+  };
+}
+
+type Parts = ReturnType<typeof startedParts>;
 
 /** What every step may use: the validated config and the daemon's log, clock and metrics. */
 interface Base {
@@ -96,56 +111,50 @@ interface Base {
   metrics?: Metrics;
 }
 
+/** Starts the daemon: the command's entry. */
 export async function startDaemon(opts: DaemonOptions): Promise<Daemon> {
+  const { url, publicUrl, metricsUrl, stop } = await startDaemonWithParts(opts);
+  return { url, publicUrl, metricsUrl, stop };
+}
+
+/**
+ * The daemon's parts in start order: store and keys, chain, exchange, the API's port, sign-in's
+ * signers, the services (built, not started), the routes answering on the port, then the background
+ * work. A stop first closes the API to new requests (those in flight finish), then stops the parts
+ * in reverse.
+ */
+export async function startDaemonWithParts(opts: DaemonOptions): Promise<DaemonWithParts> {
   const base = baseOf(opts);
-  const undo: Undo = [];
+  const parts = startedParts(base.log);
   try {
     await assertPortFree(base.config.host, base.config.port);
-    const { store, box, operatorKey } = await openStoreAndKeys(base.config, undo);
-    const { chain, ops } = await startChainFor(base, store, operatorKey, undo);
+    const { store, box, operatorKey } = await openStoreAndKeys(base.config, parts);
+    const { chain, ops } = await startChainFor(base, store, operatorKey, parts);
     const members = membership(store, base.config, chain, base.log);
-    const venue = await openVenue(base.config, store, chain, base.clock, (stop) => undo.push(stop));
+    const venue = await openVenue(base.config, store, chain, base.clock, (stop) => parts.add("sim exchange", stop));
     const listening = await listenForApi(base.config);
-    undo.push(() => closeServer(listening.server));
+    parts.add("API port", () => closeServer(listening.server));
     // From here until the app answers on the server nothing awaits: the port is open, but no
     // connection is read before the event loop turns, so no early request goes unanswered.
     const signers = createSignerPool();
-    undo.push(() => signers.close());
+    parts.add("signers", () => signers.close());
     const services = buildServices(base, { store, box, chain, ops, venue, members, address: listening.address, signers, authSettings: opts.authSettings });
     const http = serveApi(base, { store, chain, venue, services, members, listening });
-    const background = await startBackground(base, services, { store, chain, exchange: venue.exchange, members }, opts.startOracle !== false, undo);
+    const background = await startBackground(base, services, { store, chain, exchange: venue.exchange, members }, opts.startOracle !== false, parts);
     const { url, publicUrl } = listening.address;
     base.log.info({ url, publicUrl, dataDir: base.config.dataDir, network: base.config.network, chain: chain.rpcUrl, exchange: venue.exchange.url, metrics: background.metricsUrl }, `tradevaultd listening on ${url}`);
     return {
-      url, publicUrl, store, sim: venue.sim, exchange: venue.exchange, chain,
-      oracle: services.oracle, enforcement: services.enforcement, streamSessions: services.streamSessions, alerts: background.alerts, routes: http.routes, router: http.router, metricsUrl: background.metricsUrl,
-      reconcile: (cloid) => services.reconciler.settle(cloid),
-      syncOrders: () => services.orderSync.pass(),
-      keepStops: () => services.stops.pass(),
-      refreshVault: (address) => services.vaults.refresh(address),
-      stop: once(() => shutdown(base.log, [
-        () => drainServer(base.log, listening, services),
-        () => signers.close(),
-        background.stopMetricsServer,
-        async () => services.prices?.stop(),
-        () => services.oracle.stop(),
-        background.stopAlerts,
-        () => services.enforcement.stop(),
-        () => services.deliveries.stop(),
-        // The vaults' leases handed back: the other daemons take them at their next round.
-        async () => members.cluster?.stop(),
-        async () => services.eventTail?.stop(),
-        () => services.streamSessions.stop(),
-        () => services.reconciler.stop(),
-        () => services.orderSync.stop(),
-        () => services.stops.stop(),
-        async () => venue.sim?.stop(),
-        () => chain.stop(), // settles the pending transaction first
-        () => store.close(),
-      ])),
+      url, publicUrl, metricsUrl: background.metricsUrl,
+      store, sim: venue.sim, exchange: venue.exchange, chain, services, oracle: services.oracle, enforcement: services.enforcement,
+      alerts: background.alerts, routes: http.routes, router: http.router,
+      stop: once(async () => {
+        await drainServer(base.log, listening, services);
+        await parts.stopAll();
+        base.log.info("stopped");
+      }),
     };
   } catch (err) {
-    for (const f of undo.reverse()) await f().catch(() => undefined);
+    await parts.stopAll({ quiet: true });
     throw err;
   }
 }
@@ -162,9 +171,9 @@ function baseOf(opts: DaemonOptions): Base {
 }
 
 /** The database (the data directory's file of this network, or config.databaseUrl) and the keys of the data directory (or the environment). */
-async function openStoreAndKeys(config: Config, undo: Undo): Promise<{ store: OpenedStore; box: SecretBox; operatorKey: string }> {
+async function openStoreAndKeys(config: Config, parts: Parts): Promise<{ store: OpenedStore; box: SecretBox; operatorKey: string }> {
   const store = await openStore(config.databaseUrl ?? join(config.dataDir, `tradevault-${config.network}.db`), { limits: postgresLimitsOf(config) });
-  undo.push(() => store.close());
+  parts.add("store", () => store.close());
   const box = secretBox(loadSecretKey({ secret: process.env.TRADEVAULT_SECRET, keyFile: join(config.dataDir, "keys", "secret.key") }));
   if (store.kind === "postgres") await assertOpensAgentKeys(store, box);
   const key = config.operatorKeyFile
@@ -190,7 +199,7 @@ async function assertOpensAgentKeys(store: Store, box: SecretBox): Promise<void>
 }
 
 /** The embedded chain (or the one at --rpc-url), its indexer feeding the store; `ops` are the vault contracts' actions. */
-async function startChainFor(base: Base, store: Store, operatorKey: string, undo: Undo): Promise<{ chain: Chain; ops: VaultChainOps }> {
+async function startChainFor(base: Base, store: Store, operatorKey: string, parts: Parts): Promise<{ chain: Chain; ops: VaultChainOps }> {
   const { config, log, clock, metrics } = base;
   const chain = await startChain({
     dataDir: config.dataDir, store, log, clock, operatorKey, shared: sharedSending(store, config),
@@ -201,13 +210,12 @@ async function startChainFor(base: Base, store: Store, operatorKey: string, undo
       ? { rpcUrl: config.rpcUrl, chainId: config.chainId!, factory: config.factoryAddress, token: config.settlementToken }
       : undefined,
   });
-  undo.push(() => chain.stop());
+  parts.add("chain", () => chain.stop()); // settles the pending transaction first
   const block = await chain.provider.getBlock("latest");
   return { chain, ops: chainOps(chain, block?.gasLimit ?? 30_000_000n) };
 }
 
 type Services = ReturnType<typeof composeServices> & {
-  auth: ReturnType<typeof createAuthService>;
   /** Prices between polls: the vault watch revalues at each update (off with --no-price-stream). */
   prices?: PriceStream;
 };
@@ -244,30 +252,25 @@ function buildServices(
     db: store.db, clock, oracle: services.oracle, chainKey: chain.key, operatorBalance: () => chain.operatorBalance(), log,
     limiter: venue.meter, enforcement: services.enforcement, cluster: parts.members.cluster,
   });
-  return { ...services, auth, prices };
+  return { ...services, prices };
 }
 
-/** The routes (meta, services', the sim's controls) and the Koa app, answering on the listening server. */
+/** The API's routes (http/api-routes.ts) and the Koa app, answering on the listening server. */
 function serveApi(
   base: Base,
   parts: { store: Store; chain: Chain; venue: Venue; services: Services; members: Membership; listening: Listening },
 ): { routes: RouteSpec[]; router: Router } {
   const { config, log, clock, version, metrics } = base;
   const { venue, services, listening: { server, address } } = parts;
-  const routes: RouteSpec[] = [];
-  let openApi: unknown; // built on first request, once every route is in the list
-  routes.push(
-    ...metaRoutes({
-      health: healthCheck({
-        config, version, clock, store: parts.store, exchange: venue.exchange, chain: parts.chain, oracle: services.oracle,
-        prices: services.prices, simControls: venue.paper?.mode, watch: services.watch, deadMan: services.deadMan,
-        enforcement: services.enforcement, weight: venue.meter, cluster: parts.members.cluster,
-      }),
-      openApi: () => (openApi ??= buildOpenApi(routes, { version, serverUrl: address.publicUrl })),
-    }),
-    ...services.routes,
-    ...(venue.paper ? simRoutes(venue.paper) : []),
-  );
+  const health = healthCheck({
+    config, version, clock, store: parts.store, exchange: venue.exchange, chain: parts.chain, oracle: services.oracle,
+    prices: services.prices, simControls: venue.paper?.mode, watch: services.watch, deadMan: services.deadMan,
+    enforcement: services.enforcement, weight: venue.meter, cluster: parts.members.cluster,
+  });
+  let openApi: unknown; // built on first request, from the finished list
+  const routes: RouteSpec[] = apiRoutes(services, {
+    health, paper: venue.paper, openApi: () => (openApi ??= buildOpenApi(routes, { version, serverUrl: address.publicUrl })),
+  });
   const { app, router } = buildApp({
     log, auth: services.auth, routes,
     limiters: {
@@ -281,54 +284,59 @@ function serveApi(
 }
 
 /**
- * The metrics endpoint, the reconciler's sweep, the order sync, enforcement (a pause the daemon did
- * not get to act on before it stopped, a crash or a kill, is acted on now), the oracle loop and the
- * price stream.
+ * The background work, each part added to the stop list once started: the metrics endpoint, the
+ * event tail, the stream sessions' check, the reconciler's sweep, the order sync, the stop keeper,
+ * the cluster's leases, enforcement (a pause the daemon did not get to act on before it stopped is
+ * acted on now), webhook deliveries, the oracle loop, the price stream and the operator's alerts.
  */
 async function startBackground(
-  base: Base, services: Services, parts: { store: Store; chain: Chain; exchange: ExchangeAdapter; members: Membership }, startOracle: boolean, undo: Undo,
+  base: Base, services: Services, given: { store: Store; chain: Chain; exchange: ExchangeAdapter; members: Membership }, startOracle: boolean, parts: Parts,
 ) {
   const { config, metrics } = base;
   const metricsServer = metrics ? await startMetricsServer(metrics, config.host, config.metricsPort!) : undefined;
-  const stopMetricsServer = async () => metricsServer?.stop();
-  undo.push(stopMetricsServer);
-  await services.eventTail?.start();
-  undo.push(async () => services.eventTail?.stop());
+  if (metricsServer) parts.add("metrics endpoint", () => metricsServer.stop());
+  if (services.eventTail) {
+    await services.eventTail.start();
+    parts.add("event tail", async () => services.eventTail?.stop());
+  }
   services.streamSessions.start();
-  undo.push(() => services.streamSessions.stop());
+  parts.add("stream sessions", () => services.streamSessions.stop());
   services.reconciler.start(5_000);
-  undo.push(() => services.reconciler.stop());
+  parts.add("reconciler", () => services.reconciler.stop());
   // At the oracle's pace, which the background budget is sized for: a pass spends at most 20 of
   // weight per account with resting rows, plus 2 per order found closed.
   services.orderSync.start(config.oracleInterval * 1000);
-  undo.push(() => services.orderSync.stop());
+  parts.add("order sync", () => services.orderSync.stop());
   // At the same pace: per account with stops, its open orders and positions (22 of weight), and a
   // status (2) per stop no longer open; a crossing of a trigger seen on the price stream looks sooner.
   services.stops.start(config.oracleInterval * 1000);
-  undo.push(() => services.stops.stop());
-  undo.push(() => services.enforcement.stop());
-  // Leases before enforcement and the oracle: they act on this daemon's share only.
-  await joinCluster(parts.members, parts.chain, base.log, (gained) => {
+  parts.add("stop keeper", () => services.stops.stop());
+  // Leases before enforcement and the oracle: they act on this daemon's share only. Handed back at
+  // stop, the other daemons take them at their next round.
+  const cluster = given.members.cluster;
+  await joinCluster(given.members, given.chain, base.log, (gained) => {
     void services.vaults.takeOver(gained)
       .catch((err) => base.log.warn({ vaults: gained.length, err: (err as Error).message }, "reading vaults just taken over failed; the oracle's next cycle tries again"));
   });
-  undo.push(async () => parts.members.cluster?.stop());
+  if (cluster) parts.add("cluster leases", async () => cluster.stop());
   await services.enforcement.start();
+  parts.add("enforcement", () => services.enforcement.stop());
   await services.deliveries.start();
+  parts.add("webhook deliveries", () => services.deliveries.stop());
   // A daemon found gone leaves its claimed deliveries to the others at once, not when the claims expire.
-  parts.members.cluster?.onReaped((gone) => void services.deliveries.releaseClaimsOf(gone).catch((err) => base.log.warn({ err }, "releasing a departed daemon's webhook claims failed; they expire by themselves")));
-  undo.push(() => services.deliveries.stop());
+  cluster?.onReaped((gone) => void services.deliveries.releaseClaimsOf(gone).catch((err) => base.log.warn({ err }, "releasing a departed daemon's webhook claims failed; they expire by themselves")));
   if (startOracle) services.oracle.start(1_000);
-  undo.push(() => services.oracle.stop());
-  services.prices?.start();
-  undo.push(async () => services.prices?.stop());
-  const cluster = parts.members.cluster;
+  parts.add("oracle", () => services.oracle.stop());
+  if (services.prices) {
+    services.prices.start();
+    parts.add("price stream", async () => services.prices?.stop());
+  }
   const alerts = startOperatorAlerts({
-    config, store: parts.store, chain: parts.chain, exchange: parts.exchange, oracle: services.oracle, daemon: () => daemonId(config.dataDir),
+    config, store: given.store, chain: given.chain, exchange: given.exchange, oracle: services.oracle, daemon: () => daemonId(config.dataDir),
     isSender: () => cluster?.isSender() ?? true, clock: base.clock, log: base.log,
   });
-  undo.push(alerts.stop);
-  return { metricsUrl: metricsServer?.url, stopMetricsServer, alerts: alerts.monitor, stopAlerts: alerts.stop };
+  parts.add("operator alerts", alerts.stop);
+  return { metricsUrl: metricsServer?.url, alerts: alerts.monitor };
 }
 
 /** No new connections, streams ended, requests in flight finished (cut after 10 s). */
@@ -340,12 +348,6 @@ async function drainServer(log: Logger, { server }: Listening, services: Service
   const timer = setTimeout(() => server.closeAllConnections(), 10_000);
   await closed;
   clearTimeout(timer);
-}
-
-/** Stops the parts in the order given, each after the one before has stopped. */
-async function shutdown(log: Logger, steps: Array<() => Promise<void>>): Promise<void> {
-  for (const step of steps) await step();
-  log.info("stopped");
 }
 
 /** The first call's promise, for every call. */

@@ -9,12 +9,12 @@ import pino from "pino";
 import { createVault } from "../../daemon/chain/contracts.js";
 import { buildVaultTermsTypedData, ethersTypedDataArgs, randomSalt, type VaultTerms } from "../../daemon/chain/terms.js";
 import { resolveConfig, type ConfigInput } from "../../daemon/config.js";
-import { startDaemon, type Daemon } from "../../daemon/main.js";
+import { startDaemonWithParts, type DaemonWithParts } from "../../daemon/main.js";
 
 export type AnyWallet = Wallet | HDNodeWallet;
 
 export interface HostedDaemon {
-  daemon: Daemon;
+  daemon: DaemonWithParts;
   dataDir: string;
   close(): Promise<void>;
 }
@@ -48,7 +48,7 @@ export async function hostDaemon(opts: { startOracle?: boolean; config?: Partial
     ...opts.config,
   });
   try {
-    const daemon = await startDaemon({ config, log: pino({ level: "silent" }), startOracle: opts.startOracle ?? false });
+    const daemon = await startDaemonWithParts({ config, log: pino({ level: "silent" }), startOracle: opts.startOracle ?? false });
     return {
       daemon, dataDir,
       async close() {
@@ -122,7 +122,7 @@ export interface BulkVaults {
  * rows in the database. `parallel` at a time (the sender serializes, but receipts are awaited together).
  */
 export async function createVaults(
-  d: Daemon, trader: AnyWallet, count: number,
+  d: DaemonWithParts, trader: AnyWallet, count: number,
   opts: {
     usdc?: number; parallel?: number; maxDrawdownBps?: number; dailyDrawdownBps?: number; breachPolicy?: number;
     /** Credits sim USDC; the embedded sim's by default (an external one is reached over HTTP). */

@@ -6,7 +6,7 @@
 // spends per paused vault per minute, once every vault holds, counted from the sim's request log
 // (openOrders, and the account reads, actions and lookups of enforcement's runs).
 import { Wallet } from "ethers";
-import type { Daemon } from "../../daemon/main.js";
+import type { DaemonWithParts as Daemon } from "../../daemon/main.js";
 import { BREACH_POLICY_TABLE } from "../../daemon/vaults/breach-policies.js";
 import { approveAgent, createVaults, hostDaemon, signIn } from "../lib/daemon-host.js";
 

@@ -10,7 +10,7 @@ import { resolveConfig } from "../../daemon/config.js";
 import { mintNonce } from "../../daemon/auth/sign-in-nonce.js";
 import { challengeMessage } from "../../daemon/auth/sign-in-message.js";
 import { sharedSecret } from "../../daemon/db/auth-repo.js";
-import { startDaemon } from "../../daemon/main.js";
+import { startDaemonWithParts as startDaemon } from "../../daemon/main.js";
 import { fakeClock, httpClient, signIn, type FakeClock, type HttpClient } from "../helpers/daemon.js";
 import { tempDir } from "../helpers/util.js";
 

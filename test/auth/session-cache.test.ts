@@ -78,7 +78,7 @@ test("an event stream ends within seconds of its session ending elsewhere: a log
     const s3 = await openSse(`${d.url}/api/events`, third.token);
     let ended = false;
     void s3.ended.then(() => (ended = true));
-    for (let i = 0; i < 2; i++) await d.daemon.streamSessions.check();
+    for (let i = 0; i < 2; i++) await d.daemon.services.streamSessions.check();
     // The stream's end is read from the socket: let a few turns of the event loop pass before looking.
     await new Promise((r) => setTimeout(r, 100));
     assert.not.ok(ended, "a live session's stream stays open through the watch's rounds");

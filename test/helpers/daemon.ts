@@ -5,7 +5,7 @@
 import { Wallet, hexlify, randomBytes, type HDNodeWallet } from "ethers";
 import pino, { type Logger } from "pino";
 import { resolveConfig, type ConfigInput } from "../../daemon/config.js";
-import { startDaemon, type Daemon } from "../../daemon/main.js";
+import { startDaemonWithParts, type DaemonWithParts } from "../../daemon/main.js";
 import type { AuthSettings } from "../../daemon/auth/auth-service.js";
 import { watchDaemon } from "./contract.js";
 import { fromTemplate, templateKey } from "./data-template.js";
@@ -34,7 +34,7 @@ export function fakeClock(start = Date.now(), opts: { realTime?: boolean } = {})
 }
 
 export interface TestDaemon {
-  daemon: Daemon;
+  daemon: DaemonWithParts;
   url: string;
   dataDir: string;
   clock: FakeClock;
@@ -67,7 +67,7 @@ export async function startTestDaemon(
   const template = dir && storeKind === "sqlite" ? templateKey(opts.config ?? {}, clock()) : undefined;
   if (template) await fromTemplate(template, dataDir, (into) => makeTemplate({ ...input, dataDir: into }));
   const config = resolveConfig(input);
-  const daemon = await startDaemon({ config, clock, log: opts.log ?? pino({ level: process.env.TEST_DAEMON_LOG ?? "silent" }), authSettings: opts.authSettings, startOracle: opts.startOracle });
+  const daemon = await startDaemonWithParts({ config, clock, log: opts.log ?? pino({ level: process.env.TEST_DAEMON_LOG ?? "silent" }), authSettings: opts.authSettings, startOracle: opts.startOracle });
   // Every JSON answer this daemon gives a test is checked against the operation's documented schema.
   const unwatch = watchDaemon(daemon.url, daemon.routes);
   return {
@@ -88,7 +88,7 @@ export async function startTestDaemon(
 
 /** A daemon started on `input` from nothing and stopped: its data directory is a template. */
 async function makeTemplate(input: ConfigInput): Promise<void> {
-  const daemon = await startDaemon({ config: resolveConfig(input), log: pino({ level: "silent" }), startOracle: false });
+  const daemon = await startDaemonWithParts({ config: resolveConfig(input), log: pino({ level: "silent" }), startOracle: false });
   await daemon.stop();
 }
 

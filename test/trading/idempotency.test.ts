@@ -97,7 +97,7 @@ t("an order that provably never reached the exchange frees its key: after reconc
   const cloid = doubt.body.error.details.cloid;
   // Past the signed order's expiresAfter (30 s) and the reconciler's grace (5 s) it can never land.
   ctx.d.clock.advance(36_000);
-  assert.is((await ctx.d.daemon.reconcile(cloid))?.status, "rejected");
+  assert.is((await ctx.d.daemon.services.reconciler.settle(cloid))?.status, "rejected");
   const retry = await send();
   assert.is(retry.status, 200, `a key whose order was never placed must not answer ${show([retry])}`);
   const sent = simOrders(ctx.d, mark);

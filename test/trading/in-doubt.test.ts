@@ -33,7 +33,7 @@ t("HTTP 500 from the exchange: 502 EXCHANGE_UNAVAILABLE, nothing placed, settled
   assert.is(await openOn(d, address), before);
   // once the signed action's expiresAfter has passed, the order can never land: settled as not placed
   d.clock.advance(40_000);
-  const settled = await d.daemon.reconcile(cloid);
+  const settled = await d.daemon.services.reconciler.settle(cloid);
   assert.is(settled?.status, "rejected");
   assert.is(await openOn(d, address), before);
 });
@@ -65,7 +65,7 @@ t("a timeout while the exchange is also unreachable for lookups stays in doubt, 
   assert.is(retry.body.error.details.cloid, cloid);
   // the background sweep settles it
   d.clock.advance(3_000);
-  await d.daemon.reconcile(cloid);
+  await d.daemon.services.reconciler.settle(cloid);
   const row = (await orders(d)).find((o) => o.cloid === cloid);
   assert.is(row.status, "resting");
   assert.is(await openOn(d, address), before + 1);
@@ -92,9 +92,9 @@ t("a hanging exchange times out into 502 and the order is never placed twice", a
   const r = await d.http.post("/api/trade", { symbol: "BTC", side: "sell", size: 0.01, price: 90000 }, { token });
   assert.is(r.status, 502);
   assert.is(await openOn(d, address), before, "a timeout fault is not processed");
-  await waitUntil(async () => (await d.daemon.reconcile(r.body.error.details.cloid))?.status === "unknown", { timeoutMs: 3000 });
+  await waitUntil(async () => (await d.daemon.services.reconciler.settle(r.body.error.details.cloid))?.status === "unknown", { timeoutMs: 3000 });
   d.clock.advance(40_000);
-  assert.is((await d.daemon.reconcile(r.body.error.details.cloid))?.status, "rejected");
+  assert.is((await d.daemon.services.reconciler.settle(r.body.error.details.cloid))?.status, "rejected");
 });
 
 t("Idempotency-Key: a retry returns the first result and places nothing new; another body is a conflict", async ({ d, token, address }) => {

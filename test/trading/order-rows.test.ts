@@ -64,12 +64,12 @@ t("a cancel answered 409 ORDER_NOT_OPEN stores how the order ended", async ({ d,
 t("two passes at once (two daemons on one store) settle the row once, with one answer", async ({ d, token }) => {
   const oid = await filledBehind(d, token);
   const before = await row(d, oid);
-  const settled = await Promise.all([d.daemon.syncOrders(), d.daemon.syncOrders()]);
+  const settled = await Promise.all([d.daemon.services.orderSync.pass(), d.daemon.services.orderSync.pass()]);
   assert.is(settled[0]! + settled[1]!, 1, `one pass changed it: ${settled}`);
   const after = await row(d, oid);
   assert.equal({ ...after, status: "resting", filled_size: null, updated_at: before.updated_at }, before, "only the status, the size and the time changed");
   assert.is(after.filled_size, "1");
-  assert.is(await d.daemon.syncOrders(), 0, "a later pass finds nothing to do");
+  assert.is(await d.daemon.services.orderSync.pass(), 0, "a later pass finds nothing to do");
 });
 
 t("a retry with the Idempotency-Key of an order that filled later answers as the first request did", async ({ d, token }) => {
@@ -79,7 +79,7 @@ t("a retry with the Idempotency-Key of an order that filled later answers as the
   const first = await d.http.post("/api/trade", body, { token, headers });
   assert.is(first.status, 200, JSON.stringify(first.body));
   d.daemon.sim!.setPrice("SOL", "139");
-  assert.is(await d.daemon.syncOrders(), 1);
+  assert.is(await d.daemon.services.orderSync.pass(), 1);
   assert.is((await row(d, first.body.data.orderId)).status, "filled");
   const retry = await d.http.post("/api/trade", body, { token, headers });
   assert.equal(retry.body, first.body, "no fill the first answer did not have");

@@ -24,7 +24,7 @@ only("sqlite", test)("two cycles at once write a vault once; of two fresh writes
     const cycles = await events();
     assert.is(cycles.length, first.length + 1, "the second cycle found the vault just written by the first");
 
-    await Promise.all([d.daemon.refreshVault(c.vault), d.daemon.refreshVault(c.vault)]);
+    await Promise.all([d.daemon.services.vaults.refresh(c.vault), d.daemon.services.vaults.refresh(c.vault)]);
     const after = await events();
     assert.is(after.length, cycles.length + 2, `each write applied: ${JSON.stringify(after.map((e: { data: unknown }) => e.data))}`);
     const stamps = after.map((e: { data: { observedAt: number } }) => Number(e.data.observedAt)).sort((a: number, b: number) => a - b);

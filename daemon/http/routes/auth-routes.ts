@@ -2,6 +2,7 @@
 import type { Context } from "koa";
 import { z } from "zod";
 import type { AuthService, AuthUser } from "../../auth/auth-service.js";
+import type { EventHub } from "../../events/event-hub.js";
 import { seconds } from "../render.js";
 import * as R from "./auth-responses.js";
 import { defineRoute } from "../route.js";
@@ -23,7 +24,7 @@ function setSessionCookie(ctx: Context, token: string, expiresAt: number | null)
   });
 }
 
-export function authRoutes(auth: AuthService, hooks: { onLogout?: (sessionKey: string) => void } = {}) {
+export function authRoutes(auth: AuthService, streams: Pick<EventHub, "endSession">) {
   return [
     defineRoute({
       method: "post",
@@ -82,7 +83,7 @@ export function authRoutes(auth: AuthService, hooks: { onLogout?: (sessionKey: s
       handler: async ({ ctx, user }) => {
         await auth.logout(ctx.state.sessionToken as string);
         // Streams opened with this session end with it.
-        hooks.onLogout?.(user.sessionKey);
+        streams.endSession(user.sessionKey);
         setSessionCookie(ctx, "", null);
         return {};
       },
