@@ -20,6 +20,7 @@ import { rpcGate } from "./rpc-gate.js";
 import type { NodeSend } from "./rpc-gate.js";
 import { loadableSnapshots, snapshotError, takeSnapshot } from "./snapshots.js";
 import type { SnapshotContext } from "./snapshots.js";
+import { backoffMs } from "../lib/backoff.js";
 
 /** The operator's gas on the embedded chain (set at genesis, identically on every rebuild). */
 const EMBEDDED_OPERATOR_BALANCE = 10n ** 30n;
@@ -173,7 +174,7 @@ export async function startEmbeddedChain(o: EmbeddedChainOptions): Promise<Embed
   /** Boots a new node on the same socket, retrying with backoff until it works or the daemon stops. */
   async function recover(): Promise<void> {
     await gate.close(0); // requests to the dead node fail on their own; new ones wait
-    for (let delay = 500; !stopping; delay = Math.min(delay * 2, 30_000)) {
+    for (let retry = 1; !stopping; retry++) {
       try {
         node = (await boot(o)).node;
         warnIfExposed(o.log, node);
@@ -182,6 +183,7 @@ export async function startEmbeddedChain(o: EmbeddedChainOptions): Promise<Embed
         o.log.info({ pid: node.pid, height: compactedAt }, "embedded chain restarted");
         break;
       } catch (e) {
+        const delay = backoffMs(retry, 500, 30_000);
         o.log.error({ err: e, retryInMs: delay }, "embedded chain restart failed");
         await new Promise((r) => setTimeout(r, delay));
       }

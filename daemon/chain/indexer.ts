@@ -14,6 +14,7 @@ import { getCursor, advanceCursor } from "../db/chain-repo.js";
 import type { VaultEventRow } from "../db/schema-chain.js";
 import { plainLogs } from "./decode.js";
 import { decodeVaultLogs, eventInterfaces, type ChainEventInput } from "./event-rows.js";
+import { backoffMs } from "../lib/backoff.js";
 
 /** Where decoded events go: applied inside the indexer's transaction, which also moves its cursor. */
 export interface ChainEventSink {
@@ -175,7 +176,7 @@ export function createIndexer(opts: IndexerOptions): Indexer {
         if (!r || r.atHead) await sleep(settings.pollMs);
       } catch (e) {
         failures += 1;
-        const backoff = Math.min(30_000, settings.pollMs * 2 ** Math.min(failures, 6));
+        const backoff = backoffMs(failures + 1, settings.pollMs, 30_000);
         log.warn({ err: e, retryInMs: backoff }, "chain indexer step failed");
         await sleep(backoff);
       }

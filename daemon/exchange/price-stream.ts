@@ -7,6 +7,7 @@
 // order: a valuation never moves back in time.
 import { WebSocket } from "ws";
 import type { Logger } from "pino";
+import { backoffMs } from "../lib/backoff.js";
 
 export type PriceStreamState = "connecting" | "open" | "down" | "off";
 
@@ -60,7 +61,7 @@ export function createPriceStream(opts: PriceStreamOptions) {
     if (stopped) return;
     state = "down";
     downSince ??= clock();
-    const delay = Math.min(opts.maxBackoffMs ?? 30_000, (opts.backoffMs ?? 500) * 2 ** Math.min(failures, 10));
+    const delay = backoffMs(failures + 1, opts.backoffMs ?? 500, opts.maxBackoffMs ?? 30_000);
     failures += 1;
     reconnectTimer = setTimeout(connect, delay);
     reconnectTimer.unref();

@@ -1,6 +1,7 @@
 // Retries for calls whose failure may be temporary. What is worth retrying is the error's own say
 // (AppError.retryable: timeouts, 5xx, rate limits, a dropped connection); anything else fails at once.
 import { isAppError } from "../errors.js";
+import { backoffMs } from "./backoff.js";
 
 export interface RetryPolicy {
   /** Tries in all, the first included. */
@@ -20,7 +21,7 @@ export async function withRetry<T>(fn: () => Promise<T>, policy: RetryPolicy): P
     } catch (e) {
       if (attempt >= policy.attempts || !isRetryable(e)) throw e;
       policy.onRetry?.(e, attempt);
-      await new Promise((r) => setTimeout(r, policy.baseDelayMs * 2 ** (attempt - 1)));
+      await new Promise((r) => setTimeout(r, backoffMs(attempt, policy.baseDelayMs, Infinity)));
     }
   }
 }

@@ -4,6 +4,7 @@
 // /healthz reports. A cycle succeeds only when it read what it had to read: at least one active vault,
 // or, with none active, the exchange answered.
 import type { Logger } from "pino";
+import { backoffMs } from "../lib/backoff.js";
 
 export interface OracleStatus {
   lastCycleAt: number | null;
@@ -91,7 +92,7 @@ export function createOracle(deps: OracleDeps) {
         })
         .finally(() => {
           running = undefined;
-          const backoff = failures === 0 ? deps.intervalMs : Math.min(deps.intervalMs, 1_000 * 2 ** Math.min(failures, 6));
+          const backoff = failures === 0 ? deps.intervalMs : backoffMs(failures + 1, 1_000, Math.min(deps.intervalMs, 64_000));
           void lastWork.then(() => schedule(backoff));
         });
     }, delayMs);

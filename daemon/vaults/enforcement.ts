@@ -17,6 +17,7 @@ import { createExposure, isInDoubt, type DustPosition, type Exposure, type Expos
 import { createEnforcementRows, failingEvent, outcomeEvent, type EnforcementState } from "./enforcement-rows.js";
 import { createOutageGate } from "./outage-gate.js";
 import type { VaultShare } from "./vault-share.js";
+import { backoffMs } from "../lib/backoff.js";
 
 export type { EnforcementState };
 
@@ -57,7 +58,7 @@ const RECHECK_MIN_MS = 5 * 60_000;
  * 30 s, then twice as long each time, up to 5 minutes (the probe wakes it as soon as the exchange
  * answers, so this only bounds the cost of a long outage).
  */
-const waitingRetryMs = (attempts: number) => Math.min(30_000 * 2 ** Math.max(0, attempts - 1), 300_000);
+const waitingRetryMs = (attempts: number) => backoffMs(attempts, 30_000, 300_000);
 /** Tries of a vault out of policy that may use the budget kept for trading; later ones leave it to trading. */
 const URGENT_ATTEMPTS = 3;
 const AGENT_LAPSED =
@@ -164,7 +165,7 @@ export function createEnforcement(deps: EnforcementDeps) {
    * exchange is down for everyone only the probing vault does (outage-gate.ts).
    */
   function retryDelay(address: string, row: EnforcementRow, err: AppError): number {
-    const backoff = Math.min(500 * 2 ** Math.min(row.attempts - 1, 8), retryCapMs);
+    const backoff = backoffMs(row.attempts, 500, retryCapMs);
     if (err.code === "EXCHANGE_UNAVAILABLE" && err.retryable) return gate.failed(address) ? backoff : waitingRetryMs(row.attempts);
     if (isInDoubt(err)) {
       const next = gate.pass(address);

@@ -22,6 +22,7 @@ import { newCloid, type TradingService } from "../trading/trading-service.js";
 import type { Target } from "../trading/target.js";
 import { afterClose, crossed, protectedPosition, whileOpen, type AccountView } from "./stop-rules.js";
 import { appendDaemonEvent } from "./vault-events.js";
+import { backoffMs } from "../lib/backoff.js";
 
 export interface StopKeeperDeps {
   db: Executor;
@@ -48,7 +49,7 @@ const AFTER_CROSSING_MS = 1_000;
 const UNKNOWN_AFTER_MS = 120_000;
 /** How often the watched triggers are re-read from the store (a cheap indexed query). */
 const REINDEX_MS = 2_000;
-const backoffMs = (attempts: number) => Math.min(1_000 * 2 ** Math.max(0, attempts - 1), 30_000);
+const retryInMs = (attempts: number) => backoffMs(attempts, 1_000, 30_000);
 
 const targetOf = (s: StopRow): Target => ({ account: s.account, ...(s.vault_address ? { vaultAddress: s.vault_address } : {}) });
 
@@ -114,13 +115,13 @@ export function createStopKeeper(deps: StopKeeperDeps) {
         const mine = { ...s, state: "fired" as const, attempts };
         return moveAndTell(mine, { state: "done", outcome: "closed" }, ["StopFilled", { ...stopFields(s), size: r.filled.size, price: r.filled.averagePrice, orderId: r.orderId, attempts }]);
       }
-      await stopsRepo.moveStop(db, s.cloid, "fired", { close_cloid: null, next_try_at: clock() + backoffMs(attempts) }, clock());
+      await stopsRepo.moveStop(db, s.cloid, "fired", { close_cloid: null, next_try_at: clock() + retryInMs(attempts) }, clock());
     } catch (err) {
       const e = asAppError(err);
       // In doubt: the cloid stays and is settled before the next try; otherwise the next try is new.
       const inDoubt = e.code === "EXCHANGE_UNAVAILABLE";
       log.warn({ account: s.account, symbol: s.symbol, attempts, err: e.message }, "closing a fired stop's position failed; retrying");
-      await stopsRepo.moveStop(db, s.cloid, "fired", { close_cloid: inDoubt ? cloid : null, next_try_at: clock() + backoffMs(attempts), reason: e.message }, clock());
+      await stopsRepo.moveStop(db, s.cloid, "fired", { close_cloid: inDoubt ? cloid : null, next_try_at: clock() + retryInMs(attempts), reason: e.message }, clock());
     }
   }
 
