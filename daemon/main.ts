@@ -6,13 +6,12 @@ import { join } from "node:path";
 import type { Logger } from "pino";
 import { createAuthService, type AuthSettings } from "./auth/auth-service.js";
 import { createSignerPool, type SignerPool } from "./auth/signer-pool.js";
-import { startChain, type Chain } from "./chain/chain.js";
+import { cursorName, indexerSettings, startChain, type Chain } from "./chain/chain.js";
 import { loadOrCreateOperatorKey, readOperatorKeyFile } from "./chain/operator-key.js";
 import { composeServices } from "./compose-services.js";
 import { ConfigError, postgresLimitsOf, type Config } from "./config.js";
 import { openStore, type OpenedStore, type Store } from "./db/database.js";
 import { newestAgent } from "./db/agents-repo.js";
-import { knownVaults } from "./db/vaults-repo.js";
 import { createPriceStream, type PriceStream } from "./exchange/price-stream.js";
 import type { ExchangeAdapter } from "./exchange/types.js";
 import { healthCheck } from "./health.js";
@@ -32,7 +31,7 @@ import type { SimExchange } from "./sim/index.js";
 import { chainOps } from "./vaults/chain-ops.js";
 import type { Enforcement } from "./vaults/enforcement.js";
 import type { VaultChainOps } from "./vaults/vault-chain.js";
-import { applyChainEvents } from "./vaults/vault-events.js";
+import { createIndexer, type Indexer } from "./vaults/chain-indexer.js";
 import { openVenue, type Venue } from "./venue.js";
 import { daemonId, joinCluster, membership, sharedSending, type Membership } from "./shared-store.js";
 import { startOperatorAlerts } from "./monitor/operator-alerts.js";
@@ -70,6 +69,8 @@ export interface DaemonWithParts extends Daemon {
   sim?: SimExchange;
   exchange: ExchangeAdapter;
   chain: Chain;
+  /** The vaults' reading of the chain's events. */
+  indexer: Indexer;
   services: Services;
   oracle: Oracle;
   enforcement: Enforcement;
@@ -129,7 +130,7 @@ export async function startDaemonWithParts(opts: DaemonOptions): Promise<DaemonW
   try {
     await assertPortFree(base.config.host, base.config.port);
     const { store, box, operatorKey } = await openStoreAndKeys(base.config, parts);
-    const { chain, ops } = await startChainFor(base, store, operatorKey, parts);
+    const { chain, indexer, ops } = await startChainFor(base, store, operatorKey, parts);
     const members = membership(store, base.config, chain, base.log);
     const venue = await openVenue(base.config, store, chain, base.clock, (stop) => parts.add("sim exchange", stop));
     const listening = await listenForApi(base.config);
@@ -138,14 +139,14 @@ export async function startDaemonWithParts(opts: DaemonOptions): Promise<DaemonW
     // connection is read before the event loop turns, so no early request goes unanswered.
     const signers = createSignerPool();
     parts.add("signers", () => signers.close());
-    const services = buildServices(base, { store, box, chain, ops, venue, members, address: listening.address, signers, authSettings: opts.authSettings });
+    const services = buildServices(base, { store, box, chain, indexer, ops, venue, members, address: listening.address, signers, authSettings: opts.authSettings });
     const http = serveApi(base, { store, chain, venue, services, members, listening });
-    const background = await startBackground(base, services, { store, chain, exchange: venue.exchange, members }, opts.startOracle !== false, parts);
+    const background = await startBackground(base, services, { store, chain, indexer, exchange: venue.exchange, members }, opts.startOracle !== false, parts);
     const { url, publicUrl } = listening.address;
     base.log.info({ url, publicUrl, dataDir: base.config.dataDir, network: base.config.network, chain: chain.rpcUrl, exchange: venue.exchange.url, metrics: background.metricsUrl }, `tradevaultd listening on ${url}`);
     return {
       url, publicUrl, metricsUrl: background.metricsUrl,
-      store, sim: venue.sim, exchange: venue.exchange, chain, services, oracle: services.oracle, enforcement: services.enforcement,
+      store, sim: venue.sim, exchange: venue.exchange, chain, indexer, services, oracle: services.oracle, enforcement: services.enforcement,
       alerts: background.alerts, routes: http.routes, router: http.router,
       stop: once(async () => {
         await drainServer(base.log, listening, services);
@@ -198,12 +199,14 @@ async function assertOpensAgentKeys(store: Store, box: SecretBox): Promise<void>
   }
 }
 
-/** The embedded chain (or the one at --rpc-url), its indexer feeding the store; `ops` are the vault contracts' actions. */
-async function startChainFor(base: Base, store: Store, operatorKey: string, parts: Parts): Promise<{ chain: Chain; ops: VaultChainOps }> {
+/**
+ * The embedded chain (or the one at --rpc-url); the vaults' indexer, caught up with it before
+ * anything serves; and `ops`, the vault contracts' actions, each writing its receipt's events through.
+ */
+async function startChainFor(base: Base, store: Store, operatorKey: string, parts: Parts): Promise<{ chain: Chain; indexer: Indexer; ops: VaultChainOps }> {
   const { config, log, clock, metrics } = base;
   const chain = await startChain({
     dataDir: config.dataDir, store, log, clock, operatorKey, shared: sharedSending(store, config),
-    sink: { knownVaults: (addresses) => knownVaults(store.db, addresses), apply: applyChainEvents },
     embedded: { port: config.chainPort, snapshotIntervalS: config.chainSnapshotInterval, compactEveryBlocks: config.chainCompactBlocks },
     onConfirmed: metrics?.onConfirmed,
     external: config.rpcUrl
@@ -211,8 +214,17 @@ async function startChainFor(base: Base, store: Store, operatorKey: string, part
       : undefined,
   });
   parts.add("chain", () => chain.stop()); // settles the pending transaction first
+  const indexer = createIndexer({
+    store, provider: chain.provider, factory: chain.addresses.factory, startBlock: chain.deployBlock,
+    name: cursorName(chain.key, chain.addresses.factory), settings: indexerSettings(chain.kind), log, clock,
+  });
+  await indexer.sync();
+  // Sharing the database, one daemon reads the chain's logs for all: the one that sends (the
+  // cluster's rounds start and stop the loop as the sender's lease moves, shared-store.ts).
+  if (!chain.sending || chain.sending.sending()) indexer.start();
+  parts.add("chain indexer", () => indexer.stop());
   const block = await chain.provider.getBlock("latest");
-  return { chain, ops: chainOps(chain, block?.gasLimit ?? 30_000_000n) };
+  return { chain, indexer, ops: chainOps(chain, block?.gasLimit ?? 30_000_000n, indexer, log) };
 }
 
 type Services = ReturnType<typeof composeServices> & {
@@ -224,7 +236,7 @@ type Services = ReturnType<typeof composeServices> & {
 function buildServices(
   base: Base,
   parts: {
-    store: Store; box: SecretBox; chain: Chain; ops: VaultChainOps; venue: Venue; members: Membership; address: ListenAddress;
+    store: Store; box: SecretBox; chain: Chain; indexer: Indexer; ops: VaultChainOps; venue: Venue; members: Membership; address: ListenAddress;
     signers: SignerPool; authSettings?: Partial<AuthSettings>;
   },
 ): Services {
@@ -239,7 +251,7 @@ function buildServices(
   });
   const services = composeServices({
     config, store, exchange: venue.exchange, chainOps: parts.ops,
-    onChainEvents: (listener) => void chain.indexer.onEvents(listener), auth, box: parts.box, share: parts.members.share, clock, log,
+    onChainEvents: (listener) => void parts.indexer.onEvents(listener), auth, box: parts.box, share: parts.members.share, clock, log,
     verifyVia: { rpcUrl: chain.rpcUrl, spend: (weight) => venue.meter.acquire(weight, { priority: "background" }) },
   });
   const prices = config.priceStream
@@ -290,7 +302,7 @@ function serveApi(
  * acted on now), webhook deliveries, the oracle loop, the price stream and the operator's alerts.
  */
 async function startBackground(
-  base: Base, services: Services, given: { store: Store; chain: Chain; exchange: ExchangeAdapter; members: Membership }, startOracle: boolean, parts: Parts,
+  base: Base, services: Services, given: { store: Store; chain: Chain; indexer: Indexer; exchange: ExchangeAdapter; members: Membership }, startOracle: boolean, parts: Parts,
 ) {
   const { config, metrics } = base;
   const metricsServer = metrics ? await startMetricsServer(metrics, config.host, config.metricsPort!) : undefined;
@@ -314,7 +326,7 @@ async function startBackground(
   // Leases before enforcement and the oracle: they act on this daemon's share only. Handed back at
   // stop, the other daemons take them at their next round.
   const cluster = given.members.cluster;
-  await joinCluster(given.members, given.chain, base.log, (gained) => {
+  await joinCluster(given.members, given.chain, given.indexer, base.log, (gained) => {
     void services.vaults.takeOver(gained)
       .catch((err) => base.log.warn({ vaults: gained.length, err: (err as Error).message }, "reading vaults just taken over failed; the oracle's next cycle tries again"));
   });

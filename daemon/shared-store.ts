@@ -1,6 +1,7 @@
 // Composition for several daemons on one PostgreSQL database (docs/cluster.md): the
 // daemon's id, the chain's shared sending, the leases that share the vaults out, and what a change of
 // lease sets off. Alone on a SQLite file a daemon needs none of it: it holds every vault.
+import type { Indexer } from "./vaults/chain-indexer.js";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
@@ -54,7 +55,7 @@ export function membership(store: Store, config: Config, chain: Chain, log: Logg
  * interval) and their breach policy checked.
  */
 export async function joinCluster(
-  m: Membership, chain: Chain, log: Logger,
+  m: Membership, chain: Chain, indexer: Pick<Indexer, "start" | "stop">, log: Logger,
   onGained: (vaults: string[]) => void,
 ): Promise<void> {
   const { cluster } = m;
@@ -67,8 +68,8 @@ export async function joinCluster(
     const sending = chain.sending;
     if (!sending) return;
     const epoch = cluster.senderEpoch();
-    if (epoch !== undefined) chain.indexer.start();
-    else void chain.indexer.stop();
+    if (epoch !== undefined) indexer.start();
+    else void indexer.stop();
     void sending.follow(epoch)
       .catch((err) => log.error({ err }, "changing the operator's sender failed; the next lease round tries again"));
   });

@@ -160,7 +160,7 @@ export function serve() {
         writes = timeWrites(d().store);
       }
       const gasLimit = (await d().chain.provider.getBlock("latest"))!.gasLimit;
-      const ops = chainOps(d().chain, gasLimit);
+      const ops = chainOps(d().chain, gasLimit, d().indexer, pino({ level: "silent" }));
       oracles.daemon = d().oracle;
       const oneByOne: VaultChainOps = {
         ...ops,

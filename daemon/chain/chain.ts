@@ -1,6 +1,7 @@
 // The chain module's facade: the embedded chain (Anvil, restored from its snapshots and the journal;
-// embedded-chain.ts) or an external RPC chain, the operator's transaction sender, the contracts, and the
-// indexer, behind one start/stop. The composition root wires `startChain` in.
+// embedded-chain.ts) or an external RPC chain, the operator's transaction sender and the contracts,
+// behind one start/stop. The composition root wires `startChain` in; the vaults read the chain's
+// events themselves (vaults/chain-indexer.ts).
 import { JsonRpcProvider, Wallet } from "ethers";
 import type { FetchRequest } from "ethers";
 import type { Logger } from "pino";
@@ -16,8 +17,6 @@ import { startEmbeddedChain } from "./embedded-chain.js";
 import type { EmbeddedChain } from "./embedded-chain.js";
 import { EMBEDDED_CHAIN_ID } from "./embedded-node.js";
 import { startPublicRpcProxy } from "./public-rpc-proxy.js";
-import { createIndexer } from "./indexer.js";
-import type { ChainEventSink, Indexer, IndexerSettings } from "./indexer.js";
 import { OperatorSigner } from "./operator-signer.js";
 import { createSenderSwitch, type SenderSwitch } from "./sender-switch.js";
 import type { RelayContext, RelaySettings } from "./tx-relay.js";
@@ -39,8 +38,6 @@ export const DEFAULT_EMBEDDED_SETTINGS: EmbeddedSettings = { port: 0, snapshotIn
 export interface StartChainOptions {
   dataDir: string;
   store: Store;
-  /** Where the indexer's decoded events go (the vault service's projection). */
-  sink: ChainEventSink;
   log: Logger;
   /** Milliseconds since the epoch. */
   clock?: () => number;
@@ -49,7 +46,6 @@ export interface StartChainOptions {
   embedded?: Partial<EmbeddedSettings>;
   external?: { rpcUrl: string; chainId: number } & ExternalContracts;
   sender?: Partial<TxSenderSettings>;
-  indexer?: Partial<IndexerSettings>;
   /** Observes each mined operator transaction (the metrics' confirmation times). */
   onConfirmed?: (tx: ConfirmedTx) => void;
   /** How long stop() lets transactions in flight settle (the journal settles the rest at the next start). */
@@ -94,7 +90,6 @@ export interface Chain {
   sender: TxSender;
   /** Sharing the database with other daemons: sends while this daemon holds the sender's lease, under its epoch (`follow`). */
   sending?: Pick<SenderSwitch, "promote" | "demote" | "follow" | "sending" | "epoch">;
-  indexer: Indexer;
   /** True when this start restored the embedded chain's history (snapshot and/or journal). */
   rebuilt: boolean;
   /** The embedded chain's lifecycle (snapshots, compaction, its Anvil pid); absent on an external chain. */
@@ -115,8 +110,8 @@ interface Connection {
   close(): Promise<void>;
 }
 
-/** The indexer's cursor: one per chain and factory. */
-const cursorName = (key: string, factory: string) => `vaults:${key}:${factory}`;
+/** The vaults' indexer's cursor: one per chain and factory. */
+export const cursorName = (key: string, factory: string) => `vaults:${key}:${factory}`;
 
 function rpcProvider(url: string | FetchRequest, chainId: number, pollMs: number): JsonRpcProvider {
   // One request per HTTP call (no batching stall; some RPCs refuse batches); no response cache, so a
@@ -179,11 +174,9 @@ function senderSettings(kind: Connection["kind"], given?: Partial<TxSenderSettin
   return { ...DEFAULT_SENDER_SETTINGS, ...local, ...given };
 }
 
-function indexerSettings(kind: Connection["kind"], given?: Partial<IndexerSettings>): IndexerSettings {
-  const base: IndexerSettings = kind === "embedded"
-    ? { confirmations: 0, pageSize: 2_000, pollMs: 500 }
-    : { confirmations: 2, pageSize: 50, pollMs: 2_000 };
-  return { ...base, ...given };
+/** How the vaults' indexer reads this kind of chain: the embedded chain at once, an external one two blocks behind, in HyperEVM's 50-block pages. */
+export function indexerSettings(kind: Chain["kind"]): { confirmations: number; pageSize: number; pollMs: number } {
+  return kind === "embedded" ? { confirmations: 0, pageSize: 2_000, pollMs: 500 } : { confirmations: 2, pageSize: 50, pollMs: 2_000 };
 }
 
 interface Parts {
@@ -191,7 +184,6 @@ interface Parts {
   signer: OperatorSigner;
   sender: TxSender;
   sending?: Chain["sending"];
-  indexer: Indexer;
   record: DeploymentRecord;
   settleMs: number;
 }
@@ -200,12 +192,11 @@ function facade(conn: Connection, p: Parts): Chain {
   const { record } = p;
   return {
     kind: conn.kind, rpcUrl: conn.rpcUrl, chainId: conn.chainId, key: conn.key, provider: conn.provider,
-    operator: p.wallet.address, signer: p.signer, sender: p.sender, sending: p.sending, indexer: p.indexer, rebuilt: conn.rebuilt, embedded: conn.embedded,
+    operator: p.wallet.address, signer: p.signer, sender: p.sender, sending: p.sending, rebuilt: conn.rebuilt, embedded: conn.embedded,
     deployBlock: record.deployBlock,
     addresses: { factory: record.factory, implementation: record.implementation, token: record.token },
     operatorBalance: () => read("read balance", () => conn.provider.getBalance(p.wallet.address)),
     stop: async () => {
-      await p.indexer.stop();
       await p.sender.drain(p.settleMs);
       await p.sender.stop();
       await conn.close();
@@ -216,12 +207,12 @@ function facade(conn: Connection, p: Parts): Chain {
 /** The sender of a daemon sharing its database: relayed until promoted. */
 function switchFor(
   shared: SharedSending, conn: Connection, address: string, settings: TxSenderSettings, opts: StartChainOptions,
-  clock: () => number, hooks: { confirmed?: (tx: ConfirmedTx) => Promise<void> }, newSender: (lease?: SenderLease) => TxSender,
+  clock: () => number, newSender: (lease?: SenderLease) => TxSender,
 ): SenderSwitch {
   const relay: RelayContext = {
     db: opts.store.db, work: opts.store, chain: conn.key, requester: shared.requester, provider: conn.provider, address, clock, log: opts.log,
     settings: { pollMs: 100, claimTimeoutMs: 30_000, confirmTimeoutMs: settings.confirmTimeoutMs, ...shared.relay },
-    wake: shared.wake, onConfirmed: async (tx) => hooks.confirmed?.(tx),
+    wake: shared.wake, onConfirmed: opts.onConfirmed,
   };
   // An embedded chain is this daemon's alone: its unfenced sender is never replaced by a lease's.
   return createSenderSwitch(relay, newSender, opts.log, { ownChain: conn.kind === "embedded" });
@@ -233,14 +224,13 @@ export async function startChain(opts: StartChainOptions): Promise<Chain> {
   const nowS = () => Math.floor(clock() / 1000);
   const wallet = new Wallet(opts.operatorKey);
   const conn = opts.external ? await connectExternal(opts.external) : await startEmbedded(opts, wallet.address, nowS);
-  const hooks: { confirmed?: (tx: ConfirmedTx) => Promise<void> } = {};
   const settings = senderSettings(conn.kind, opts.sender);
   const newSender = (lease?: SenderLease) => createTxSender({
     provider: conn.provider, wallet, chainId: BigInt(conn.chainId), chain: conn.key, store: opts.store, log: opts.log, nowS,
-    settings, onConfirmed: async (tx) => hooks.confirmed?.(tx), lease,
+    settings, onConfirmed: opts.onConfirmed, lease,
   });
   const shared = opts.shared;
-  const sender = shared ? switchFor(shared, conn, wallet.address, settings, opts, clock, hooks, newSender) : newSender();
+  const sender = shared ? switchFor(shared, conn, wallet.address, settings, opts, clock, newSender) : newSender();
   try {
     await sender.start();
     // An embedded chain is this daemon's own (the daemon command refuses one with a shared database;
@@ -263,20 +253,8 @@ export async function startChain(opts: StartChainOptions): Promise<Chain> {
         })
         : await ensureExternalDeployment(setup, opts.external!);
     await assertTermsVersion(conn.provider, record.factory);
-    const indexer = createIndexer({
-      store: opts.store, sink: opts.sink, provider: conn.provider, factory: record.factory, startBlock: record.deployBlock,
-      name: cursorName(conn.key, record.factory), settings: indexerSettings(conn.kind, opts.indexer), log: opts.log, clock,
-    });
-    hooks.confirmed = async (tx) => {
-      opts.onConfirmed?.(tx);
-      await indexer.applyReceipt(tx.receipt, tx.blockTime);
-    };
-    await indexer.sync();
-    // Sharing the database, one daemon reads the chain's logs for all: the one that sends
-    // (shared-store.ts starts and stops the loop as the sender's lease moves).
-    if (!shared || (sender as SenderSwitch).sending()) indexer.start();
     conn.embedded?.startMaintenance();
-    return facade(conn, { wallet, signer, sender, sending: shared ? (sender as SenderSwitch) : undefined, indexer, record, settleMs: opts.shutdownSettleMs ?? 5_000 });
+    return facade(conn, { wallet, signer, sender, sending: shared ? (sender as SenderSwitch) : undefined, record, settleMs: opts.shutdownSettleMs ?? 5_000 });
   } catch (e) {
     await sender.stop();
     await conn.close();

@@ -14,6 +14,8 @@ export interface TxResult {
   txHash: string;
   blockNumber: number;
   gasUsed: bigint;
+  /** The whole receipt: its events are the caller's to record. */
+  receipt: TransactionReceipt;
 }
 
 export function contractInterface(name: ContractName): Interface {
@@ -47,7 +49,7 @@ export async function read<T>(action: string, call: () => Promise<T>): Promise<T
 }
 
 export function txResult(receipt: TransactionReceipt): TxResult {
-  return { txHash: receipt.hash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed };
+  return { txHash: receipt.hash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed, receipt };
 }
 
 /** The one `name` event `address` emitted in `receipt` (a successful call always emits it). */

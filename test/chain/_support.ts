@@ -4,10 +4,9 @@
 import { join } from "node:path";
 import { Wallet } from "ethers";
 import pino from "pino";
-import { startChain } from "../../daemon/chain/chain.js";
-import type { ChainEventSink } from "../../daemon/chain/indexer.js";
-import { knownVaults } from "../../daemon/db/vaults-repo.js";
-import { applyChainEvents } from "../../daemon/vaults/vault-events.js";
+import { cursorName, indexerSettings, startChain } from "../../daemon/chain/chain.js";
+import type { TxResult } from "../../daemon/chain/tx.js";
+import { createIndexer, type Indexer, type IndexerSettings } from "../../daemon/vaults/chain-indexer.js";
 import type { Chain, StartChainOptions } from "../../daemon/chain/chain.js";
 import {
   createVault, fundVaultWithPermit, mintSettlementToken, randomSalt, vaultPermitTypedData,
@@ -60,16 +59,45 @@ export async function reopenStore(env: Env): Promise<void> {
 }
 
 /** The projection the daemon wires into the chain module: vault rows and events from decoded logs. */
-export const vaultSink = (store: Store): ChainEventSink => ({
-  knownVaults: (addresses) => knownVaults(store.db, addresses),
-  apply: applyChainEvents,
-});
+/** The chain with the vaults' indexer on it, as the daemon runs them: stopping it stops the indexer first. */
+export type IndexedChain = Chain & { indexer: Indexer };
 
-export async function start(env: Env, over: Partial<StartChainOptions> = {}): Promise<Chain> {
-  return startChain({
-    dataDir: env.dir, store: env.store, sink: vaultSink(env.store), log: silent, operatorKey: env.operatorKey,
-    embedded: { port: await freePort() }, ...over,
+/** The vaults' indexer on this chain and store, with the daemon's settings for the chain's kind unless given. */
+export function indexerFor(chain: Chain, store: Store, settings: Partial<IndexerSettings> = {}): Indexer {
+  return createIndexer({
+    store, provider: chain.provider, factory: chain.addresses.factory, startBlock: chain.deployBlock,
+    name: cursorName(chain.key, chain.addresses.factory), settings: { ...indexerSettings(chain.kind), ...settings }, log: silent,
   });
+}
+
+/** startChain, and the vaults' indexer caught up and running, as the daemon starts them. */
+export async function startIndexed(opts: StartChainOptions, settings: Partial<IndexerSettings> = {}): Promise<IndexedChain> {
+  const chain = await startChain(opts);
+  const indexer = indexerFor(chain, opts.store, settings);
+  await indexer.sync();
+  if (!chain.sending || chain.sending.sending()) indexer.start();
+  const stopChain = chain.stop;
+  return Object.assign(chain, {
+    indexer,
+    stop: async () => {
+      await indexer.stop();
+      await stopChain();
+    },
+  });
+}
+
+export async function start(env: Env, over: Partial<StartChainOptions> & { indexer?: Partial<IndexerSettings> } = {}): Promise<IndexedChain> {
+  const { indexer, ...rest } = over;
+  return startIndexed({
+    dataDir: env.dir, store: env.store, log: silent, operatorKey: env.operatorKey,
+    embedded: { port: await freePort() }, ...rest,
+  }, indexer);
+}
+
+/** A transaction's events written through at once, as the daemon's chain-ops does after each call. */
+export async function recorded<R extends TxResult>(chain: IndexedChain, r: R): Promise<R> {
+  await chain.indexer.applyReceipt(r.receipt);
+  return r;
 }
 
 export async function chainNow(chain: Chain): Promise<number> {
@@ -92,16 +120,16 @@ export async function signedTerms(chain: Chain, env: Env, over: Partial<VaultTer
 }
 
 /** Both parties sign; the operator relays createVault. */
-export async function newVault(chain: Chain, env: Env, over: Partial<VaultTerms> = {}): Promise<CreateVaultResult> {
-  return createVault(chain.signer, await signedTerms(chain, env, over));
+export async function newVault(chain: IndexedChain, env: Env, over: Partial<VaultTerms> = {}): Promise<CreateVaultResult> {
+  return recorded(chain, await createVault(chain.signer, await signedTerms(chain, env, over)));
 }
 
 /** The investor signs a permit; the operator relays it, so the escrow is funded by an operator transaction. */
-export async function fundWithPermit(chain: Chain, env: Env, vault: string, amount: bigint) {
+export async function fundWithPermit(chain: IndexedChain, env: Env, vault: string, amount: bigint) {
   const deadline = (await chainNow(chain)) + DAY;
   const doc = await vaultPermitTypedData(chain.provider, { vault, amount, deadline });
   const signature = await env.investor.signTypedData(...ethersTypedDataArgs(doc));
-  return fundVaultWithPermit(chain.signer, { vault, amount, deadline, signature });
+  return recorded(chain, await fundVaultWithPermit(chain.signer, { vault, amount, deadline, signature }));
 }
 
 export async function mintTo(chain: Chain, to: string, amount: bigint) {

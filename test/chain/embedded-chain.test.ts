@@ -6,10 +6,10 @@ import * as assert from "uvu/assert";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Interface, JsonRpcProvider } from "ethers";
-import type { Chain } from "../../daemon/chain/chain.js";
+import type { IndexedChain as Chain } from "./_support.js";
 import { closeVault, readTokenBalance, readVaultState, updateBalances, withdrawFromVault } from "../../daemon/chain/contracts.js";
 import { loadOrCreateOperatorKey } from "../../daemon/chain/operator-key.js";
-import { USDC, chainNow, ensureArtifacts, fundWithPermit, mintTo, newEnv, newVault, reopenStore, start } from "./_support.js";
+import { USDC, chainNow, ensureArtifacts, fundWithPermit, mintTo, newEnv, newVault, recorded, reopenStore, start } from "./_support.js";
 import type { Env } from "./_support.js";
 import { allEvents, journalRows } from "../helpers/store-reads.js";
 
@@ -135,7 +135,7 @@ test("a transaction in flight at shutdown is settled after the restart; the rebu
   await waitMined(chain, sent.hash);
   assert.is(await readTokenBalance(chain.provider, { token: chain.addresses.token, account: env.trader.address }), 400n * USDC + 7n);
   const observedAt = Math.floor(ahead() / 1000);
-  const r = await updateBalances(chain.signer, { factory: chain.addresses.factory, readings: [{ vault: vaults[1]!, balance: 9_900n * USDC, observedAt }] });
+  const r = await recorded(chain, await updateBalances(chain.signer, { factory: chain.addresses.factory, readings: [{ vault: vaults[1]!, balance: 9_900n * USDC, observedAt }] }));
   assert.is(r.applied.length, 1, "a reading at the daemon's time is accepted (the chain clock is not stuck in the past)");
   assert.ok((await chainNow(chain)) >= observedAt - 5);
   const row = await env.store.db.selectFrom("vaults").selectAll().where("address", "=", vaults[1]!).executeTakeFirstOrThrow();

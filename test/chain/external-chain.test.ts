@@ -6,15 +6,14 @@ import * as assert from "uvu/assert";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Wallet, encryptKeystoreJson, toQuantity } from "ethers";
-import { startChain } from "../../daemon/chain/chain.js";
-import type { Chain, StartChainOptions } from "../../daemon/chain/chain.js";
+import type { StartChainOptions } from "../../daemon/chain/chain.js";
 import { startEmbeddedNode } from "../../daemon/chain/embedded-node.js";
 import type { EmbeddedNode } from "../../daemon/chain/embedded-node.js";
 import { readOperatorKeyFile } from "../../daemon/chain/operator-key.js";
 import { findVault } from "../../daemon/db/vaults-repo.js";
 import { isAppError } from "../../daemon/errors.js";
 import { freePort } from "../helpers/util.js";
-import { ensureArtifacts, newEnv, newVault, silent, vaultSink } from "./_support.js";
+import { ensureArtifacts, newEnv, newVault, silent, startIndexed, type IndexedChain as Chain } from "./_support.js";
 import type { Env } from "./_support.js";
 
 let node: EmbeddedNode;
@@ -37,10 +36,10 @@ test.after(async () => {
 });
 
 const external = (over: Partial<NonNullable<StartChainOptions["external"]>> = {}) =>
-  startChain({
-    dataDir: env.dir, store: env.store, sink: vaultSink(env.store), log: silent, operatorKey: env.operatorKey,
-    external: { rpcUrl: node.url!, chainId: 31337, ...over }, indexer: { confirmations: 0 }, shutdownSettleMs: 50,
-  });
+  startIndexed({
+    dataDir: env.dir, store: env.store, log: silent, operatorKey: env.operatorKey,
+    external: { rpcUrl: node.url!, chainId: 31337, ...over }, shutdownSettleMs: 50,
+  }, { confirmations: 0 });
 
 test("a chain id other than the expected one is refused", async () => {
   try {
@@ -71,10 +70,10 @@ test("a configured factory is checked, and its deployment block found for the in
   const env2 = await newEnv();
   try {
     // Same node, another daemon (another operator): it uses the first daemon's factory.
-    const c = await startChain({
-      dataDir: env2.dir, store: env2.store, sink: vaultSink(env2.store), log: silent, operatorKey: env2.operatorKey,
-      external: { rpcUrl: node.url!, chainId: 31337, factory: first.addresses.factory }, indexer: { confirmations: 0 },
-    });
+    const c = await startIndexed({
+      dataDir: env2.dir, store: env2.store, log: silent, operatorKey: env2.operatorKey,
+      external: { rpcUrl: node.url!, chainId: 31337, factory: first.addresses.factory },
+    }, { confirmations: 0 });
     try {
       assert.equal(c.addresses, first.addresses);
       assert.is(c.deployBlock, first.deployBlock);
@@ -84,8 +83,8 @@ test("a configured factory is checked, and its deployment block found for the in
       await c.stop();
     }
     try {
-      await startChain({
-        dataDir: env2.dir, store: env2.store, sink: vaultSink(env2.store), log: silent, operatorKey: env2.operatorKey,
+      await startIndexed({
+        dataDir: env2.dir, store: env2.store, log: silent, operatorKey: env2.operatorKey,
         external: { rpcUrl: node.url!, chainId: 31337, factory: Wallet.createRandom().address },
       });
       assert.unreachable("accepted a factory address without code");

@@ -1,22 +1,22 @@
-// The chain indexer: vault rows and vault events in SQLite keyed by (tx hash, log index); receipts
-// written through at once; a restart mid-way and a second pass over the same blocks read no event
+// The vaults' chain indexer: vault rows and vault events in SQLite keyed by (tx hash, log index); the
+// receipts of the daemon's vault calls (chain-ops.ts) written through before the call returns; a restart mid-way and a second pass over the same blocks read no event
 // twice; listeners hear each inserted row once; the loop picks up transactions others send.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { join } from "node:path";
 import { Wallet, toBeHex } from "ethers";
-import type { Chain } from "../../daemon/chain/chain.js";
-import { closeVault, fundVault, updateBalances, withdrawFromVault } from "../../daemon/chain/contracts.js";
+import type { IndexedChain as Chain } from "./_support.js";
+import { fundVault } from "../../daemon/chain/contracts.js";
 import type { CreateVaultResult } from "../../daemon/chain/contracts.js";
-import { createIndexer } from "../../daemon/chain/indexer.js";
-import type { Indexer } from "../../daemon/chain/indexer.js";
+import { createIndexer, type Indexer } from "../../daemon/vaults/chain-indexer.js";
+import { chainOps } from "../../daemon/vaults/chain-ops.js";
 import { advanceCursor } from "../../daemon/db/chain-repo.js";
 import { openStore } from "../../daemon/db/database.js";
 import type { Store } from "../../daemon/db/database.js";
 import type { VaultEventRow } from "../../daemon/db/schema-chain.js";
 import { activeVaultFor, activeVaults, findVault, vaultEventsPage, vaultsOfParty } from "../../daemon/db/vaults-repo.js";
 import { waitUntil } from "../helpers/util.js";
-import { USDC, chainNow, ensureArtifacts, fundWithPermit, mintTo, newEnv, newVault, silent, start, vaultSink } from "./_support.js";
+import { USDC, chainNow, ensureArtifacts, fundWithPermit, mintTo, newEnv, newVault, silent, start } from "./_support.js";
 import type { Env } from "./_support.js";
 import { allEvents } from "../helpers/store-reads.js";
 
@@ -51,25 +51,29 @@ async function otherStore(name: string): Promise<Store> {
 
 function indexerOn(store: Store, pageSize: number): Indexer {
   return createIndexer({
-    store, sink: vaultSink(store), provider: chain.provider, factory: chain.addresses.factory, startBlock: chain.deployBlock, name: "test",
+    store, provider: chain.provider, factory: chain.addresses.factory, startBlock: chain.deployBlock, name: "test",
     settings: { confirmations: 0, pageSize, pollMs: 10 }, log: silent,
   });
 }
 
-test("receipts of the operator's own transactions are in the database the moment the call returns", async () => {
+/** The daemon's vault calls on this chain, each writing its receipt through. */
+const ops = () => chainOps(chain, 30_000_000n, chain.indexer, silent);
+const reading = (vault: string, balance: bigint, observedAt: number) =>
+  ({ vault, balance, observedAt, source: { accountValue: "0", external: 0n, nettingFrom: 0, stateTime: observedAt * 1000, flat: true } });
+
+test("receipts of the daemon's vault calls are in the database the moment the call returns", async () => {
   await mintTo(chain, env.investor.address, 5_000n * USDC);
   a = await newVault(chain, env);
   assert.is((await findVault(env.store.db, a.vault))?.investor, env.investor.address);
   b = await newVault(chain, env);
   await fundWithPermit(chain, env, a.vault, 1_000n * USDC);
   const t = await chainNow(chain);
-  await updateBalances(chain.signer, { factory: chain.addresses.factory, readings: [
-    { vault: a.vault, balance: 10_500n * USDC, observedAt: t },
-    { vault: b.vault, balance: 10_000n * USDC, observedAt: t }, // b's first reading: the day's reference
-  ] });
-  await updateBalances(chain.signer, { factory: chain.addresses.factory, readings: [
-    { vault: b.vault, balance: 8_900n * USDC, observedAt: t + 1 }, // -11%: the daily limit is 10%
-  ] });
+  await ops().updateBalances([
+    reading(a.vault, 10_500n * USDC, t),
+    reading(b.vault, 10_000n * USDC, t), // b's first reading: the day's reference
+  ]);
+  const r = await ops().updateBalances([reading(b.vault, 8_900n * USDC, t + 1)]); // -11%: the daily limit is 10%
+  assert.equal(r.paused, [b.vault], "the chain's result names the vault it paused");
   const vb = (await findVault(env.store.db, b.vault))!;
   assert.equal([vb.paused, vb.pause_reason, vb.current_balance, vb.last_observed_at], [1, 2, (8_900n * USDC).toString(), t + 1]);
   const paused = heard.find((e) => e.type === "Paused")!;
@@ -78,10 +82,10 @@ test("receipts of the operator's own transactions are in the database the moment
 
 test("vault rows follow the whole life of a vault: readings, close, escrow and both withdrawals", async () => {
   const t = await chainNow(chain);
-  await updateBalances(chain.signer, { factory: chain.addresses.factory, readings: [{ vault: a.vault, balance: 11_000n * USDC, observedAt: t + 1 }] });
-  await closeVault(chain.signer, { vault: a.vault });
-  await withdrawFromVault(chain.signer, { vault: a.vault, party: env.trader.address });
-  await withdrawFromVault(chain.signer, { vault: a.vault, party: env.investor.address });
+  await ops().updateBalances([reading(a.vault, 11_000n * USDC, t + 1)]);
+  await ops().closeVault(a.vault);
+  await ops().withdraw(a.vault, env.trader.address);
+  await ops().withdraw(a.vault, env.investor.address);
   const va = (await findVault(env.store.db, a.vault))!;
   const u = (n: bigint) => (n * USDC).toString();
   assert.equal(

@@ -5,7 +5,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { readdirSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Chain } from "../../daemon/chain/chain.js";
+import type { IndexedChain as Chain } from "./_support.js";
 import { readTokenBalance, readVaultState, updateBalances } from "../../daemon/chain/contracts.js";
 import { snapshotDir } from "../../daemon/chain/snapshots.js";
 import { snapshotsOf } from "../../daemon/db/chain-repo.js";

@@ -8,7 +8,7 @@ import * as assert from "uvu/assert";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { Wallet, toQuantity } from "ethers";
-import { startChain, type Chain, type SharedSending } from "../../daemon/chain/chain.js";
+import type { SharedSending } from "../../daemon/chain/chain.js";
 import { startEmbeddedNode, type EmbeddedNode } from "../../daemon/chain/embedded-node.js";
 import { readTokenBalance } from "../../daemon/chain/contracts.js";
 import { findTxRequest, insertTxRequest } from "../../daemon/db/chain-repo.js";
@@ -18,7 +18,7 @@ import type { Store } from "../../daemon/db/store.js";
 import { journalRows } from "../helpers/store-reads.js";
 import { openTestStore, storeKind, type TestStore } from "../helpers/stores.js";
 import { freePort, waitUntil } from "../helpers/util.js";
-import { USDC, ensureArtifacts, mintTo, newEnv, silent, vaultSink, type Env } from "./_support.js";
+import { USDC, ensureArtifacts, mintTo, newEnv, silent, startIndexed, type Env, type IndexedChain as Chain } from "./_support.js";
 
 let node: EmbeddedNode;
 let env: Env;
@@ -35,11 +35,11 @@ async function daemon(id: string, relay: SharedSending["relay"] = {}): Promise<C
   // SQLite: one connection per process (better-sqlite3 blocks the thread while another holds the lock).
   const store = storeKind === "sqlite" ? db.store : await openStore(db.target);
   if (store !== db.store) stores.push(store);
-  return startChain({
-    dataDir, store, sink: vaultSink(env.store), log: silent, operatorKey: env.operatorKey,
-    external: { rpcUrl: node.url!, chainId: 31337 }, indexer: { confirmations: 0, pollMs: 100 }, sender: { pollMs: 50 },
+  return startIndexed({
+    dataDir, store, log: silent, operatorKey: env.operatorKey,
+    external: { rpcUrl: node.url!, chainId: 31337 }, sender: { pollMs: 50 },
     shutdownSettleMs: 50, shared: { requester: id, lock: (name, fn) => store.exclusive(name, fn), relay: { pollMs: 20, ...relay } },
-  });
+  }, { confirmations: 0, pollMs: 100 });
 }
 
 test.before(async () => {

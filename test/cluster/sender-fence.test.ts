@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { JsonRpcProvider, Wallet, toQuantity } from "ethers";
 import { sql } from "kysely";
 import pino from "pino";
-import { startChain, type Chain } from "../../daemon/chain/chain.js";
+import type { Chain } from "../../daemon/chain/chain.js";
 import { readTokenBalance } from "../../daemon/chain/contracts.js";
 import { startEmbeddedNode, type EmbeddedNode } from "../../daemon/chain/embedded-node.js";
 import { isSenderFenced } from "../../daemon/chain/tx-flight.js";
@@ -27,7 +27,7 @@ import { joinCluster } from "../../daemon/shared-store.js";
 import { journalRows } from "../helpers/store-reads.js";
 import { only, openTestStore, storeKind, type TestStore } from "../helpers/stores.js";
 import { freePort, waitUntil } from "../helpers/util.js";
-import { ensureArtifacts, mintTo, newEnv, silent, vaultSink, type Env } from "../chain/_support.js";
+import { ensureArtifacts, mintTo, newEnv, silent, startIndexed, type Env } from "../chain/_support.js";
 
 // Long enough that a loaded machine's round (several statements) stays well inside a lease.
 const TTL = 1_500;
@@ -235,14 +235,14 @@ only("postgres", test)("a relayed request whose sender stalls mid-request is min
     const dataDir = join(env.dir, id);
     mkdirSync(dataDir, { recursive: true });
     const store = await pool();
-    const chain = await startChain({
-      dataDir, store, sink: vaultSink(env.store), log: silent, operatorKey: env.operatorKey,
-      external: { rpcUrl, chainId: 31337 }, indexer: { confirmations: 0, pollMs: 100 }, sender: { pollMs: 50 },
+    const chain = await startIndexed({
+      dataDir, store, log: silent, operatorKey: env.operatorKey,
+      external: { rpcUrl, chainId: 31337 }, sender: { pollMs: 50 },
       shutdownSettleMs: 50, shared: { requester: id, lock: (name, fn) => store.exclusive(name, fn), relay: { pollMs: 20 } },
-    });
+    }, { confirmations: 0, pollMs: 100 });
     cleanup.push(() => chain.stop());
     const cluster = member(store, id, chain.key);
-    await joinCluster({ cluster, share: { holds: cluster.holds, fence: cluster.fence, refresh: cluster.tick } }, chain, silent, () => {});
+    await joinCluster({ cluster, share: { holds: cluster.holds, fence: cluster.fence, refresh: cluster.tick } }, chain, chain.indexer, silent, () => {});
     return { chain, cluster };
   };
   const a = await daemon("a", proxy.url); // deploys, then holds the sender's lease

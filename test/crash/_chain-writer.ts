@@ -5,18 +5,17 @@
 // Usage: node --import tsx test/crash/_chain-writer.ts <dataDir> (or its .js in the test runner's copy)
 import { join } from "node:path";
 import { Wallet } from "ethers";
-import { startChain } from "../../daemon/chain/chain.js";
 import { closeVault, updateBalances } from "../../daemon/chain/contracts.js";
 import { loadOrCreateOperatorKey } from "../../daemon/chain/operator-key.js";
 import { openStore } from "../../daemon/db/database.js";
-import { USDC, chainNow, newVault, silent, vaultSink } from "../chain/_support.js";
+import { USDC, chainNow, newVault, recorded, silent, startIndexed } from "../chain/_support.js";
 import type { Env } from "../chain/_support.js";
 
 const dir = process.argv[2]!;
 const store = await openStore(join(dir, "db.sqlite"));
 const operatorKey = loadOrCreateOperatorKey(join(dir, "keys", "operator.key")).privateKey;
-const chain = await startChain({
-  dataDir: dir, store, sink: vaultSink(store), log: silent, operatorKey,
+const chain = await startIndexed({
+  dataDir: dir, store, log: silent, operatorKey,
   // Snapshots and compactions while it runs, so a kill can land in any of them.
   embedded: { port: 0, snapshotIntervalS: 1, compactEveryBlocks: 100 },
 });
@@ -36,11 +35,11 @@ for (let cycle = 1; ; cycle++) {
   const t = await chainNow(chain);
   const readings = vaults.map((vault, i) => ({ vault, balance: 10_000n * USDC + BigInt(cycle * 10 + i), observedAt: t }));
   if (readings.length > 0) {
-    await updateBalances(chain.signer, { factory: chain.addresses.factory, readings });
+    await recorded(chain, await updateBalances(chain.signer, { factory: chain.addresses.factory, readings }));
     say(`ack update ${t} ${vaults.join(",")}`);
   }
   if (cycle % 5 === 0 && vaults.length > 1) {
-    await closeVault(chain.signer, { vault: vaults[0]! });
+    await recorded(chain, await closeVault(chain.signer, { vault: vaults[0]! }));
     say(`ack close ${vaults[0]}`);
   }
 }

@@ -9,11 +9,11 @@ import { spawn } from "node:child_process";
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { dirname, extname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Chain } from "../../daemon/chain/chain.js";
+import type { IndexedChain as Chain } from "../chain/_support.js";
 import { readVaultState, updateBalances } from "../../daemon/chain/contracts.js";
 import { loadOrCreateOperatorKey } from "../../daemon/chain/operator-key.js";
 import { openStore } from "../../daemon/db/database.js";
-import { USDC, chainNow, ensureArtifacts, start } from "../chain/_support.js";
+import { USDC, chainNow, ensureArtifacts, recorded, start } from "../chain/_support.js";
 import type { Env } from "../chain/_support.js";
 import { tempDir, waitUntil } from "../helpers/util.js";
 
@@ -123,7 +123,7 @@ test("Anvil killed alone: the chain comes back from snapshot and journal, and wr
   const open = (await env.store.db.selectFrom("vaults").select("address").where("closed", "=", 0).execute()).map((v) => v.address);
   const write = async (n: number) => {
     const t = await chainNow(c);
-    await updateBalances(c.signer, { factory: c.addresses.factory, readings: open.map((vault) => ({ vault, balance: 9_000n * USDC + BigInt(n), observedAt: t })) });
+    await recorded(c, await updateBalances(c.signer, { factory: c.addresses.factory, readings: open.map((vault) => ({ vault, balance: 9_000n * USDC + BigInt(n), observedAt: t })) }));
     acks.updates.push({ t, vaults: open });
   };
   await write(1);

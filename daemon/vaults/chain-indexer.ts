@@ -1,28 +1,21 @@
-// The chain indexer: reads VaultFactory and TradingVault events page by page (eth_getLogs ranges of
-// at most `pageSize` blocks; HyperEVM answers at most 50) from the block after its cursor, up to the
-// head minus the confirmation depth, and writes vaults and vault events keyed by (tx hash, log
-// index), advancing the cursor in the same transaction. Reading a block twice writes nothing twice.
-// What an event does to the database is not the chain module's business: it hands decoded events to
-// a sink (the vault service's projection) inside its own unit of work, and writes only its cursor.
-// Services write their own receipts through with applyReceipt() at once; the loop then skips them.
-// Listeners hear only rows actually inserted, after the commit.
+// The vaults' reading of the chain: VaultFactory and TradingVault events page by page (eth_getLogs
+// ranges of at most `pageSize` blocks; HyperEVM answers at most 50) from the block after its cursor,
+// up to the head minus the confirmation depth, projected into vaults and vault events
+// (vault-events.ts) keyed by (tx hash, log index), the cursor advanced in the same transaction.
+// Reading a block twice writes nothing twice. The vaults' own transactions are written through from
+// their receipts at once (chain-ops.ts, applyReceipt); the loop then skips them. Listeners hear only
+// rows actually inserted, after the commit.
 import { getAddress } from "ethers";
 import type { JsonRpcProvider, Log, TransactionReceipt } from "ethers";
 import type { Logger } from "pino";
 import type { Executor, Store } from "../db/database.js";
 import { getCursor, advanceCursor } from "../db/chain-repo.js";
 import type { VaultEventRow } from "../db/schema-chain.js";
-import { plainLogs } from "./decode.js";
-import { decodeVaultLogs, eventInterfaces, type ChainEventInput } from "./event-rows.js";
+import { knownVaults } from "../db/vaults-repo.js";
+import { plainLogs } from "../chain/decode.js";
+import { decodeVaultLogs, eventInterfaces } from "../chain/event-rows.js";
+import { applyChainEvents } from "./vault-events.js";
 import { backoffMs } from "../lib/backoff.js";
-
-/** Where decoded events go: applied inside the indexer's transaction, which also moves its cursor. */
-export interface ChainEventSink {
-  /** Which of these addresses are vaults already known (their logs are ours). */
-  knownVaults(addresses: string[]): Promise<Set<string>>;
-  /** Applies the events in chain order at the daemon's clock (ms); returns the event rows actually inserted. */
-  apply(trx: Executor, events: ChainEventInput[], nowMs: number): Promise<VaultEventRow[]>;
-}
 
 export interface IndexerSettings {
   /** Blocks behind the head the indexer stays (0 on the embedded chain). */
@@ -35,7 +28,6 @@ export interface IndexerSettings {
 
 export interface IndexerOptions {
   store: Pick<Store, "db" | "write">;
-  sink: ChainEventSink;
   provider: JsonRpcProvider;
   factory: string;
   /** First block that can hold our events (the factory's deployment block). */
@@ -111,14 +103,14 @@ export function createIndexer(opts: IndexerOptions): Indexer {
   async function write(logs: readonly Log[], fixedTime?: number, after?: (trx: Executor) => Promise<void>): Promise<VaultEventRow[]> {
     // ethers hands logs over with checksummed addresses: checksumming again cost a keccak per log.
     const candidates = [...new Set(logs.map((l) => l.address).filter((a) => a !== factory))];
-    const known = await opts.sink.knownVaults(candidates);
+    const known = await knownVaults(store.db, candidates);
     const decoded = decodeVaultLogs(logs, factory, (a) => known.has(a));
     if (decoded.length === 0 && !after) return []; // a receipt with no vault events (a mint, a deploy)
     const times = fixedTime === undefined ? await blockTimes(decoded.map((d) => d.blockNumber)) : undefined;
     const events = decoded.map((d) => ({ ...d, time: fixedTime ?? times!.get(d.blockNumber)! }));
     const nowMs = clock();
     const rows = await store.write(async (trx) => {
-      const inserted = await opts.sink.apply(trx, events, nowMs);
+      const inserted = await applyChainEvents(trx, events, nowMs);
       await after?.(trx);
       return inserted;
     });
