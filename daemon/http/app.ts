@@ -1,15 +1,18 @@
-// The Koa application. Middleware order is written once, here: the request frame (request id, access
-// log, error envelope, origin check, session: one middleware, request-frame.ts), CORS, the routes
-// (each reads its own body, route.ts), then, for requests no route took, the 405/OPTIONS answers for
-// paths the routes know, the API docs page (not an operation) and the dashboard's files. A request a
-// route answers passes through nothing that is not about it (bench http-read).
+// The Koa application. Middleware order is written once, here: request id, access log, error
+// envelope, origin check, session, CORS, the routes (each write route reads its own body, route.ts)
+// with the router's 405/OPTIONS answers, then, for requests no route took, the API docs page (not an
+// operation) and the dashboard's files.
 import cors from "@koa/cors";
 import Router from "@koa/router";
 import Koa from "koa";
 import type { Logger } from "pino";
 import type { AuthService } from "../auth/auth-service.js";
 import { allowedMethods } from "./middleware/allowed-methods.js";
-import { requestFrame } from "./middleware/request-frame.js";
+import { accessLog } from "./middleware/access-log.js";
+import { errorEnvelope } from "./middleware/errors.js";
+import { originCheck } from "./middleware/origin.js";
+import { requestId } from "./middleware/request-id.js";
+import { session } from "./middleware/session.js";
 import { CLIENT_HEADER } from "./next-steps.js";
 import { staticFiles } from "./middleware/static.js";
 import { mountRoutes, type Limiters, type RouteSpec } from "./route.js";
@@ -35,7 +38,11 @@ export function buildApp(deps: AppDeps): { app: Koa; router: Router } {
   const exactRoutes = mountRoutes(router, deps.routes, deps.limiters);
 
   if (deps.metrics) app.use(deps.metrics);
-  app.use(requestFrame({ log: deps.log, auth: deps.auth, allowedOrigins: deps.allowedOrigins }));
+  app.use(requestId()); // first: the log and the envelope carry it
+  app.use(accessLog(deps.log)); // outside the envelope, so it logs the status the client got
+  app.use(errorEnvelope(deps.log));
+  app.use(originCheck(deps.allowedOrigins));
+  app.use(session(deps.auth));
   if (deps.corsOrigins.length > 0) {
     const allowed = new Set(deps.corsOrigins);
     app.use(
