@@ -35,7 +35,7 @@ export function buildApp(deps: AppDeps): { app: Koa; router: Router } {
   const app = new Koa({ proxy: deps.trustProxy });
   app.silent = true; // errors are logged by the envelope middleware, once, with the request id
   const router = new Router();
-  const exactRoutes = mountRoutes(router, deps.routes, deps.limiters);
+  mountRoutes(router, deps.routes, deps.limiters);
 
   if (deps.metrics) app.use(deps.metrics);
   app.use(requestId()); // first: the log and the envelope carry it
@@ -54,7 +54,6 @@ export function buildApp(deps: AppDeps): { app: Koa; router: Router } {
       }),
     );
   }
-  app.use(exactRoutes);
   app.use(router.routes()); // calls next only when no route matches the path and method
   app.use(allowedMethods());
   app.use(apiDocs());
