@@ -5,6 +5,7 @@
 import cors from "@koa/cors";
 import Router from "@koa/router";
 import Koa from "koa";
+import { METHODS } from "node:http";
 import type { Logger } from "pino";
 import type { AuthService } from "../auth/auth-service.js";
 import { allowedMethods } from "./middleware/allowed-methods.js";
@@ -34,7 +35,9 @@ export interface AppDeps {
 export function buildApp(deps: AppDeps): { app: Koa; router: Router } {
   const app = new Koa({ proxy: deps.trustProxy });
   app.silent = true; // errors are logged by the envelope middleware, once, with the request id
-  const router = new Router();
+  // Every method Node parses counts as known, so an odd one is a 405 on a route's path and a 404
+  // elsewhere (allowedMethods would answer a method outside the list 501 on any path).
+  const router = new Router({ methods: METHODS });
   mountRoutes(router, deps.routes, deps.limiters);
 
   if (deps.metrics) app.use(deps.metrics);
@@ -55,7 +58,7 @@ export function buildApp(deps: AppDeps): { app: Koa; router: Router } {
     );
   }
   app.use(router.routes()); // calls next only when no route matches the path and method
-  app.use(allowedMethods());
+  app.use(allowedMethods(router)); // once the pages below have not answered either
   app.use(apiDocs());
   app.use(staticFiles());
   return { app, router };
