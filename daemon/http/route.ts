@@ -149,36 +149,18 @@ export function edgeErrors(route: RouteSpec): ErrorCode[] {
   return out;
 }
 
-/**
- * Mounts the routes on `router`, and returns a middleware that answers the routes without path
- * parameters (most of the polled ones) from a table keyed by method and path, ahead of the router:
- * one lookup instead of the router's match over every route and the chain it composes per request
- * (bench http-read). Anything else passes on to the router, which still knows every route (405s,
- * HEAD, OPTIONS). A route that takes a method with a body reads it first (so a bad body is refused
- * before anything else, as a body parser in the chain would); a GET never passes the reader.
- */
-export function mountRoutes(router: Router, routes: RouteSpec[], limiters: Limiters): Middleware {
-  const exact = new Map<string, { path: string; serve: (ctx: Context) => Promise<void> }>();
+/** Mounts the routes on `router`; a route with a method that takes a body reads it first (body.ts). */
+export function mountRoutes(router: Router, routes: RouteSpec[], limiters: Limiters): void {
   const body = jsonBody();
-  const done = async () => undefined;
-  const readBody = (ctx: Context) => body(ctx, done);
   for (const route of routes) {
-    const serve = serveRoute(route, limiters, readBody);
-    router[route.method](route.path, serve);
-    if (!route.path.includes(":")) exact.set(`${route.method.toUpperCase()} ${route.path}`, { path: route.path, serve });
+    const serve = serveRoute(route, limiters);
+    if (route.method === "get") router.get(route.path, serve);
+    else router[route.method](route.path, body, serve);
   }
-  return (ctx, next) => {
-    const hit = exact.get(`${ctx.method} ${ctx.path}`);
-    if (!hit) return next();
-    ctx.params = {};
-    (ctx as { _matchedRoute?: string })._matchedRoute = hit.path; // what the router sets: metrics label by it
-    return hit.serve(ctx);
-  };
 }
 
-function serveRoute(route: RouteSpec, limiters: Limiters, readBody: (ctx: Context) => Promise<unknown>) {
-  return async (ctx: Context) => {
-    if (route.method !== "get") await readBody(ctx);
+function serveRoute(route: RouteSpec, limiters: Limiters): Middleware {
+  return async (ctx) => {
     if (route.limit === "signIn") limiters.signIn.take(ctx.ip);
     const user = route.auth ? (ctx.state.user as AuthUser | undefined) : undefined;
     if (route.auth && !user) {
@@ -194,11 +176,10 @@ function serveRoute(route: RouteSpec, limiters: Limiters, readBody: (ctx: Contex
       ctx,
     };
     if (route.csv && wantsCsv(ctx, input.query)) return sendCsv(ctx, await route.csv.open({ ...input, body: undefined }));
-    const answered = route.handler(input);
-    const data = answered instanceof Promise ? await answered : answered;
+    const data = await route.handler(input);
     if (route.raw) return;
     if (data instanceof Prerendered) {
-      ctx.set("Content-Type", "application/json; charset=utf-8"); // the full type: Koa's `type` would look it up
+      ctx.type = "json"; // before the body: a Buffer would otherwise be sent as application/octet-stream
       ctx.body = data.bytes;
     } else {
       ctx.body = { ok: true, data };

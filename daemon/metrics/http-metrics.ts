@@ -18,7 +18,8 @@ export function httpMetrics(m: {
     } finally {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
       // An error escaping here (none should: the envelope catches them) still counts, as Koa's 500.
-      const labels = { method: ctx.method, route: (ctx as { _matchedRoute?: string })._matchedRoute ?? UNMATCHED, status: String(ctx.status) };
+      // routerPath: the pattern of the route @koa/router ran (its RouterContext).
+      const labels = { method: ctx.method, route: (ctx as { routerPath?: string }).routerPath ?? UNMATCHED, status: String(ctx.status) };
       m.requests.inc(labels);
       m.duration.observe(labels, seconds);
     }

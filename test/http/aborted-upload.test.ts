@@ -35,7 +35,6 @@ const cases: Record<string, { path: string; head: string; body: string }> = {
     head: "POST /api/auth/challenge HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100",
     body: '{"address":"0x',
   },
-  // Chunked bodies take koa-body's reader instead of the direct one.
   chunked: {
     path: "/api/auth/login",
     head: "POST /api/auth/login HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked",

@@ -8,7 +8,7 @@ import pino from "pino";
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { BODY_LIMIT_BYTES, jsonBody } from "../../daemon/http/middleware/body.js";
-import { renderError } from "../../daemon/http/middleware/errors.js";
+import { errorEnvelope } from "../../daemon/http/middleware/errors.js";
 import { JsonNumber } from "../../daemon/http/json-number.js";
 
 const t = suite<{ server: Server; port: number; seen: number }>("json body");
@@ -16,13 +16,7 @@ const t = suite<{ server: Server; port: number; seen: number }>("json body");
 t.before(async (ctx) => {
   const app = new Koa();
   const log = pino({ level: "silent" });
-  app.use(async (k, next) => {
-    try {
-      await next();
-    } catch (err) {
-      renderError(log, k, err);
-    }
-  });
+  app.use(errorEnvelope(log));
   app.use(jsonBody());
   ctx.seen = 0;
   app.use((k) => {

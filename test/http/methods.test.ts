@@ -27,6 +27,15 @@ test("a known path asked with a method it does not serve: 405 with Allow naming 
     const unknown = await d.http.get("/api/no-such-thing");
     assert.is(unknown.status, 404);
     assert.is(unknown.headers.get("allow"), null);
+
+    // A method no route uses is no different: 405 on a route's path, 404 on any other, both in the envelope.
+    const odd = await raw(d, "PROPFIND", "/api/trade");
+    assert.is(odd.status, 405);
+    assert.is(((await odd.json()) as { error: { code: string } }).error.code, "METHOD_NOT_ALLOWED");
+    assert.equal(allowOf(odd.headers), new Set(["POST", "OPTIONS"]));
+    const oddElsewhere = await raw(d, "PROPFIND", "/api/no-such-thing");
+    assert.is(oddElsewhere.status, 404);
+    assert.is(((await oddElsewhere.json()) as { error: { code: string } }).error.code, "NOT_FOUND");
   } finally {
     await d.close();
   }

@@ -3,14 +3,21 @@
 // foreign errors into AppError; the database's temporary failures (an outage, a lock or statement
 // timeout) are 503 with Retry-After (errors.ts databaseError); anything else is a bug: a masked 500,
 // logged once with its stack.
-import type { Context } from "koa";
+import type { Context, Middleware } from "koa";
 import type { Logger } from "pino";
 import { AppError, databaseError, isAppError } from "../../errors.js";
 import { CLIENT_HEADER, audienceOf, withNextDetails, withNextSteps } from "../next-steps.js";
 
-/** A request nothing below answered is a 404 in the envelope, not Koa's text "Not Found". */
-export function unanswered(ctx: Context): AppError | undefined {
-  return ctx.status === 404 && ctx.body === undefined ? new AppError("NOT_FOUND", `no route for ${ctx.method} ${ctx.path}`) : undefined;
+/** Every failure below, in the envelope; a request nothing below answered is a 404 in it, not Koa's text "Not Found". */
+export function errorEnvelope(log: Logger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) throw new AppError("NOT_FOUND", `no route for ${ctx.method} ${ctx.path}`);
+    } catch (err) {
+      renderError(log, ctx, err);
+    }
+  };
 }
 
 export function renderError(log: Logger, ctx: Context, err: unknown): void {
