@@ -152,7 +152,7 @@ export function composeServices(deps: ServiceDeps) {
   });
   // A pause stored by any source, on any daemon sharing the store: the holder of the vault acts on it.
   live.observe(enforcement.observe);
-  const vaults = createVaultService({ db, changeKey: store.changeKey, changeKeyNow: store.changeKeyNow, chain: chainOps, balances, views, enforcement, modes, deadMan, share, exclusive: store.exclusive, clock, log });
+  const vaults = createVaultService({ db, changeKey: store.changeKey, chain: chainOps, balances, views, enforcement, modes, deadMan, share, exclusive: store.exclusive, clock, log });
   const gate = createVaultGate({ db, balances, refresh: vaults.refresh, clock, staleAfterMs: config.staleAfter * 1000 });
   // Notices to one user (ProposalSigned, an agent key expiring, an account's stop); the webhooks outbox is its sink (below).
   const notices = createUserNotices({ db, clock });

@@ -25,7 +25,6 @@ export interface VaultServiceDeps {
   db: Executor;
   /** The store's change key: the list cache is valid while it does not move. */
   changeKey(): Promise<string>;
-  changeKeyNow?: () => string;
   chain: VaultChainOps;
   balances: VaultBalances;
   views: AccountViews;
@@ -231,19 +230,9 @@ export function createVaultService(deps: VaultServiceDeps) {
       return { active: vaults.length, due: live.length, read };
     },
 
-    /**
-     * What list would answer, when that needs no wait: the list kept for `user` under a change key
-     * read without one (SQLite) that has not moved since. Undefined otherwise (then list).
-     */
-    listKept(user: string): readonly VaultSummary[] | undefined {
-      if (!deps.changeKeyNow) return undefined;
-      const hit = lists.get(user);
-      return hit?.changes === deps.changeKeyNow() ? hit.items : undefined;
-    },
-
     /** Vaults where `user` is the investor or the trader, newest first. */
     async list(user: string): Promise<readonly VaultSummary[]> {
-      const changes = deps.changeKeyNow ? deps.changeKeyNow() : await deps.changeKey();
+      const changes = await deps.changeKey();
       const hit = lists.get(user);
       if (hit && hit.changes === changes) return hit.items;
       const items = Object.freeze((await vaultsRepo.vaultSummariesOfParty(db, user)).map(rowToSummary));

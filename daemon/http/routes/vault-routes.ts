@@ -39,12 +39,7 @@ export function vaultRoutes(deps: { vaults: VaultService; exports: VaultExports 
       summary: "Vaults where you are the investor or the trader",
       response: R.vaultList,
       errors: ["UNAUTHENTICATED"],
-      // Answered without a promise when the list is kept and nothing was written since (the
-      // dashboard and bots poll this): bench http-read.
-      handler: ({ user }) => {
-        const kept = vaults.listKept(user.address);
-        return kept ? rendered(kept) : vaults.list(user.address).then(rendered);
-      },
+      handler: async ({ user }) => rendered(await vaults.list(user.address)),
     }),
     defineRoute({
       method: "get", path: "/api/vaults/:address", tag: "vaults", auth: true, params: vaultParams,
