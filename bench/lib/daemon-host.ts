@@ -118,8 +118,8 @@ export interface BulkVaults {
  * `count` vaults traded by `trader`, created through the real path in bulk: each investor is a fresh
  * wallet and its own exchange account, funded with the sim faucet (which also mints the settlement
  * token) so its balance is the vault's initial balance; both parties sign the EIP-712 terms, and
- * createVault goes through the daemon's operator sender, whose receipt write-through puts the vault
- * rows in the database. `parallel` at a time (the sender serializes, but receipts are awaited together).
+ * createVault goes through the daemon's operator sender, and its receipt goes through the daemon's
+ * indexer, as the daemon's own vault calls do, which puts the vault rows in the database. `parallel` at a time (the sender serializes, but receipts are awaited together).
  */
 export async function createVaults(
   d: DaemonWithParts, trader: AnyWallet, count: number,
@@ -151,6 +151,7 @@ export async function createVaults(
       const args = ethersTypedDataArgs(buildVaultTermsTypedData({ chainId: d.chain.chainId, factory: d.chain.addresses.factory, terms }));
       const [investorSignature, traderSignature] = await Promise.all([investor.signTypedData(...args), trader.signTypedData(...args)]);
       const r = await createVault(d.chain.signer, { factory: d.chain.addresses.factory, terms, investorSignature, traderSignature });
+      await d.indexer.applyReceipt(r.receipt);
       return r.vault;
     }))));
   }
