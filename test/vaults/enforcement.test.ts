@@ -157,11 +157,12 @@ t("three concurrent triggers send one cancel per order and one close per positio
   const oids = (await openOrders(c)).map((o) => o.orderId).sort();
   await faults.add({ kind: "http500", endpoint: "exchange", count: 100_000 });
   await breachNow(c);
-  await faults.clear();
+  // Taken before the faults clear: a retry already waiting may go the moment they do.
   const mark = d.daemon.sim!.requests.at(-1)?.id ?? 0;
+  await faults.clear();
   await Promise.all([d.daemon.enforcement.trigger(c.vault), d.daemon.enforcement.trigger(c.vault), d.daemon.enforcement.cycle()]);
   await waitUntil(async () => (await vaultDetail(c)).enforcement?.state === "holds", { timeoutMs: 30_000, what: "holds" });
-  const actions = d.daemon.sim!.requests.filter((r) => r.id > mark && r.path === "/exchange").map((r) => (r.body as any).action);
+  const actions = d.daemon.sim!.requests.filter((r) => r.id > mark && r.path === "/exchange" && r.fault === undefined).map((r) => (r.body as any).action);
   const cancels = actions.filter((a) => a.type === "cancel").flatMap((a) => a.cancels.map((x: { o: number }) => x.o)).sort();
   assert.equal(cancels, oids, "each resting order canceled once");
   const closes = actions.filter((a) => a.type === "order");
