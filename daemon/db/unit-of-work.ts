@@ -2,7 +2,7 @@
 // inside it (found through AsyncLocalStorage, so callees need not pass the transaction along) joins it
 // as a savepoint, and grouped calls made within a few milliseconds share one commit. The adapter
 // says how a transaction is opened, committed and made durable; this module says how they nest.
-import { scopedStorage } from "../lib/scoped-storage.js";
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { Executor, UnitOfWork } from "./store.js";
 
 /** An open transaction as its adapter hands it over. */
@@ -41,7 +41,7 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 const GATHER_MS = 4;
 
 export function unitOfWork(transaction: TransactionRunner): UnitOfWork & { flush(): Promise<void> } {
-  const current = scopedStorage<OpenTransaction>();
+  const current = new AsyncLocalStorage<OpenTransaction>();
 
   async function inSavepoint<T>(t: OpenTransaction, fn: (trx: Executor) => Promise<T>): Promise<T> {
     const name = `sp${++t.savepoints}`;
@@ -68,6 +68,8 @@ export function unitOfWork(transaction: TransactionRunner): UnitOfWork & { flush
     });
   }
 
+  // The store outlives its transaction in work the transaction started (a timer, an unawaited
+  // promise): such work finds it closed and opens a transaction of its own.
   const run = <T>(synced: boolean, fn: (trx: Executor) => Promise<T>): Promise<T> => {
     const outer = current.getStore();
     if (outer?.open) return inSavepoint(outer, fn);

@@ -120,6 +120,55 @@ only("postgres", test)("a statement that failed inside a unit of work, its error
   }
 });
 
+test("work a transaction started that runs after its commit opens a transaction of its own", async () => {
+  const { store, close } = await openTestStore();
+  try {
+    await sql`CREATE TABLE t (v INTEGER)`.execute(store.db);
+    const seen: Executor[] = [];
+    let later!: Promise<number>;
+    await store.write(async (trx) => {
+      seen.push(trx);
+      await insert(trx, 1);
+      // The timer carries the transaction's async context past its commit.
+      later = new Promise((r) => setTimeout(r, 5)).then(() => store.write((inner) => (seen.push(inner), insert(inner, 2))));
+    });
+    assert.is(await later, 1);
+    assert.ok(seen[1] !== seen[0], "the later write joined a finished transaction");
+    // and it committed: a failure after it in a new transaction leaves it stored
+    await store.write((trx) => insert(trx, 3).then(() => Promise.reject(new Error("boom")))).catch(() => undefined);
+    assert.equal(await values(store.db), [1, 2]);
+  } finally {
+    await close();
+  }
+});
+
+test("a write begun outside a transaction while one is open does not join it: each commits or rolls back alone", async () => {
+  const { store, close } = await openTestStore();
+  try {
+    await sql`CREATE TABLE t (v INTEGER)`.execute(store.db);
+    let entered!: () => void;
+    const inside = new Promise<void>((r) => (entered = r));
+    let finish!: () => void;
+    const held = new Promise<void>((r) => (finish = r));
+    const failing = store.write(async (trx) => {
+      await insert(trx, 1);
+      entered();
+      await held;
+      throw new Error("boom");
+    });
+    await inside;
+    // On SQLite this one waits for the connection; on PostgreSQL it runs beside the other.
+    const other = store.write((trx) => insert(trx, 2));
+    await new Promise((r) => setTimeout(r, 5));
+    finish();
+    await failing.then(() => assert.unreachable("the write resolved"), (err: Error) => assert.match(err.message, /boom/));
+    assert.is(await other, 1);
+    assert.equal(await values(store.db), [2]);
+  } finally {
+    await close();
+  }
+});
+
 test("grouped calls made together share one commit; one that throws is rolled back alone", async () => {
   const { store, target, close } = await openTestStore();
   try {
