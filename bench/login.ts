@@ -202,7 +202,7 @@ export async function login(size: LoginSize = LOGIN_FULL): Promise<BenchResult> 
         `the rest is the login request around its verify, with its share of the synced commit.`,
       `Daemon CPU while signing in: ${Math.round(median(cpu) * 100)}% of one core (at rest, before the runs: ${fmt(restShare * 100)}%); the wallets sign in the benchmark process, on the other core.`,
       `SQLite commits per sign-in (each one fsync unless marked), one at a time: ${per(commits, size.commitProbe)}; ` +
-        `${size.concurrency} at once (1 s, ${loadDone} sign-ins): ${per(loadCommits, loadDone)}. Sign-ins that arrive together share the session commit (store.grouped).`,
+        `${size.concurrency} at once (1 s, ${loadDone} sign-ins): ${per(loadCommits, loadDone)}. Each login spends its nonce and writes its session in a durable commit of its own (store.write).`,
       `A read (GET /api/vaults, one at a time from another process, ${size.readProbeS} s each): ${readsAtRest.count} at rest, p50 ${fmt(readsAtRest.p50)} ms, p99 ${fmt(readsAtRest.p99)} ms; ` +
         `${readsDuring.count} while ${size.concurrency} wallets sign in, p50 ${fmt(readsDuring.p50)} ms, p99 ${fmt(readsDuring.p99)} ms. The signature check runs on a thread of its own (auth/signer-pool.ts).`,
     ],
