@@ -52,8 +52,8 @@ export function unitOfWork(transaction: TransactionRunner): UnitOfWork {
     });
   }
 
-  // The store outlives its transaction in work the transaction started (a timer, an unawaited
-  // promise): such work finds it closed and opens a transaction of its own.
+  // Work started inside a transaction (a timer, an unawaited promise) keeps its context after the
+  // commit: it finds that transaction closed and opens one of its own.
   const run = <T>(synced: boolean, fn: (trx: Executor) => Promise<T>): Promise<T> => {
     const outer = current.getStore();
     if (outer?.open) return inSavepoint(outer, fn);
