@@ -1,9 +1,10 @@
-// login-shared: login's measurement (complete sign-ins per second with `concurrency` wallets at once,
-// against the signature check login makes, recoverSigner, in a loop in this process) on the set-up
-// daemons sharing a database need (lib/shared-setup.ts: Anvil over --rpc-url, a sim over
-// --exchange-url): a daemon on PostgreSQL beside one on SQLite, each in its own worker, both up at
-// once. Every round times each daemon and the baseline once, starting one place further along each
-// round, so drift on the machine hits all three alike; a daemon's ratio is the median of its rounds'.
+// login-shared: login's measurement (daemon CPU per sign-in beyond the signature check login makes,
+// recoverSigner timed in a loop in this process; sign-ins/s with `concurrency` wallets at once beside
+// the check's rate) on the set-up daemons sharing a database need (lib/shared-setup.ts: Anvil over
+// --rpc-url, a sim over --exchange-url): a daemon on PostgreSQL beside one on SQLite, each in its own
+// worker, both up at once. Every round times each daemon and the baseline once, starting one place
+// further along each round, so drift on the machine hits all three alike; a daemon's figures are the
+// medians of its rounds'.
 import { signIns, signInOnce, issuedChallenges, verifyRate, wallet, type LoginSize, type Signed } from "./login.js";
 import { httpClient, type Client } from "./lib/load.js";
 import { backendCpuMs, databaseName } from "./lib/pg-backends.js";
@@ -127,16 +128,17 @@ export async function loginShared(size: LoginSize = LOGIN_SHARED_FULL): Promise<
   });
 }
 
-/** Daemon CPU per sign-in beyond one verify, as a share of the verify's CPU, round by round. */
-const beyond = (s: Side, base: Baseline) => s.cpuMs.map((ms, i) => (ms - base.cpuMs[i]!) / base.cpuMs[i]!);
+/** Daemon CPU per sign-in beyond one signature check (ms), round by round. */
+const beyond = (s: Side, base: Baseline) => s.cpuMs.map((ms, i) => ms - base.cpuMs[i]!);
 const ratios = (s: Side, base: Baseline) => s.rates.map((r, i) => r / base.rates[i]!);
 
 function figures(s: Side, base: Baseline): Figure[] {
   const ratio = median(ratios(s, base));
   const added = median(beyond(s, base));
   return [
-    { label: `${s.name}, sign-ins/s`, value: median(s.rates), unit: "/s", baseline: median(base.rates), ratio: `${fmt(ratio)}x`, target: ">= 0.8x baseline", met: ratio >= 0.8 },
-    { label: `${s.name}, daemon CPU beyond the verify`, value: added, unit: "x verify", ratio: "-", target: "< 0.25", met: added < 0.25 },
+    // Login's budget (bench/login.ts); the PostgreSQL server's CPU per sign-in is in the notes.
+    { label: `${s.name}, daemon CPU per sign-in beyond the signature check`, value: added, unit: "ms", ratio: "-", target: "< 5 ms", met: added < 5 },
+    { label: `${s.name}, sign-ins/s (baseline: the check alone)`, value: median(s.rates), unit: "/s", baseline: median(base.rates), ratio: `${fmt(ratio)}x`, target: "report" },
   ];
 }
 
@@ -145,7 +147,7 @@ function notes(s: Side, base: Baseline, probe: number): string[] {
     Object.entries(counts).map(([db, c]) => `${fmt(c / n)} in ${db}`).join(", ") || "none counted";
   return [
     `${s.name}: sign-ins/s per round ${s.rates.map((r) => fmt(r)).join(", ")}; over the round's check ${ratios(s, base).map((r) => `${fmt(r)}x`).join(", ")}; ` +
-      `daemon CPU per sign-in beyond one verify (x the verify's CPU) ${beyond(s, base).map((a) => fmt(a)).join(", ")}; ` +
+      `daemon CPU per sign-in beyond one signature check ${beyond(s, base).map((a) => `${fmt(a)} ms`).join(", ")}; ` +
       `daemon CPU while signing in ${s.busy.map((b) => `${Math.round(b * 100)}%`).join(", ")} of one core` +
       (s.database ? `; the PostgreSQL server's backends ${s.serverCpuMs.map((ms) => `${fmt(ms * 1000)} µs`).join(", ")} of CPU per sign-in (${s.serverCpuMs.map((ms, i) => `${fmt(ms / base.cpuMs[i]!)}x`).join(", ")} the verify).` : "."),
     `${s.name}: commits per sign-in (synced unless marked), one at a time: ${per(s.commits.one, probe)}; ` +

@@ -29,7 +29,7 @@ export interface CycleCost {
   readMs: number;
   /** Exchange reads made. */
   reads: number;
-  /** Wall time during which at least one of the store's units of work (write, relaxed, grouped) was in flight (shared set-up only, else 0). */
+  /** Wall time during which at least one of the store's units of work (write, relaxed) was in flight (shared set-up only, else 0). */
   writeMs: number;
   /** CPU time of the daemon's process during the cycle (the in-process sim included, Anvil not). */
   cpuMs: number;
@@ -92,7 +92,7 @@ function timeCalls<T extends object>(target: T, methods: readonly (keyof T & str
 }
 
 const timeReads = (exchange: ExchangeAdapter) => timeCalls(exchange, ["accountState", "ledgerUpdates", "fills"]);
-const timeWrites = (store: Store) => timeCalls(store, ["write", "relaxed", "grouped"]);
+const timeWrites = (store: Store) => timeCalls(store, ["write", "relaxed"]);
 
 export function serve() {
   let hosted: HostedDaemon | undefined;

@@ -136,8 +136,7 @@ export function createAuthService(deps: {
       const expiresAt = now + settings.sessionTtlMs;
       const sweep = now - lastSweep >= SWEEP_EVERY_MS;
       if (sweep) lastSweep = now;
-      // Grouped: sign-ins verified within a few milliseconds of each other share one durable commit.
-      const spent = await work.grouped(async (trx) => {
+      const spent = await work.write(async (trx) => {
         if (sweep) await repo.deleteExpired(trx, now, now - SPENT_KEPT_AFTER_EXPIRY_MS);
         return repo.recordLogin(trx, { nonce, expiresAt: issued.expiresAt }, {
           token_hash: hashToken(sessionToken),

@@ -176,7 +176,6 @@ export async function openPostgresStore(url: string, opts: { poolSize?: number; 
     db,
     write: work.write,
     relaxed: work.relaxed,
-    grouped: work.grouped,
     // xmin:xmax:in-progress list. It moves whenever a transaction that wrote ends, whichever daemon
     // ran it (xmax passes it, or it leaves the in-progress list), and the set of visible commits
     // cannot change while it stands still. A rollback moves it too: a harmless extra miss.
@@ -203,7 +202,6 @@ export async function openPostgresStore(url: string, opts: { poolSize?: number; 
     presence,
     now: async () => (await sql<{ now: number }>`select (extract(epoch from clock_timestamp()) * 1000)::bigint as now`.execute(db)).rows[0]!.now,
     close: async () => {
-      await work.flush();
       await notices.close();
       await presence.close();
       await db.destroy();

@@ -101,17 +101,13 @@ export async function openSqliteStore(path: string): Promise<SqliteStore> {
     sqlite,
     write: work.write,
     relaxed: work.relaxed,
-    grouped: work.grouped,
     // The daemon is the file's only writer, and writes through this connection.
     changeKey: async () => String(totalChanges.get()),
     changeKeyNow: () => String(totalChanges.get()),
     exclusive: exclusiveInProcess(),
     now: async () => Date.now(),
     listen: () => () => undefined,
-    close: async () => {
-      await work.flush();
-      await db.destroy();
-    },
+    close: () => db.destroy(),
   };
 }
 

@@ -22,12 +22,6 @@ export interface UnitOfWork {
    * money or an order.
    */
   relaxed<T>(fn: (trx: Executor) => Promise<T>): Promise<T>;
-  /**
-   * Group commit: `fn` joins every other grouped call made within a few milliseconds of the group's
-   * first (unit-of-work.ts), and the group commits durably in one transaction, one sync for all. Each call runs in its own savepoint,
-   * so one that throws is rolled back alone and only its promise rejects.
-   */
-  grouped<T>(fn: (trx: Executor) => Promise<T>): Promise<T>;
 }
 
 export type StoreKind = "sqlite" | "postgres";
@@ -63,7 +57,7 @@ export interface Store extends UnitOfWork {
   listen(channel: string, listener: (payload: string) => void): () => void;
   /** Shared stores only: marks that live exactly as long as a process's connection (db/presence.ts). */
   presence?: Presence;
-  /** Commits grouped calls still queued, then closes the connections. */
+  /** Closes the connections. */
   close(): Promise<void>;
 }
 

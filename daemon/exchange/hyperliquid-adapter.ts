@@ -1,11 +1,9 @@
 // The Hyperliquid adapter, on the maintained @nktkas/hyperliquid SDK. The base URL decides where it
 // goes: Hyperliquid mainnet or testnet, or the built-in sim on loopback. Same code path for all.
-import { ExchangeClient, InfoClient } from "@nktkas/hyperliquid";
-import { ApiRequestError } from "@nktkas/hyperliquid";
+import { ApiRequestError, ExchangeClient, HttpTransport, InfoClient } from "@nktkas/hyperliquid";
 import { monotonicNonces, type NonceSource } from "./nonces.js";
 import { exchangeReason, rejectionError, translateExchangeError } from "./translate-error.js";
 import { forcedKind } from "./forced-fills.js";
-import { nodeHttpTransport } from "./http-transport.js";
 import { childOutcome, dec, orderWire, placeOutcome, side, toOpenOrder, type RawOrder } from "./order-wire.js";
 import { typedDataSigner } from "./typed-data-signer.js";
 import {
@@ -20,7 +18,7 @@ export const TESTNET_URL = "https://api.hyperliquid-testnet.xyz";
 
 export interface HyperliquidAdapterOptions {
   kind: ExchangeKind;
-  /** Base URL without a path (the SDK resolves `info` and `exchange` against it). */
+  /** Base URL, a path prefix allowed (the SDK's transport posts to `<url>/info` and `<url>/exchange`). */
   url: string;
   isTestnet: boolean;
   timeoutMs?: number;
@@ -36,7 +34,10 @@ export const FUNDING_PAGE = 500;
 
 export function createHyperliquidAdapter(opts: HyperliquidAdapterOptions): ExchangeAdapter {
   const clock = opts.clock ?? Date.now;
-  const transport = nodeHttpTransport({ url: opts.url, isTestnet: opts.isTestnet, timeoutMs: opts.timeoutMs ?? 10_000 });
+  // The SDK resolves "info" and "exchange" against apiUrl as relative URLs: a path in the base URL
+  // (a proxy's prefix) is kept only when it ends in a slash.
+  const apiUrl = opts.url.endsWith("/") ? opts.url : `${opts.url}/`;
+  const transport = new HttpTransport({ apiUrl, isTestnet: opts.isTestnet, timeout: opts.timeoutMs ?? 10_000 });
   const info = new InfoClient({ transport });
   const limiter = opts.limiter ?? weightLimiter({ ...HYPERLIQUID_WEIGHT, clock });
   const nonces = opts.nonces ?? monotonicNonces(clock);

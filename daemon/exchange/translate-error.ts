@@ -42,6 +42,8 @@ export function rejectionError(reason: string): AppError {
 export function translateExchangeError(err: unknown, what: string): AppError {
   if (err instanceof AppError) return err;
   if (err instanceof ApiRequestError) return rejectionError(exchangeReason(err.response) ?? err.message);
+  // The SDK's HttpTransport throws this for every failed request: with the response when the exchange
+  // answered, else with the cause (its timeout, the caller's abort, fetch's TypeError for a lost connection).
   if (err instanceof HttpRequestError) {
     const status = err.response?.status;
     return new AppError(

@@ -1,10 +1,8 @@
 // The store's write modes on either store: durable commits by default, relaxed ones that skip the
 // sync for one transaction and must always put it back (SQLite's synchronous=NORMAL for one commit,
-// PostgreSQL's synchronous_commit=off set locally), units of work nested as savepoints, group commits.
+// PostgreSQL's synchronous_commit=off set locally), units of work nested as savepoints.
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { statSync } from "node:fs";
-import { dirname, join } from "node:path";
 import { sql } from "kysely";
 import { openStore } from "../../daemon/db/database.js";
 import { postgresMigrations } from "../../daemon/db/migrations/index.js";
@@ -120,61 +118,50 @@ only("postgres", test)("a statement that failed inside a unit of work, its error
   }
 });
 
-test("grouped calls made together share one commit; one that throws is rolled back alone", async () => {
-  const { store, target, close } = await openTestStore();
-  try {
-    await sql`CREATE TABLE t (v INTEGER UNIQUE)`.execute(store.db);
-    // On SQLite each commit appends at least one WAL frame; this group's one commit writes two (the
-    // table's page and the index's), where separate commits would write at least one each for four calls.
-    const sqlite = storeKind === "sqlite" ? sqliteHandle(store) : undefined;
-    sqlite?.pragma("wal_checkpoint(TRUNCATE)");
-    const pageSize = sqlite?.pragma("page_size", { simple: true }) as number;
-    const walFrames = () => Math.max(0, (statSync(join(dirname(target), "t.db-wal")).size - 32) / (pageSize + 24));
-    const results = await Promise.allSettled([
-      store.grouped((trx) => insert(trx, 1)),
-      store.grouped((trx) => insert(trx, 2)),
-      store.grouped(async (trx) => {
-        await insert(trx, 3);
-        await insert(trx, 1); // UNIQUE violation: this call's own insert of 3 must go too
-      }),
-      store.grouped((trx) => insert(trx, 4)),
-    ]);
-    assert.equal(results.map((r) => r.status), ["fulfilled", "fulfilled", "rejected", "fulfilled"]);
-    assert.equal(await values(store.db), [1, 2, 4]);
-    if (sqlite) {
-      const frames = walFrames();
-      assert.ok(frames >= 1 && frames <= 2, `four calls, one commit (${frames} WAL frames)`);
-    }
-    assert.is(await level(store.db), "durable");
-    // calls made in a later turn form a new group
-    assert.is(await store.grouped((trx) => insert(trx, 5)), 1);
-    // a call still queued when the store closes is committed first
-    const late = store.grouped((trx) => insert(trx, 6));
-    await store.close();
-    assert.is(await late, 1);
-    const reopened = await openStore(target);
-    assert.equal(await values(reopened.db), [1, 2, 4, 5, 6]);
-    await reopened.close();
-  } finally {
-    await close().catch(() => undefined); // closed above already
-  }
-});
-
-test("a grouped call made a millisecond after another joins its commit; one made after it committed opens another", async () => {
+test("work a transaction started that runs after its commit opens a transaction of its own", async () => {
   const { store, close } = await openTestStore();
   try {
     await sql`CREATE TABLE t (v INTEGER)`.execute(store.db);
     const seen: Executor[] = [];
-    const first = store.grouped((trx) => (seen.push(trx), insert(trx, 1)));
-    // A timer of 1 ms set after the group's fires before it, however late the event loop runs.
-    await new Promise((r) => setTimeout(r, 1));
-    const second = store.grouped((trx) => (seen.push(trx), insert(trx, 2)));
-    await Promise.all([first, second]);
-    assert.is(seen.length, 2);
-    assert.ok(seen[0] === seen[1], "the two calls ran in two transactions");
-    await store.grouped((trx) => (seen.push(trx), insert(trx, 3)));
-    assert.ok(seen[2] !== seen[0], "a call after the commit joined a finished transaction");
-    assert.equal(await values(store.db), [1, 2, 3]);
+    let later!: Promise<number>;
+    await store.write(async (trx) => {
+      seen.push(trx);
+      await insert(trx, 1);
+      // The timer carries the transaction's async context past its commit.
+      later = new Promise((r) => setTimeout(r, 5)).then(() => store.write((inner) => (seen.push(inner), insert(inner, 2))));
+    });
+    assert.is(await later, 1);
+    assert.ok(seen[1] !== seen[0], "the later write joined a finished transaction");
+    // and it committed: a failure after it in a new transaction leaves it stored
+    await store.write((trx) => insert(trx, 3).then(() => Promise.reject(new Error("boom")))).catch(() => undefined);
+    assert.equal(await values(store.db), [1, 2]);
+  } finally {
+    await close();
+  }
+});
+
+test("a write begun outside a transaction while one is open does not join it: each commits or rolls back alone", async () => {
+  const { store, close } = await openTestStore();
+  try {
+    await sql`CREATE TABLE t (v INTEGER)`.execute(store.db);
+    let entered!: () => void;
+    const inside = new Promise<void>((r) => (entered = r));
+    let finish!: () => void;
+    const held = new Promise<void>((r) => (finish = r));
+    const failing = store.write(async (trx) => {
+      await insert(trx, 1);
+      entered();
+      await held;
+      throw new Error("boom");
+    });
+    await inside;
+    // On SQLite this one waits for the connection; on PostgreSQL it runs beside the other.
+    const other = store.write((trx) => insert(trx, 2));
+    await new Promise((r) => setTimeout(r, 5));
+    finish();
+    await failing.then(() => assert.unreachable("the write resolved"), (err: Error) => assert.match(err.message, /boom/));
+    assert.is(await other, 1);
+    assert.equal(await values(store.db), [2]);
   } finally {
     await close();
   }

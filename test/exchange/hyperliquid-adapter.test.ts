@@ -3,7 +3,9 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import { Wallet } from "ethers";
+import { createServer } from "node:http";
 import { isAppError } from "../../daemon/errors.js";
+import { createHyperliquidAdapter } from "../../daemon/exchange/hyperliquid-adapter.js";
 import { weightLimiter } from "../../daemon/exchange/weight-limiter.js";
 import { newCloid } from "../../daemon/trading/trading-service.js";
 import { adapterWithAgent, type AdapterRig } from "./_adapter.js";
@@ -97,6 +99,66 @@ t("5xx and timeouts become retryable EXCHANGE_UNAVAILABLE", async ({ h, ex, mast
   }
   h.sim.faults.next({ kind: "timeout", endpoint: "info", delayMs: 3_000 });
   assert.is(await code(ex.mids()), "EXCHANGE_UNAVAILABLE");
+});
+
+t("an order the exchange leaves unanswered ends at the adapter's timeout, a dropped answer and the caller's abort at once: all unavailable, retryable", async ({ h, ex, agent }) => {
+  const order = () => ({ asset: 0, isBuy: true, price: "50000", size: "0.01", reduceOnly: false, tif: "Gtc" as const, cloid: newCloid() });
+  const failure = async (p: Promise<unknown>) => {
+    const t0 = Date.now();
+    try {
+      await p;
+    } catch (e) {
+      if (!isAppError(e)) throw e;
+      return { code: e.code, retryable: e.retryable, message: e.message, ms: Date.now() - t0 };
+    }
+    throw new Error("expected a failure");
+  };
+  h.sim.faults.next({ kind: "http500", endpoint: "exchange" });
+  const refused = await failure(ex.placeOrder(agent, order()));
+  assert.equal([refused.code, refused.retryable], ["EXCHANGE_UNAVAILABLE", true]);
+  assert.match(refused.message, "(HTTP 500)");
+  // The rig's timeout is 1 s; the sim would hang for 5.
+  h.sim.faults.next({ kind: "timeout", endpoint: "exchange", delayMs: 5_000 });
+  const slow = await failure(ex.placeOrder(agent, order()));
+  assert.equal([slow.code, slow.retryable], ["EXCHANGE_UNAVAILABLE", true]);
+  assert.ok(slow.ms >= 900 && slow.ms < 3_000, `ended after ${slow.ms} ms`);
+  h.sim.faults.next({ kind: "drop-after-processing", endpoint: "exchange" });
+  const dropped = await failure(ex.placeOrder(agent, order()));
+  assert.equal([dropped.code, dropped.retryable], ["EXCHANGE_UNAVAILABLE", true]);
+  h.sim.faults.next({ kind: "delay", endpoint: "exchange", delayMs: 5_000 });
+  const abort = new AbortController();
+  setTimeout(() => abort.abort(), 50);
+  const aborted = await failure(ex.placeOrder(agent, order(), { signal: abort.signal }));
+  assert.equal([aborted.code, aborted.retryable], ["EXCHANGE_UNAVAILABLE", true]);
+  assert.ok(aborted.ms < 900, `ended after ${aborted.ms} ms`);
+});
+
+t("a base URL with a path (an exchange behind a proxy's prefix) keeps it; its 429 asks the caller to wait", async () => {
+  const seen: string[] = [];
+  let status = 200;
+  const server = createServer((req, res) => {
+    seen.push(`${req.method} ${req.url}`);
+    res.writeHead(status, { "Content-Type": "application/json" });
+    res.end(status === 200 ? JSON.stringify({ BTC: "60000" }) : "null");
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  try {
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/hl`;
+    const ex = createHyperliquidAdapter({ kind: "sim", url, isTestnet: true, timeoutMs: 1_000 });
+    assert.equal(await ex.mids(), { BTC: "60000" });
+    assert.equal(seen, ["POST /hl/info"]);
+    status = 429;
+    try {
+      await ex.mids();
+      assert.unreachable();
+    } catch (e) {
+      assert.ok(isAppError(e) && e.code === "EXCHANGE_UNAVAILABLE" && e.retryable && e.retryAfter === 10, String(e));
+      assert.match(e.message, "(HTTP 429)");
+    }
+  } finally {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
 });
 
 t("an action past its expiresAfter is refused by the exchange", async ({ ex, agent }) => {

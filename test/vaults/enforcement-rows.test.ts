@@ -19,7 +19,6 @@ function heldWrites(work: UnitOfWork) {
       waiting.push({ go: (fail) => (fail ? reject(fail) : resolve()) });
     }).then(() => work.write(fn)),
     relaxed: (fn) => work.relaxed(fn),
-    grouped: (fn) => work.grouped(fn),
   };
   return { held, next: () => waiting.shift()! };
 }
