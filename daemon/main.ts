@@ -243,7 +243,7 @@ function buildServices(
   const { config, log, clock, metrics } = base;
   const { store, chain, venue, address } = parts;
   const auth = createAuthService({
-    db: store.db, work: store, changeKey: store.changeKey, changeKeyNow: store.changeKeyNow, clock,
+    db: store.db, work: store, changeKey: store.changeKey, clock,
     origin: () => ({ publicUrl: address.publicUrl, chainId: chain.chainId }),
     allowedOrigins: () => address.allowedOrigins,
     settings: { sessionMaxAgeMs: config.sessionMaxAgeDays * 86_400_000, ...parts.authSettings },

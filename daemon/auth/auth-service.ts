@@ -50,12 +50,6 @@ export interface AuthService {
   challenge(address: string, requestOrigin?: string): Promise<{ message: string; nonce: string; expiresAt: number }>;
   login(input: { address: string; signature: string; nonce: string }): Promise<LoginResult>;
   authenticate(token: string): Promise<AuthUser>;
-  /**
-   * What authenticate would answer, when it can be known without waiting: a session kept in memory
-   * under an unmoved change key (SQLite), not expired and not due for a refresh. Undefined otherwise
-   * (then authenticate). It lets a hot read make no promise for its session (bench http-read).
-   */
-  known(token: string): AuthUser | undefined;
   logout(token: string): Promise<void>;
   /** A single-use, 60-second ticket that opens the event stream as `user` (for EventSource across sites). */
   issueTicket(user: AuthUser): Promise<{ ticket: string; expiresAt: number }>;
@@ -75,7 +69,6 @@ export function createAuthService(deps: {
   work: UnitOfWork;
   /** The store's change key: a session row is read again whenever it moves (session-reader.ts). */
   changeKey: () => Promise<string>;
-  changeKeyNow?: () => string;
   origin: () => SignInOrigin;
   /** Origins a sign-in message may name: the daemon's own and the configured CORS origins. */
   allowedOrigins: () => Set<string>;
@@ -96,7 +89,7 @@ export function createAuthService(deps: {
   const MAX_CLOCK_AHEAD_MS = 5 * 60_000;
   let lastSweep = -Infinity;
   const tickets = createEventTickets({ db, work: deps.work, clock });
-  const sessions = createSessionReader({ db, changeKey: deps.changeKey, changeKeyNow: deps.changeKeyNow });
+  const sessions = createSessionReader({ db, changeKey: deps.changeKey });
   const key = signInKey(db, clock);
   // One reading of a session row, for authenticate and known alike.
   const expired = (s: SessionRow, now: number) => s.expires_at <= now || s.absolute_expires_at <= now;
@@ -149,12 +142,6 @@ export function createAuthService(deps: {
       });
       if (!spent) throw rejected("this nonce was already used; request a new challenge");
       return { address, sessionToken, expiresAt };
-    },
-
-    known(token) {
-      const kept = sessions.kept(token);
-      const now = clock();
-      return kept && !expired(kept.row, now) && !refreshDue(kept.row, now) ? asUser(kept.row, kept.tokenHash) : undefined;
     },
 
     async authenticate(token) {

@@ -2,7 +2,7 @@
 // Every writer of the database moves that key (a logout, a refresh, an expiry sweep, another daemon
 // on the same PostgreSQL database, a row deleted by hand), so a kept row is never older than the
 // last write: the next request after any of them reads the table again. On SQLite the key is a
-// counter read without a query, so a hit costs no SQL at all (bench http-read). Kept by token, not by
+// counter read without a query, so a hit costs no SQL at all. Kept by token, not by
 // its hash, so a hit does not hash either: the token is in this process's memory with every request
 // that carries it anyway; only the database is kept free of it.
 import { sha256Hex } from "../lib/sha256.js";
@@ -24,18 +24,16 @@ export interface SessionRead {
 export interface SessionReader {
   /** The session row for a token, as of a change key read now. */
   find(token: string): Promise<SessionRead>;
-  /** The kept row, if the change key can be read without waiting and has not moved since. */
-  kept(token: string): { tokenHash: string; row: SessionRow } | undefined;
   /** Drops what is kept for a token (this daemon is about to change or delete its row). */
   forget(token: string): void;
 }
 
-export function createSessionReader(deps: { db: Executor; changeKey: () => Promise<string>; changeKeyNow?: () => string }): SessionReader {
+export function createSessionReader(deps: { db: Executor; changeKey: () => Promise<string> }): SessionReader {
   const kept = new Map<string, { key: string; tokenHash: string; row: SessionRow }>();
   return {
     async find(token) {
       // Read before the query whose result it keys: a write after this read moves it again.
-      const key = deps.changeKeyNow ? deps.changeKeyNow() : await deps.changeKey();
+      const key = await deps.changeKey();
       const hit = kept.get(token);
       if (hit && hit.key === key) return hit;
       const tokenHash = hit?.tokenHash ?? hashToken(token);
@@ -47,11 +45,6 @@ export function createSessionReader(deps: { db: Executor; changeKey: () => Promi
       if (kept.size >= MAX_KEPT) kept.clear();
       kept.set(token, { key, tokenHash, row });
       return { tokenHash, row };
-    },
-    kept(token) {
-      if (!deps.changeKeyNow) return undefined;
-      const hit = kept.get(token);
-      return hit?.key === deps.changeKeyNow() ? hit : undefined;
     },
     forget: (token) => void kept.delete(token),
   };

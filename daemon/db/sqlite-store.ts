@@ -103,7 +103,6 @@ export async function openSqliteStore(path: string): Promise<SqliteStore> {
     relaxed: work.relaxed,
     // The daemon is the file's only writer, and writes through this connection.
     changeKey: async () => String(totalChanges.get()),
-    changeKeyNow: () => String(totalChanges.get()),
     exclusive: exclusiveInProcess(),
     now: async () => Date.now(),
     listen: () => () => undefined,

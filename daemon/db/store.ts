@@ -36,12 +36,6 @@ export interface Store extends UnitOfWork {
    */
   changeKey(): Promise<string>;
   /**
-   * The same key read without waiting, on a store that can (SQLite: a counter on the daemon's own
-   * connection); absent where it takes a query (PostgreSQL). A cache hit on a hot read path then
-   * makes no promise at all (bench http-read).
-   */
-  changeKeyNow?: () => string;
-  /**
    * Runs `fn` while no other holder of the same name runs, in any daemon on the database (a
    * PostgreSQL advisory lock held for the call; on SQLite, one daemon's file, the daemon's own queue).
    * For work that sends over the network while it holds the lock, as a first deployment does: never
