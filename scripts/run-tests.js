@@ -12,7 +12,8 @@
 // real PostgreSQL, each reported as "<file> [pg]": one throwaway server for the whole run
 // (test/helpers/postgres-server.js), its URL passed in TRADEVAULT_TEST_PG_URL; every store a test
 // opens gets a fresh database on it. Without a PostgreSQL server those runs fail, each with one line.
-// Usage: npm test [-- <path-substring> ...]
+// Usage: npm test [-- <path-substring> ...]; npm run bench:smoke runs bench/smoke/ instead of test/
+// (`--folder bench/smoke`): each benchmark at a tiny size, which CI runs after npm test.
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
@@ -42,7 +43,10 @@ const POSTGRES_SUITES = [
 ];
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const filters = process.argv.slice(2);
+const args = process.argv.slice(2);
+const folderAt = args.indexOf("--folder");
+const folder = folderAt === -1 ? "test" : args.splice(folderAt, 2)[1];
+const filters = args;
 // Two files more than there are cores (at most 4): most files wait on the chain, the sim and timers
 // more than they compute (test/vaults two at a time kept two cores 56% busy). Since the files stopped
 // paying tsx's loader they compute less and wait as long, and a fourth fills more of the gaps: the
@@ -69,7 +73,7 @@ function findTests(dir) {
   return out;
 }
 
-const files = findTests(join(root, "test"))
+const files = findTests(join(root, folder))
   .map((f) => relative(root, f))
   .filter((f) => filters.length === 0 || filters.some((p) => f.includes(p)))
   .sort();
