@@ -11,6 +11,7 @@ import { startTestDaemon, fakeClock, type TestDaemon } from "../helpers/daemon.j
 import { waitUntil } from "../helpers/util.js";
 import { launchChromium } from "./helpers/chromium.js";
 import { expectNotice, go, openUser, signIn, type User } from "./helpers/pages.js";
+import { BUSY_MACHINE } from "../helpers/busy-machine.js";
 
 interface Ctx { d: TestDaemon; browser: Browser; ivy: User; tom: User; vault: string }
 const t = suite<Ctx>("dashboard walk");
@@ -18,7 +19,7 @@ const WAIT = { timeoutMs: 30_000 }; // for waitUntil
 const PW = { timeout: 30_000 }; // for Playwright's waits
 
 t.before(async (ctx) => {
-  ctx.d = await startTestDaemon({ clock: fakeClock(Date.now(), { realTime: true }), config: { oracleInterval: 1 } });
+  ctx.d = await startTestDaemon({ clock: fakeClock(Date.now(), { realTime: true }), config: { ...BUSY_MACHINE, oracleInterval: 1 } });
   ctx.browser = await launchChromium();
 });
 t.after(async (ctx) => {

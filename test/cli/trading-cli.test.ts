@@ -5,10 +5,11 @@ import * as assert from "uvu/assert";
 import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { runCli } from "../helpers/cli.js";
 import { tempDir, waitUntil } from "../helpers/util.js";
+import { BUSY_MACHINE } from "../helpers/busy-machine.js";
 
 const t = suite<{ d: TestDaemon; home: ReturnType<typeof tempDir> }>("trading cli");
 t.before(async (ctx) => {
-  ctx.d = await startTestDaemon();
+  ctx.d = await startTestDaemon({ config: BUSY_MACHINE });
   ctx.home = tempDir("tradevault-cli-");
 });
 t.after(async (ctx) => {

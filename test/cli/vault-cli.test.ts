@@ -9,10 +9,11 @@ import * as responses from "../../daemon/http/responses.js";
 import { runCli, seedWallet } from "../helpers/cli.js";
 import { fakeClock, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { tempDir } from "../helpers/util.js";
+import { BUSY_MACHINE } from "../helpers/busy-machine.js";
 
 const t = suite<{ d: TestDaemon; homes: Record<string, ReturnType<typeof tempDir>> }>("vault cli");
 t.before(async (ctx) => {
-  ctx.d = await startTestDaemon({ startOracle: false, clock: fakeClock(Date.now(), { realTime: true }) });
+  ctx.d = await startTestDaemon({ startOracle: false, clock: fakeClock(Date.now(), { realTime: true }), config: BUSY_MACHINE });
   ctx.homes = { ivy: tempDir("tv-ivy-"), tom: tempDir("tv-tom-") };
 });
 t.after(async (ctx) => {
