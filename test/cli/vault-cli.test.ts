@@ -161,7 +161,7 @@ t("tradevault demo plays a vault's whole life on its own fresh daemon", async ()
   const home = tempDir();
   try {
     const out = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-      execFile(process.execPath, [bin, "demo", "--json"], { cwd: home.path, env: { ...process.env, TRADEVAULT_HOME: home.path }, timeout: 180_000 },
+      execFile(process.execPath, [bin, "demo", "--json"], { cwd: home.path, env: { ...process.env, TRADEVAULT_HOME: home.path } },
         (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr })));
     assert.is(out.code, 0, out.stderr);
     const summary = JSON.parse(out.stdout).data;

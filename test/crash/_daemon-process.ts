@@ -67,14 +67,14 @@ export async function startDaemonProcess(dataDir: string, extraFlags: string[] =
   };
   try {
     // Ended (a refused start) also ends the wait.
-    await waitUntil(() => !running() || listening(), { timeoutMs: 90_000, intervalMs: 100, what: `tradevaultd on ${dataDir} to say where it listens` });
+    await waitUntil(() => !running() || listening(), { slowMs: 90_000, intervalMs: 100, what: `tradevaultd on ${dataDir} to say where it listens` });
     if (!running()) {
       const said = out.split("\n").filter((l) => l.startsWith("tradevaultd")).join("; ");
       throw new Error(`tradevaultd on ${dataDir} ended instead of starting: ${said}`);
     }
     proc.url = listening()!;
     // It logs that line once its routes are in place; a fetch that fails is only "not yet".
-    await waitUntil(async () => (await fetch(`${proc.url}/healthz`)).status > 0, { timeoutMs: 30_000, intervalMs: 100, what: `tradevaultd on ${proc.url} to answer` });
+    await waitUntil(async () => (await fetch(`${proc.url}/healthz`)).status > 0, { slowMs: 30_000, intervalMs: 100, what: `tradevaultd on ${proc.url} to answer` });
   } catch (e) {
     await proc.kill();
     throw new Error(`${(e as Error).message}\n--- its log ---\n${out.slice(-3000)}`);

@@ -79,7 +79,7 @@ async function runAndKill(writes: number): Promise<number> {
     }
   });
   const exited = new Promise<void>((r) => child.once("exit", () => r()));
-  await waitUntil(() => seen >= writes || child.exitCode !== null, { timeoutMs: 120_000, what: `${writes} acknowledged writes` });
+  await waitUntil(() => seen >= writes || child.exitCode !== null, { slowMs: 120_000, what: `${writes} acknowledged writes` });
   assert.is(child.exitCode, null, `the writer died on its own: ${err.slice(-2000)}`);
   child.kill("SIGKILL");
   await exited;
@@ -92,7 +92,7 @@ test("SIGKILLed at random points while writing and closing: restarts agree with 
     // counts its cycles from 1); the other rounds stop at random points.
     const anvil = await runAndKill(round === 0 ? 6 : round === 1 ? 12 : 2 + Math.floor(Math.random() * 10));
     assert.ok(anvil > 0);
-    await waitUntil(() => !alive(anvil), { timeoutMs: 15_000, what: `Anvil ${anvil} to end with its daemon` });
+    await waitUntil(() => !alive(anvil), { slowMs: 15_000, what: `Anvil ${anvil} to end with its daemon` });
   }
   assert.ok(acks.closed.size >= 1, "a vault closed during the run");
   env = {
@@ -131,7 +131,7 @@ test("Anvil killed alone: the chain comes back from snapshot and journal, and wr
   await write(2); // after the snapshot: only the journal has it
   const pid = c.embedded!.pid();
   process.kill(pid, "SIGKILL");
-  await waitUntil(() => c.embedded!.pid() !== pid, { timeoutMs: 60_000, what: "a new Anvil" });
+  await waitUntil(() => c.embedded!.pid() !== pid, { slowMs: 60_000, what: "a new Anvil" });
   await write(3); // through the gate, to the new node
   await assertAgreement(c, env);
 });

@@ -12,7 +12,7 @@ import { tempDir } from "./util.js";
 
 const runTests = (env: Record<string, string>, files = ["test/browser/sim-controls", "test/contract/frontend-recipes"]) => {
   const r = spawnSync(process.execPath, [join(packageRoot(), "scripts", "run-tests.js"), ...files], {
-    cwd: packageRoot(), env: { ...process.env, TEST_SKIP_BROWSER: "", ...env }, encoding: "utf8", timeout: 60_000,
+    cwd: packageRoot(), env: { ...process.env, TEST_SKIP_BROWSER: "", ...env }, encoding: "utf8",
   });
   return { code: r.status, out: r.stdout + r.stderr, last: (r.stdout.trim().split("\n").at(-1) ?? "") };
 };

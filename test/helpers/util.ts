@@ -41,13 +41,15 @@ export interface WaitOptions {
   what?: string | (() => string);
 }
 
+type Truthy<T> = Exclude<T, undefined | null | false | "" | 0>;
+
 /**
  * Polls `check` until it returns a truthy value, and returns that. There is no deadline: a bound on a
  * wait fails tests on a loaded machine that pass on a quiet one, so only the test runner's whole-file
  * limit ends a wait that never ends, and the note printed past `slowMs` says in that file's log what
  * it was. An error `check` throws counts as "not yet" (a daemon restarting refuses connections).
  */
-export async function waitUntil<T>(check: () => T | Promise<T>, o: WaitOptions = {}): Promise<T> {
+export async function waitUntil<T>(check: () => T | Promise<T>, o: WaitOptions = {}): Promise<Truthy<T>> {
   const { intervalMs = 25, what = "condition" } = o;
   const slowMs = o.slowMs ?? o.timeoutMs ?? 10_000;
   const started = Date.now();
@@ -56,7 +58,7 @@ export async function waitUntil<T>(check: () => T | Promise<T>, o: WaitOptions =
   for (;;) {
     try {
       const value = await check();
-      if (value) return value;
+      if (value) return value as Truthy<T>;
     } catch (e) {
       last = e;
     }
