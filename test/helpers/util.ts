@@ -34,7 +34,7 @@ function canListen(port: number): Promise<boolean> {
 export interface WaitOptions {
   /** How long the wait takes, with room, on a quiet machine: past it, the wait names itself on stderr and goes on. */
   slowMs?: number;
-  /** @deprecated the old name of slowMs: a wait no longer fails when it passes. */
+  /** @deprecated the same as slowMs: a wait never fails for its time. */
   timeoutMs?: number;
   intervalMs?: number;
   /** What is awaited; a function is asked when the wait is named (the state it waits on, then). */
