@@ -1,18 +1,22 @@
 #!/usr/bin/env node
-// Runs every test/**/*.test.ts file in its own Node process (uvu suites), four at a time on two
-// cores (TEST_CONCURRENCY to change it), and ends with one line `N passed, N failed` that CI reads.
-// The files run as JavaScript, transpiled once per run into a copy of the package: tsx's loader costs
-// each process about 1.3 s of CPU (test/helpers/compiled-tree.js); TEST_TSX=1 runs them through tsx
-// as before. Each file's seconds and CPU seconds end the run, slowest first. test/browser/** is part of it:
-// those files drive headless Chromium (Debian's package, or CHROMIUM_PATH) against real daemons.
-// Without a Chromium they fail, each with a line saying how to get one (CI must run them, so they are
-// never skipped quietly); TEST_SKIP_BROWSER=1 leaves them out on purpose, counted as skipped.
+// Runs every test/**/*.test.ts file (uvu suites) in a Node process of its own, four at a time on two
+// cores (TEST_CONCURRENCY to change it), slowest first by the last run's times, and ends with the
+// line `N passed, N failed` that CI reads. `--folder bench/smoke` (npm run bench:smoke) runs the
+// benchmarks' smoke tests instead, which npm test leaves out. Usage: npm test [-- <path-substring> ...]
+//
+// The files run as JavaScript from a transpiled copy of the package (test/helpers/compiled-tree.js):
+// through tsx's loader a daemon test costs about 2 s of CPU more; TEST_TSX=1 runs them through tsx.
+// Tests wait for events, not for a time: a file still running after TEST_FILE_LIMIT_MS (20 minutes)
+// is a hang, killed with everything it started, and fails.
+//
+// test/browser/** drives headless Chromium (Debian's package, or CHROMIUM_PATH). Without one those
+// files fail, each with a line saying how to get one (CI must run them, so they are never skipped
+// quietly); TEST_SKIP_BROWSER=1 leaves them out on purpose, counted as skipped.
 //
 // With TRADEVAULT_TEST_PG=1 (CI sets it), the files of POSTGRES_SUITES run a second time against a
 // real PostgreSQL, each reported as "<file> [pg]": one throwaway server for the whole run
 // (test/helpers/postgres-server.js), its URL passed in TRADEVAULT_TEST_PG_URL; every store a test
 // opens gets a fresh database on it. Without a PostgreSQL server those runs fail, each with one line.
-// Usage: npm test [-- <path-substring> ...]
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
@@ -20,7 +24,6 @@ import { fileURLToPath } from "node:url";
 import { availableParallelism, tmpdir } from "node:os";
 import { CHROMIUM_FIX, findChromium } from "../test/browser/helpers/chromium-path.js";
 import { startPostgresServer } from "../test/helpers/postgres-server.js";
-import { timingReport } from "../test/helpers/timing-report.js";
 import { compileTree } from "../test/helpers/compiled-tree.js";
 
 /** Folders whose files also run against PostgreSQL when TRADEVAULT_TEST_PG=1: add a suite with one line. */
@@ -42,66 +45,59 @@ const POSTGRES_SUITES = [
 ];
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const filters = process.argv.slice(2);
+const args = process.argv.slice(2);
+const folderAt = args.indexOf("--folder");
+const folder = folderAt === -1 ? "test" : args.splice(folderAt, 2)[1];
+const filters = args;
 // Two files more than there are cores (at most 4): most files wait on the chain, the sim and timers
-// more than they compute (test/vaults two at a time kept two cores 56% busy). Since the files stopped
-// paying tsx's loader they compute less and wait as long, and a fourth fills more of the gaps: the
-// whole suite back to back, 310.7 s at three (cores 85% busy), 276.1 s at four (90%).
+// more than they compute, and the extra two fill those gaps.
 const concurrency = Number(process.env.TEST_CONCURRENCY ?? Math.min(4, availableParallelism() + 2));
-const fileTimeoutMs = Number(process.env.TEST_FILE_TIMEOUT_MS ?? 10 * 60_000);
-// The timing report also goes to a file (bench/out is git-ignored measurement output), so a run's
-// figures can be compared with the next one's; the same text is in the log, before the last line.
-const reportPath = process.env.TEST_REPORT_PATH ?? join(root, "bench", "out", "test-times.txt");
-// Each file's last time, read to start the slowest files first (a long file started last keeps the
-// run going on one core while the other idles), updated after every run for the files it ran.
-const timesPath = join(dirname(reportPath), "test-times.json");
-// A runner started by a test (test/helpers/run-tests.test.ts) shares its parent's templates and
-// leaves the parent's report and times alone.
+const fileLimitMs = Number(process.env.TEST_FILE_LIMIT_MS ?? 20 * 60_000);
+// Each file's last time (bench/out is git-ignored measurement output), read to start the slowest
+// files first: a long file started last keeps the run going on one core while the other idles.
+const timesPath = process.env.TEST_TIMES_PATH ?? join(root, "bench", "out", "test-times.json");
+// A runner started by a test (test/helpers/run-tests.test.ts) shares its parent's templates.
 const nested = Boolean(process.env.TRADEVAULT_TEST_TEMPLATES);
 
 function findTests(dir) {
-  const out = [];
-  for (const name of readdirSync(dir)) {
+  return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) out.push(...findTests(path));
-    else if (name.endsWith(".test.ts")) out.push(path);
-  }
-  return out;
+    if (statSync(path).isDirectory()) return findTests(path);
+    return name.endsWith(".test.ts") ? [path] : [];
+  });
 }
 
-const files = findTests(join(root, "test"))
+const files = findTests(join(root, folder))
   .map((f) => relative(root, f))
   .filter((f) => filters.length === 0 || filters.some((p) => f.includes(p)))
   .sort();
-
-const strip = (s) => s.replace(/\x1b\[[0-9;]*m/g, "");
 
 /** A file that launches Chromium (uvu hides an error thrown in a `before` hook, so this is asked first). */
 const needsChromium = (file) => /from "playwright-core"|helpers\/chromium\.js"/.test(readFileSync(join(root, file), "utf8"));
 const chromium = findChromium();
 
-/** A browser test when there is no Chromium: not run, and said so in one line (failed, or skipped on request). */
+/** A run that did not start, in one line: failed, or skipped on request. */
+const notRun = (name, line, skip = false) => ({ file: name, code: skip ? 0 : 1, output: `[run-tests] ${line}\n`, passed: 0, failed: skip ? 0 : 1, skipped: skip ? 1 : 0, ms: 0 });
+
 function withoutChromium(file) {
-  const skip = process.env.TEST_SKIP_BROWSER === "1";
-  const output = skip
-    ? `[run-tests] skipped: needs Chromium (${chromium.problem}), and TEST_SKIP_BROWSER=1\n`
-    : `[run-tests] FAILED: needs Chromium: ${chromium.problem}; ${CHROMIUM_FIX} (or TEST_SKIP_BROWSER=1 to leave the browser tests out)\n`;
-  return { file, code: skip ? 0 : 1, output, passed: 0, failed: skip ? 0 : 1, skipped: skip ? 1 : 0, ms: 0 };
+  return process.env.TEST_SKIP_BROWSER === "1"
+    ? notRun(file, `skipped: needs Chromium (${chromium.problem}), and TEST_SKIP_BROWSER=1`, true)
+    : notRun(file, `FAILED: needs Chromium: ${chromium.problem}; ${CHROMIUM_FIX} (or TEST_SKIP_BROWSER=1 to leave the browser tests out)`);
 }
 
 const withPostgres = process.env.TRADEVAULT_TEST_PG === "1";
 const lastTimes = readTimes();
-/** Slowest first by the last run's times; a file with none (new) counts as slow, so it starts early too. */
-const byLastTime = (a, b) => (lastTimes[b.name] ?? Infinity) - (lastTimes[a.name] ?? Infinity) || a.name.localeCompare(b.name);
-/** Each file once on SQLite, and the PostgreSQL suites' files once more on PostgreSQL. */
-const runs = files.flatMap((file) => [
-  { file, name: file, postgres: false },
-  ...(withPostgres && POSTGRES_SUITES.some((s) => file.startsWith(s)) ? [{ file, name: `${file} [pg]`, postgres: true }] : []),
-]);
+/** Each file once on SQLite, and the PostgreSQL suites' files once more on PostgreSQL; slowest first, new files (no time yet) among them. */
+const runs = files
+  .flatMap((file) => [
+    { file, name: file, postgres: false },
+    ...(withPostgres && POSTGRES_SUITES.some((s) => file.startsWith(s)) ? [{ file, name: `${file} [pg]`, postgres: true }] : []),
+  ])
+  .sort((a, b) => (lastTimes[b.name] ?? Infinity) - (lastTimes[a.name] ?? Infinity) || a.name.localeCompare(b.name));
 
 /** The run's deployed data directories, made by the first test daemon that needs one (test/helpers/data-template.ts). */
-const templates = { path: process.env.TRADEVAULT_TEST_TEMPLATES || mkdtempSync(join(tmpdir(), "tradevault-templates-")) };
-if (!nested) process.on("exit", () => rmSync(templates.path, { recursive: true, force: true }));
+const templates = process.env.TRADEVAULT_TEST_TEMPLATES || mkdtempSync(join(tmpdir(), "tradevault-templates-"));
+if (!nested) process.on("exit", () => rmSync(templates, { recursive: true, force: true }));
 
 /** The run's PostgreSQL server, started on the first PostgreSQL run: its URL, or why there is none. */
 let postgres;
@@ -110,112 +106,95 @@ const postgresServer = () => (postgres ??= startPostgresServer().then((server) =
 /** The test processes' environment: the PostgreSQL server for a [pg] run, none for the SQLite one. */
 async function envFor(run) {
   const { TRADEVAULT_TEST_PG, TRADEVAULT_TEST_PG_URL, ...rest } = process.env;
-  const env = { ...rest, TRADEVAULT_TEST_TEMPLATES: templates.path };
+  const env = { ...rest, TRADEVAULT_TEST_TEMPLATES: templates, FORCE_COLOR: "0" };
   if (!run.postgres) return { env };
   const pg = await postgresServer();
   if (pg.problem) return { problem: pg.problem };
   return { env: { ...env, TRADEVAULT_TEST_PG: "1", TRADEVAULT_TEST_PG_URL: pg.server.url } };
 }
 
-function withoutPostgres(run, problem) {
-  const output = `[run-tests] FAILED: needs PostgreSQL: ${problem}\n`;
-  return { file: run.name, code: 1, output, passed: 0, failed: 1, skipped: 0, ms: 0 };
-}
-
-/**
- * CPU seconds of this runner's reaped children (and theirs: daemons, chains), from /proc (Linux only;
- * undefined elsewhere). Read as each test process exits, the step since the last reading is that
- * file's CPU: on two cores a file's CPU, not its wall time (which includes waiting for the others),
- * says what it costs the run. Two files reaped in the same tick would share one reading (rare).
- */
-function childrenCpuMs() {
+// Each file runs in a process group of its own, so a hang is killed with the daemons and chains it
+// started; an interrupted run takes them all down too.
+const running = new Set();
+const killGroup = (child) => {
   try {
-    const fields = readFileSync("/proc/self/stat", "utf8").split(")").at(-1).trim().split(/\s+/);
-    // cutime and cstime are the stat file's fields 16 and 17, in clock ticks (100 a second on Linux).
-    return (Number(fields[13]) + Number(fields[14])) * 10;
+    process.kill(-child.pid, "SIGKILL");
   } catch {
-    return undefined;
+    /* already gone */
   }
+};
+for (const [signal, number] of [["SIGINT", 2], ["SIGTERM", 15]]) {
+  process.on(signal, () => {
+    for (const child of running) killGroup(child);
+    process.exit(128 + number);
+  });
 }
-let cpuSeen = childrenCpuMs();
 
-function runFile(file, name, env) {
+/** uvu's count of `label` in a file's output. */
+const count = (text, label) => Number((text.match(new RegExp(`${label}:\\s+(\\d+)`)) ?? [])[1] ?? NaN);
+
+function runFile(run, env) {
   return new Promise((resolve) => {
     const started = Date.now();
-    const args = tree ? ["--enable-source-maps", join(tree, file.replace(/\.ts$/, ".js"))] : ["--import", "tsx", file];
-    const child = spawn(process.execPath, args, {
-      cwd: root,
-      env: { ...env, FORCE_COLOR: "0" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const args = tree ? ["--enable-source-maps", join(tree, run.file.replace(/\.ts$/, ".js"))] : ["--import", "tsx", run.file];
+    const child = spawn(process.execPath, args, { cwd: root, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    running.add(child);
     let output = "";
     child.stdout.on("data", (d) => (output += d));
     child.stderr.on("data", (d) => (output += d));
-    const timer = setTimeout(() => {
-      output += `\n[run-tests] ${name} exceeded ${fileTimeoutMs} ms; killed\n`;
-      child.kill("SIGKILL");
-    }, fileTimeoutMs);
-    let cpuMs;
-    child.on("exit", () => {
-      const now = childrenCpuMs();
-      if (now !== undefined && cpuSeen !== undefined) cpuMs = now - cpuSeen;
-      cpuSeen = now;
-    });
+    const limit = setTimeout(() => {
+      output += `\n[run-tests] ${run.name} still running after ${fileLimitMs / 1000} s: a hang; killed\n`;
+      killGroup(child);
+    }, fileLimitMs);
     child.on("close", (code) => {
-      clearTimeout(timer);
-      const text = strip(output);
-      const num = (label) => Number((text.match(new RegExp(`${label}:\\s+(\\d+)`)) ?? [])[1] ?? NaN);
-      const total = num("Total");
-      const passed = num("Passed");
-      const skipped = num("Skipped") || 0;
-      // uvu counts skipped tests apart from its total.
+      clearTimeout(limit);
+      running.delete(child);
+      const [total, passed, skipped] = ["Total", "Passed", "Skipped"].map((label) => count(output, label));
+      // uvu counts skipped tests apart from its total; a file that exits non-zero after all green fails too.
       let failed = Number.isNaN(total) ? 1 : total - passed;
-      // A file that exits non-zero after reporting all green still counts as a failure.
       if (code !== 0 && failed === 0) failed = 1;
-      resolve({ file: name, code, output, passed: Number.isNaN(passed) ? 0 : passed, failed, skipped, ms: Date.now() - started, cpuMs });
+      resolve({ file: run.name, code, output, passed: passed || 0, failed, skipped: skipped || 0, ms: Date.now() - started });
     });
   });
+}
+
+async function runOne(run) {
+  if ("problem" in chromium && needsChromium(run.file)) return withoutChromium(run.name);
+  const { env, problem } = await envFor(run);
+  return problem ? notRun(run.name, `FAILED: needs PostgreSQL: ${problem}`) : runFile(run, env);
 }
 
 /** The transpiled copy the files run from, or undefined to run them through tsx. */
 const tree = process.env.TEST_TSX === "1" ? undefined : (await compileTree(root)).tree;
 console.log(tree ? `[run-tests] the files run as JavaScript from ${tree} (TEST_TSX=1: through tsx)` : "[run-tests] the files run through tsx");
 
-runs.sort(byLastTime);
 const results = [];
 let next = 0;
-async function runOne(run) {
-  if ("problem" in chromium && needsChromium(run.file)) return withoutChromium(run.file);
-  const { env, problem } = await envFor(run);
-  return problem ? withoutPostgres(run, problem) : runFile(run.file, run.name, env);
-}
-
 async function worker() {
   while (next < runs.length) {
     const r = await runOne(runs[next++]);
     results.push(r);
-    const cpu = r.cpuMs === undefined ? "" : `, ${(r.cpuMs / 1000).toFixed(1)} s CPU`;
-    process.stdout.write(`\n=== ${r.file} (${(r.ms / 1000).toFixed(1)} s${cpu}, exit ${r.code})\n${r.output}`);
+    process.stdout.write(`\n=== ${r.file} (${(r.ms / 1000).toFixed(1)} s, exit ${r.code})\n${r.output}`);
   }
 }
 const runStarted = Date.now();
 await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
 await (await postgres)?.server?.stop();
-
 const wallMs = Date.now() - runStarted;
+
 const pgSuites = files.filter((f) => POSTGRES_SUITES.some((s) => f.startsWith(s))).length;
 if (!withPostgres && pgSuites > 0) {
   console.log(`\nOn SQLite only: ${pgSuites} of these files also run against PostgreSQL, and their PostgreSQL-only tests ` +
     `are skipped ("postgres only"). TRADEVAULT_TEST_PG=1 npm test runs them on a throwaway server ` +
     `(PostgreSQL's binaries from apt-get install postgresql, or TRADEVAULT_TEST_PG_BIN); CI does.`);
 }
-const report = timingReport(results, wallMs);
-process.stdout.write(`\n${report}`);
-if (!nested) saveTimes(report);
+const sum = (key) => results.reduce((n, r) => n + r[key], 0);
+const [passed, failed, skipped] = [sum("passed"), sum("failed"), sum("skipped")];
+console.log(`\nSlowest files (of ${results.length}):`);
+for (const r of [...results].sort((a, b) => b.ms - a.ms).slice(0, 10)) console.log(`  ${(r.ms / 1000).toFixed(1).padStart(6)} s  ${r.file}`);
+console.log(`Wall clock: ${(wallMs / 1000).toFixed(1)} s for ${passed + failed + skipped} tests in ${results.length} files`);
+if (!nested) saveTimes();
 
-const passed = results.reduce((n, r) => n + r.passed, 0);
-const failed = results.reduce((n, r) => n + r.failed, 0);
-const skipped = results.reduce((n, r) => n + r.skipped, 0);
 const bad = results.filter((r) => r.failed > 0).map((r) => r.file);
 if (bad.length) console.log(`\nFailing files:\n  ${bad.join("\n  ")}`);
 if (files.length === 0) console.log("no test files matched");
@@ -230,14 +209,13 @@ function readTimes() {
   }
 }
 
-/** The report, and each file's time merged into the last ones (a filtered run updates its own files only). */
-function saveTimes(report) {
+/** Each file's time merged into the last ones (a filtered run updates its own files only). */
+function saveTimes() {
   try {
-    mkdirSync(dirname(reportPath), { recursive: true });
-    writeFileSync(reportPath, report);
+    mkdirSync(dirname(timesPath), { recursive: true });
     const times = { ...readTimes(), ...Object.fromEntries(results.filter((r) => r.ms > 0).map((r) => [r.file, r.ms])) };
     writeFileSync(timesPath, `${JSON.stringify(times, Object.keys(times).sort(), 1)}\n`);
   } catch (err) {
-    console.log(`[run-tests] could not write ${reportPath}: ${err.message}`);
+    console.log(`[run-tests] could not write ${timesPath}: ${err.message}`);
   }
 }

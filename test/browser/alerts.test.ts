@@ -10,13 +10,14 @@ import { waitUntil } from "../helpers/util.js";
 import { startReceiver, verifySignature, type Receiver } from "../alerts/_receiver.js";
 import { launchChromium } from "./helpers/chromium.js";
 import { expectNotice, go, openUser, signIn } from "./helpers/pages.js";
+import { BUSY_MACHINE } from "../helpers/busy-machine.js";
 
 let d: TestDaemon;
 let rx: Receiver;
 let browser: Browser;
 
 test.before(async () => {
-  [d, rx, browser] = await Promise.all([startTestDaemon({ config: { webhooksAllowPrivate: true } }), startReceiver(), launchChromium()]);
+  [d, rx, browser] = await Promise.all([startTestDaemon({ config: { ...BUSY_MACHINE, webhooksAllowPrivate: true } }), startReceiver(), launchChromium()]);
 });
 test.after(async () => {
   await browser?.close();

@@ -11,14 +11,13 @@ import { startTestDaemon, fakeClock, type TestDaemon } from "../helpers/daemon.j
 import { waitUntil } from "../helpers/util.js";
 import { launchChromium } from "./helpers/chromium.js";
 import { expectNotice, go, openUser, signIn, type User } from "./helpers/pages.js";
+import { BUSY_MACHINE } from "../helpers/busy-machine.js";
 
 interface Ctx { d: TestDaemon; browser: Browser; ivy: User; tom: User; vault: string }
 const t = suite<Ctx>("dashboard walk");
-const WAIT = { timeoutMs: 30_000 }; // for waitUntil
-const PW = { timeout: 30_000 }; // for Playwright's waits
 
 t.before(async (ctx) => {
-  ctx.d = await startTestDaemon({ clock: fakeClock(Date.now(), { realTime: true }), config: { oracleInterval: 1 } });
+  ctx.d = await startTestDaemon({ clock: fakeClock(Date.now(), { realTime: true }), config: { ...BUSY_MACHINE, oracleInterval: 1 } });
   ctx.browser = await launchChromium();
 });
 t.after(async (ctx) => {
@@ -37,8 +36,8 @@ t("a first visit, before sign-in, makes no request that fails and logs no error 
   page.on("response", (r) => void (r.status() >= 400 && failed.push(`${r.status()} ${new URL(r.url()).pathname}`)));
   page.on("requestfailed", (r) => void failed.push(`failed ${new URL(r.url()).pathname}`));
   page.on("console", (m) => void (m.type() === "error" && failed.push(`console: ${m.text()}`)));
-  const icon = page.waitForResponse((r) => new URL(r.url()).pathname === "/favicon.svg", PW);
-  const session = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/auth/session", PW);
+  const icon = page.waitForResponse((r) => new URL(r.url()).pathname === "/favicon.svg");
+  const session = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/auth/session");
   await page.goto(ctx.d.url);
   assert.is((await session).status(), 200, "who is signed in: nobody, said with a 200");
   assert.is((await icon).headers()["content-type"], "image/svg+xml");
@@ -59,7 +58,7 @@ t("sign-in with the injected wallet: personal_sign of an EIP-4361 message naming
     }
   });
   await signIn(ctx.ivy);
-  await ctx.ivy.page.waitForSelector("#account-card", PW);
+  await ctx.ivy.page.waitForSelector("#account-card");
   const whats = calls.map((c) => c.what);
   assert.ok(whats.includes("POST /api/auth/login") && whats.includes("GET /api/account"), whats.join(", "));
   assert.equal(calls.filter((c) => c.client !== "dashboard"), [], "every call names the dashboard");
@@ -112,7 +111,7 @@ t("test funds, agent approval on the wallet's own chain, a limit order placed an
   await ivy.page.locator('[data-close="ETH"]').click();
   await expectNotice(ivy, "Closing ETH");
   assert.match((await ivy.page.textContent("#notice"))!, /^Closing ETH: order \d+, filled 1 @ [\d,.]+\.$/);
-  await ivy.page.waitForSelector("p#positions", PW);
+  await ivy.page.waitForSelector("p#positions");
   assert.equal((await d.http.get("/api/positions", { cookie })).body.data.positions, []);
   clean(ctx);
 });
@@ -137,7 +136,7 @@ t("a proposal made by the trader in one context and accepted by the investor in 
   await go(ivy, "#proposals", "#proposals");
   await ivy.page.locator("[data-accept]").click();
   const link = ivy.page.locator("#proposals a.vault-link");
-  await link.waitFor(PW);
+  await link.waitFor();
   ctx.vault = (await link.getAttribute("href"))!.replace("#vault/", "");
   assert.match(ctx.vault, /^0x[0-9a-fA-F]{40}$/);
   clean(ctx);
@@ -148,7 +147,7 @@ t("the trader trades the vault; a sim price move adds a reading to the chart; a 
   // The investor watches the vault's page from here on, without reloading it.
   await go(ivy, `#vault/${vault}`, "#vault-chart");
   await ivy.page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
-  await ivy.page.waitForFunction(() => Number(document.querySelector("#chart-caption")?.parentElement?.dataset.points ?? 0) >= 1, undefined, PW);
+  await ivy.page.waitForFunction(() => Number(document.querySelector("#chart-caption")?.parentElement?.dataset.points ?? 0) >= 1);
 
   const control = await tom.context.newPage();
   await control.goto(`${ctx.d.url}/#sim`);
@@ -168,12 +167,12 @@ t("the trader trades the vault; a sim price move adds a reading to the chart; a 
   const points = () => ivy.page.evaluate(() => Number((document.querySelector("#chart-caption")?.parentElement as HTMLElement).dataset.points));
   const before = await points();
   await setPrice("58500");
-  await waitUntil(async () => (await points()) > before, { ...WAIT, what: "a new balance reading on the chart" });
+  await waitUntil(async () => (await points()) > before, { slowMs: 30_000, what: "a new balance reading on the chart" });
   assert.match((await ivy.page.textContent("#chart-caption"))!, /USDC/);
   assert.is(await ivy.page.textContent("#vault-state"), "ACTIVE");
 
   await setPrice("53000");
-  await ivy.page.waitForFunction(() => document.querySelector("#vault-state")?.textContent?.startsWith("PAUSED"), undefined, PW);
+  await ivy.page.waitForFunction(() => document.querySelector("#vault-state")?.textContent?.startsWith("PAUSED"));
   await ivy.page.waitForSelector("#vault-events li.live[data-type=Paused]");
   // Events read as sentences (the describer the CLI uses): the pause says which limit, against it.
   const pause = (await ivy.page.textContent("#vault-events li.live[data-type=Paused]"))!;
@@ -197,7 +196,7 @@ t("each role's actions: unpause refused with the daemon's message, a permit fund
   // A live update re-renders the vault's status while the amount sits typed in: it must survive.
   await ivy.page.evaluate(() => document.querySelector("#vault-status h2")!.setAttribute("data-old", ""));
   assert.is((await ctx.d.http.post("/api/sim/price", { symbol: "BTC", price: "53500" }, { cookie: await cookieOf(tom) })).status, 200);
-  await ivy.page.waitForFunction(() => !document.querySelector("#vault-status h2[data-old]"), undefined, PW);
+  await ivy.page.waitForFunction(() => !document.querySelector("#vault-status h2[data-old]"));
   await ivy.page.click("#vault-fund");
   await expectNotice(ivy, "Funded the escrow with 100.00 USDC");
   const permit = ivy.wallet.calls.filter((c) => c.method === "eth_signTypedData_v4").at(-1)!;
@@ -207,14 +206,14 @@ t("each role's actions: unpause refused with the daemon's message, a permit fund
   await ivy.page.click("#vault-close");
   await expectNotice(ivy, "Vault closed");
   // A loss: the trader's share is 0, so only the investor is owed (the escrow's 100).
-  assert.is(await ivy.page.textContent("#vault-withdraw", PW), "Withdraw 100.00 USDC");
+  assert.is(await ivy.page.textContent("#vault-withdraw"), "Withdraw 100.00 USDC");
   await go(tom, "#vaults", "#vaults");
   await go(tom, `#vault/${vault}`, "#vault-state:text('CLOSED')"); // the actions are drawn with the state
   assert.is(await tom.page.locator("#vault-withdraw").count(), 0, "nothing to withdraw: not offered");
   await ivy.page.click("#vault-withdraw");
   await expectNotice(ivy, `to ${ivy.address}`);
   assert.is((await ctx.d.http.get(`/api/vaults/${vault}`, { cookie: await cookieOf(ivy) })).body.data.vault.settlement.paidInvestor, "100");
-  await ivy.page.waitForSelector("#vault-withdraw", { ...PW, state: "detached" });
+  await ivy.page.waitForSelector("#vault-withdraw", { state: "detached" });
 
   // The list: a vault closed while paused is CLOSED.
   await go(ivy, "#vaults", "#vaults");

@@ -9,7 +9,6 @@ import { go } from "./helpers/pages.js";
 import { vaultPageSuite, type VaultPageCtx } from "./helpers/vault-parties.js";
 
 const t = vaultPageSuite("event folding");
-const PW = { timeout: 30_000 };
 
 /** The list as the page shows it, newest first: each line's type and how many events it stands for. */
 const lines = (page: Page) => page.locator("#vault-events li").evaluateAll((items) =>
@@ -51,19 +50,19 @@ t("alike readings fold into one line with their count and span; the pause stands
 
   // Live: another reading alike joins the line; a long position and a fall pause the vault.
   await d.daemon.oracle.cycle();
-  await ivy.page.waitForSelector(`#vault-events li.live[data-type=BalanceUpdated][data-count='${alike + 1}']`, PW);
+  await ivy.page.waitForSelector(`#vault-events li.live[data-type=BalanceUpdated][data-count='${alike + 1}']`);
   const bought = await d.http.post("/api/trade", { symbol: "BTC", side: "buy", size: 0.1, vaultAddress: p.vault }, { token: p.api.tom.token });
   assert.is(bought.status, 200, JSON.stringify(bought.body));
   d.daemon.sim!.setPrice("BTC", "53000"); // about -700 on 10,000: past the 5% daily limit
   await d.daemon.oracle.cycle();
   // The pause's own events (the policy held) come first, then three readings alike again.
   await waitUntil(async () => (await ctx.d.http.get(`/api/vaults/${p.vault}`, { token: p.api.ivy.token })).body.data.vault.enforcement?.state === "holds",
-    { timeoutMs: 30_000, what: "the paused vault holding its policy" });
+    { slowMs: 30_000, what: "the paused vault holding its policy" });
   for (let i = 0; i < 3; i++) await d.daemon.oracle.cycle();
   const events = await stored(ctx);
   assert.ok(events.some((e) => e.type === "Paused"), events.map((e) => e.type).join());
   const expected = folded(events);
-  await ivy.page.waitForFunction((n) => document.querySelectorAll("#vault-events li").length === n, expected.length, PW);
+  await ivy.page.waitForFunction((n) => document.querySelectorAll("#vault-events li").length === n, expected.length);
   assert.equal(shape(await lines(ivy.page)), expected, "live, as the rule folds the stored events");
   // The readings after the pause are one line above it, the pause a line of its own near the top.
   const at = expected.findIndex((l) => l.type === "Paused");

@@ -8,13 +8,14 @@ import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { insertNotice } from "../../daemon/db/user-notices-repo.js";
 import { launchChromium } from "./helpers/chromium.js";
 import { go, openUser, signIn, type User } from "./helpers/pages.js";
+import { BUSY_MACHINE } from "../helpers/busy-machine.js";
 
 let d: TestDaemon;
 let browser: Browser;
 let u: User;
 
 test.before(async () => {
-  d = await startTestDaemon({ startOracle: false });
+  d = await startTestDaemon({ startOracle: false, config: BUSY_MACHINE });
   browser = await launchChromium();
   u = await openUser(browser, d.url);
   await signIn(u);

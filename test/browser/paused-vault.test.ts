@@ -12,7 +12,6 @@ import { expectNotice, go } from "./helpers/pages.js";
 import { vaultPageSuite, type VaultPageCtx } from "./helpers/vault-parties.js";
 
 const t = vaultPageSuite("paused vault");
-const PW = { timeout: 30_000 };
 const DASHBOARD = { "X-Tradevault-Client": "dashboard" };
 
 /** The vault as the API gives it to the investor. */
@@ -44,13 +43,13 @@ t("under pause: no order form and no Close, why and what to do instead; Unpause 
   const v = await breachDaily(ctx, p.vault);
 
   // The trader's page was open: the pause reaches it live, and the form goes.
-  await tom.page.waitForSelector("#order-blocked", PW);
+  await tom.page.waitForSelector("#order-blocked");
   assert.is(await tom.page.locator("#order-form").count(), 0);
   const blocked = (await tom.page.textContent("#order-blocked"))!;
   assert.match(blocked, /paused: its daily drawdown reached the limit/);
   assert.match(blocked, /breach policy \(pause\) takes no new order while paused, not even a reduce-only one or a position's Close/);
   assert.match(blocked, /Either party can close the vault .*; the trader can unpause it once the balance is back inside both limits\./);
-  await tom.page.waitForSelector("#positions tbody tr", PW);
+  await tom.page.waitForSelector("#positions tbody tr");
   assert.is(await tom.page.locator("#positions [data-close]").count(), 0, "Close is a reduce-only order: refused under pause");
   // What the page leaves out, the daemon refuses.
   const reduce = await d.http.post("/api/positions/close", { symbol: "BTC", vaultAddress: p.vault }, { token: p.api.tom.token });
@@ -64,11 +63,11 @@ t("under pause: no order form and no Close, why and what to do instead; Unpause 
   assert.match((await tom.page.textContent("#unpause-standing"))!, /^A limit is still breached at the last reading/);
   assert.match((await tom.page.textContent("#standing-age"))!, /^reading \d+ (s|min) ago$/);
   assert.is(await ivy.page.locator("#vault-unpause").count(), 0, "only the trader unpauses");
-  await ivy.page.waitForSelector("#standing-daily", PW);
+  await ivy.page.waitForSelector("#standing-daily");
 
   // Unpause while breached: the daemon's refusal, word for word as it gives it to the dashboard.
   await tom.page.click("#vault-unpause");
-  await tom.page.waitForSelector("#error:not([hidden])", PW);
+  await tom.page.waitForSelector("#error:not([hidden])");
   const direct = await d.http.post(`/api/vaults/${p.vault}/unpause`, {}, { token: p.api.tom.token, headers: DASHBOARD });
   assert.is(direct.status, 409, JSON.stringify(direct.body));
   assert.is(await tom.page.textContent("#error"), `${direct.body.error.message} (${direct.body.error.code})`);
@@ -76,11 +75,11 @@ t("under pause: no order form and no Close, why and what to do instead; Unpause 
   // Recovered: the next reading says so on the open page, and Unpause brings the form back.
   d.daemon.sim!.setPrice("BTC", "60000");
   await d.daemon.oracle.cycle();
-  await tom.page.waitForSelector("#unpause-standing:has-text('Both drawdowns are inside their limits')", PW);
+  await tom.page.waitForSelector("#unpause-standing:has-text('Both drawdowns are inside their limits')");
   assert.match((await tom.page.textContent("#standing-daily"))!, /: inside$/);
   await tom.page.click("#vault-unpause");
   await expectNotice(tom, "Vault unpaused.");
-  await tom.page.waitForSelector("#order-form:not([data-reduce-only])", PW);
+  await tom.page.waitForSelector("#order-form:not([data-reduce-only])");
   assert.is(await tom.page.locator("#vault-paused").count(), 0);
   assert.equal([tom.problems, ivy.problems], [[], []], "no page errors, no CSP violations");
 });
@@ -103,13 +102,13 @@ t("under reduce-only: a form that only reduces (reduce-only, the opposite side),
   assert.is(await tom.page.locator('#positions [data-close="BTC"]').count(), 1);
 
   await tom.page.fill("#order-form [name=size]", "0.05");
-  const sent: Promise<Request> = tom.page.waitForRequest((r) => new URL(r.url()).pathname === "/api/trade" && r.method() === "POST", PW);
+  const sent: Promise<Request> = tom.page.waitForRequest((r) => new URL(r.url()).pathname === "/api/trade" && r.method() === "POST");
   await tom.page.click("#place-order");
   assert.equal((await sent).postDataJSON(), { symbol: "BTC", side: "sell", size: "0.05", reduceOnly: true, vaultAddress: vault });
   await expectNotice(tom, "submitted, filled 0.05 @ ");
-  await waitUntil(async () => (await detail(ctx, vault)).positions[0]?.size === 0.05, { timeoutMs: 30_000, what: "the position halved" });
+  await waitUntil(async () => (await detail(ctx, vault)).positions[0]?.size === 0.05, { slowMs: 30_000, what: "the position halved" });
   // The form lists what is left to reduce.
-  await tom.page.waitForSelector("#order-form [name=symbol] option:text('BTC: long 0.05')", { ...PW, state: "attached" });
+  await tom.page.waitForSelector("#order-form [name=symbol] option:text('BTC: long 0.05')", { state: "attached" });
   assert.equal(tom.problems, []);
 });
 

@@ -14,13 +14,14 @@ import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { randomAddress, randomHash, vaultRow } from "../helpers/rows.js";
 import { launchChromium } from "./helpers/chromium.js";
 import { go, openUser, signIn } from "./helpers/pages.js";
+import { BUSY_MACHINE } from "../helpers/busy-machine.js";
 
 let d: TestDaemon;
 let browser: Browser;
 const T0 = Date.UTC(2026, 10, 1) / 1000;
 
 test.before(async () => {
-  [d, browser] = await Promise.all([startTestDaemon({ startOracle: false }), launchChromium()]);
+  [d, browser] = await Promise.all([startTestDaemon({ startOracle: false, config: BUSY_MACHINE }), launchChromium()]);
 });
 test.after(async () => {
   await browser?.close();

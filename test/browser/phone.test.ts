@@ -9,6 +9,7 @@ import type { Browser, Page } from "playwright-core";
 import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { launchChromium } from "./helpers/chromium.js";
 import { go, openUser, signIn, type User } from "./helpers/pages.js";
+import { BUSY_MACHINE } from "../helpers/busy-machine.js";
 
 let d: TestDaemon;
 let browser: Browser;
@@ -16,7 +17,7 @@ let u: User;
 
 test.before(async () => {
   // Private addresses allowed: the webhook below points at loopback (nothing is sent to it).
-  d = await startTestDaemon({ startOracle: false, config: { webhooksAllowPrivate: true } });
+  d = await startTestDaemon({ startOracle: false, config: { ...BUSY_MACHINE, webhooksAllowPrivate: true } });
   browser = await launchChromium();
   u = await openUser(browser, d.url, { viewport: { width: 375, height: 812 } });
   await signIn(u);

@@ -8,13 +8,14 @@ import type { Browser } from "playwright-core";
 import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { launchChromium } from "./helpers/chromium.js";
 import { expectNotice, go, openUser, signIn, type User } from "./helpers/pages.js";
+import { BUSY_MACHINE } from "../helpers/busy-machine.js";
 
 let d: TestDaemon;
 let browser: Browser;
 let u: User;
 
 test.before(async () => {
-  d = await startTestDaemon({ startOracle: false, config: { simControls: "operator" } });
+  d = await startTestDaemon({ startOracle: false, config: { ...BUSY_MACHINE, simControls: "operator" } });
   browser = await launchChromium();
   u = await openUser(browser, d.url);
   await signIn(u);

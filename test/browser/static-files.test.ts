@@ -4,6 +4,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { request } from "node:http";
 import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
+import { BUSY_MACHINE } from "../helpers/busy-machine.js";
 
 let d: TestDaemon;
 
@@ -22,7 +23,7 @@ function rawGet(path: string, headers: Record<string, string> = {}): Promise<{ s
 }
 
 test.before(async () => {
-  d = await startTestDaemon({ startOracle: false });
+  d = await startTestDaemon({ startOracle: false, config: BUSY_MACHINE });
 });
 test.after(async () => {
   await d.close();

@@ -10,13 +10,12 @@ import { vaultPageSuite, type VaultPageCtx } from "./helpers/vault-parties.js";
 
 type Ctx = VaultPageCtx;
 const t = vaultPageSuite("vault protection");
-const PW = { timeout: 30_000 };
 
 /** Fills the vault page's form and submits it; returns the request the page sent. */
 async function place(ctx: Ctx, values: Record<string, string>): Promise<Request> {
   const { tom } = ctx.p;
   for (const [name, value] of Object.entries(values)) await tom.page.fill(`#order-form [name=${name}]`, value);
-  const sent = tom.page.waitForRequest((r) => new URL(r.url()).pathname === "/api/trade" && r.method() === "POST", PW);
+  const sent = tom.page.waitForRequest((r) => new URL(r.url()).pathname === "/api/trade" && r.method() === "POST");
   await tom.page.click("#place-order");
   return sent;
 }
@@ -32,7 +31,7 @@ t("a resting entry with a stop and a target: both travel with it, and wait for i
   await expectNotice(tom, "submitted");
   assert.match((await tom.page.textContent("#notice"))!, /^Order \d+ submitted; stop 50,000 waits for the fill, target 65,000 waits for the fill\.$/);
   const row = tom.page.locator("#orders tbody tr", { hasText: "55,000" });
-  await row.waitFor(PW);
+  await row.waitFor();
   assert.match((await row.locator("td").nth(5).textContent())!, /^stop 50,000 waits for the fill; target 65,000 waits for the fill$/);
   assert.equal(tom.problems, []);
 });
@@ -43,7 +42,7 @@ t("a market entry with a stop: once it filled, the stop is a trigger order of it
   await expectNotice(tom, "submitted, filled 0.01 @ ");
   assert.match((await tom.page.textContent("#notice"))!, /; stop 57,000 /);
   const stop = tom.page.locator("#orders tbody tr", { hasText: "Stop 57,000 (market)" });
-  await stop.waitFor(PW);
+  await stop.waitFor();
   assert.equal((await stop.locator("td").allTextContents()).slice(1, 3), ["BTC", "sell"], "it sells the long it protects");
   assert.equal(tom.problems, []);
 });

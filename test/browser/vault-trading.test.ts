@@ -9,7 +9,6 @@ import { vaultPageSuite, type VaultPageCtx, type VaultParties } from "./helpers/
 
 type Ctx = VaultPageCtx;
 const t = vaultPageSuite("vault trading");
-const PW = { timeout: 30_000 };
 const clean = (ctx: Ctx) => {
   for (const u of [ctx.p.ivy, ctx.p.tom]) assert.equal(u.problems, [], "no page errors, no CSP violations");
 };
@@ -24,7 +23,7 @@ t("the trader places a limit order from the vault page, sees it among the vault'
   await tom.page.fill("#order-form [name=price]", "55000");
   await tom.page.click("#place-order");
   await expectNotice(tom, "submitted");
-  await tom.page.waitForSelector("#orders tbody tr", PW);
+  await tom.page.waitForSelector("#orders tbody tr");
   const row = await cells(ctx, "tom", "#orders");
   const orderId = Number(row[0]);
   assert.equal(row.slice(1, 6), ["BTC", "buy", "0.01", "55,000", "-"]);
@@ -34,7 +33,7 @@ t("the trader places a limit order from the vault page, sees it among the vault'
 
   await tom.page.click(`[data-order="${orderId}"]`);
   await expectNotice(tom, `Order ${orderId} canceled`);
-  await tom.page.waitForSelector("p#orders", PW);
+  await tom.page.waitForSelector("p#orders");
   const order = await d.http.get(`/api/orders/${orderId}?vaultAddress=${p.vault}`, { token: p.api.tom.token });
   assert.is(order.body.data.order.status, "canceled");
   clean(ctx);
@@ -47,7 +46,7 @@ t("a market buy shows the vault's position with size, entry, mark, uPnL and liqu
   await tom.page.fill("#order-form [name=price]", "");
   await tom.page.click("#place-order");
   await expectNotice(tom, "filled 0.02 @ ");
-  await tom.page.waitForSelector("#positions tbody tr", PW);
+  await tom.page.waitForSelector("#positions tbody tr");
   const [api] = (await d.http.get(`/api/positions?vaultAddress=${p.vault}`, { token: p.api.tom.token })).body.data.positions;
   const figures = [api.symbol, grouped(api.size), grouped(api.entryPrice), grouped(api.markPrice), usdcText(String(api.unrealizedPnl)),
     api.liquidationPrice === null ? "-" : grouped(api.liquidationPrice)];
@@ -63,7 +62,7 @@ t("a market buy shows the vault's position with size, entry, mark, uPnL and liqu
 
   await tom.page.click('[data-close="BTC"]');
   await expectNotice(tom, "Closing BTC: order");
-  await tom.page.waitForSelector("p#positions", PW);
+  await tom.page.waitForSelector("p#positions");
   assert.equal((await d.http.get(`/api/positions?vaultAddress=${p.vault}`, { token: p.api.tom.token })).body.data.positions, []);
   clean(ctx);
 });
@@ -113,7 +112,7 @@ t("a screen that loads slowly does not replace the one the user went on to (the 
     await route.continue();
   });
   await tom.page.evaluate(() => (location.hash = "#account"));
-  const answered = tom.page.waitForResponse((r) => new URL(r.url()).pathname === "/api/account", PW);
+  const answered = tom.page.waitForResponse((r) => new URL(r.url()).pathname === "/api/account");
   await go(tom, `#vault/${ctx.p.vault}`, "#order-card h2:has-text('for the vault')");
   release();
   await answered;
@@ -146,14 +145,14 @@ t("at 1280 px and at phone width (375 px) nothing on the vault page sticks out: 
     await tom.page.click("#place-order");
     await expectNotice(tom, "submitted");
   }
-  await tom.page.waitForSelector("#orders tbody tr", PW);
-  await tom.page.waitForSelector("#positions tbody tr", PW);
+  await tom.page.waitForSelector("#orders tbody tr");
+  await tom.page.waitForSelector("#positions tbody tr");
   for (const u of [tom, ivy]) {
     for (const width of [1280, 375]) {
       await u.page.setViewportSize({ width, height: 900 });
       await go(u, "#vaults", "#vaults");
       await go(u, `#vault/${p.vault}`, "#positions tbody tr");
-      await u.page.waitForSelector("#vault-performance dl", PW);
+      await u.page.waitForSelector("#vault-performance dl");
       assert.equal(await overflows(u.page), [], `${u === tom ? "trader" : "investor"} at ${width} px`);
     }
   }

@@ -9,13 +9,14 @@ import { packageRoot } from "../../daemon/lib/package-root.js";
 import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { freePort, tempDir } from "../helpers/util.js";
 import { sql } from "kysely";
+import { BUSY_MACHINE } from "../helpers/busy-machine.js";
 
 const KEY = "0x0123456789012345678901234567890123456789012345678901234567890123";
 const KEY_ADDRESS = "0x14791697260E4c9A71f18484C9f997B308e59325";
 
 const t = suite<{ d: TestDaemon; home: ReturnType<typeof tempDir> }>("cli");
 t.before(async (ctx) => {
-  ctx.d = await startTestDaemon();
+  ctx.d = await startTestDaemon({ config: BUSY_MACHINE });
   ctx.home = tempDir("tradevault-cli-");
 });
 t.after(async (ctx) => {

@@ -7,10 +7,11 @@ import * as responses from "../../daemon/http/responses.js";
 import { runCli, scriptedPrompts, type CliOptions } from "../helpers/cli.js";
 import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { tempDir } from "../helpers/util.js";
+import { BUSY_MACHINE } from "../helpers/busy-machine.js";
 
 const t = suite<{ d: TestDaemon; home: ReturnType<typeof tempDir>; addr: Record<string, string> }>("first hour");
 t.before(async (ctx) => {
-  ctx.d = await startTestDaemon();
+  ctx.d = await startTestDaemon({ config: BUSY_MACHINE });
   ctx.home = tempDir("tradevault-hour-");
   ctx.addr = {};
 });

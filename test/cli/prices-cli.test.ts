@@ -9,11 +9,12 @@ import * as responses from "../../daemon/http/responses.js";
 import { runCli, seedWallet, spawnCli } from "../helpers/cli.js";
 import { randomWallet, signIn, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { tempDir } from "../helpers/util.js";
+import { BUSY_MACHINE } from "../helpers/busy-machine.js";
 
 const t = suite<{ d: TestDaemon; home: ReturnType<typeof tempDir>; env: Record<string, string> }>("prices cli");
 t.before(async (ctx) => {
   assert.ok(existsSync(join(packageRoot(), "dist", "cli", "main.js")), "dist/ is missing: run npm run build:ts");
-  ctx.d = await startTestDaemon();
+  ctx.d = await startTestDaemon({ config: BUSY_MACHINE });
   ctx.home = tempDir("tv-prices-");
   ctx.env = { TRADEVAULT_HOME: ctx.home.path, TRADEVAULT_URL: ctx.d.url, TRADEVAULT_PASSWORD: "pw" };
   await seedWallet(ctx.home.path, "pat", "pw");

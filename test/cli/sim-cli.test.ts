@@ -11,12 +11,13 @@ import { Wallet, hexlify, randomBytes } from "ethers";
 import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { runCli, seedWallet } from "../helpers/cli.js";
 import { tempDir } from "../helpers/util.js";
+import { BUSY_MACHINE } from "../helpers/busy-machine.js";
 
 interface Ctx { op: TestDaemon; off: TestDaemon; home: ReturnType<typeof tempDir> }
 const t = suite<Ctx>("sim cli");
 t.before(async (ctx) => {
-  ctx.op = await startTestDaemon({ startOracle: false, config: { simControls: "operator" } });
-  ctx.off = await startTestDaemon({ startOracle: false, config: { simControls: "off" } });
+  ctx.op = await startTestDaemon({ startOracle: false, config: { ...BUSY_MACHINE, simControls: "operator" } });
+  ctx.off = await startTestDaemon({ startOracle: false, config: { ...BUSY_MACHINE, simControls: "off" } });
   ctx.home = tempDir("tradevault-cli-");
 });
 t.after(async (ctx) => {

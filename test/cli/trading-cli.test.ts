@@ -5,10 +5,11 @@ import * as assert from "uvu/assert";
 import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { runCli } from "../helpers/cli.js";
 import { tempDir, waitUntil } from "../helpers/util.js";
+import { BUSY_MACHINE } from "../helpers/busy-machine.js";
 
 const t = suite<{ d: TestDaemon; home: ReturnType<typeof tempDir> }>("trading cli");
 t.before(async (ctx) => {
-  ctx.d = await startTestDaemon();
+  ctx.d = await startTestDaemon({ config: BUSY_MACHINE });
   ctx.home = tempDir("tradevault-cli-");
 });
 t.after(async (ctx) => {
@@ -134,7 +135,7 @@ t("a stop that gaps past its bound is closed by the daemon, and `notices` says s
   // The stop at 140 from the stop test still covers the SOL long; SOL drops straight to 126.
   assert.is((await cli(ctx, "sim", "price", "SOL", "126")).code, 0);
   await waitUntil(async () => !(await cli(ctx, "positions", "--json")).json.data.positions.some((p: any) => p.symbol === "SOL"),
-    { timeoutMs: 30_000, what: "the daemon closed the long the stop did not" });
+    { slowMs: 30_000, what: "the daemon closed the long the stop did not" });
   const notices = await waitUntil(async () => {
     const r = await cli(ctx, "notices", "--json");
     return r.json.data.notices.some((n: any) => n.type === "StopFilled") && r.json.data.notices;

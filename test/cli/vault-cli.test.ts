@@ -9,10 +9,11 @@ import * as responses from "../../daemon/http/responses.js";
 import { runCli, seedWallet } from "../helpers/cli.js";
 import { fakeClock, startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { tempDir } from "../helpers/util.js";
+import { BUSY_MACHINE } from "../helpers/busy-machine.js";
 
 const t = suite<{ d: TestDaemon; homes: Record<string, ReturnType<typeof tempDir>> }>("vault cli");
 t.before(async (ctx) => {
-  ctx.d = await startTestDaemon({ startOracle: false, clock: fakeClock(Date.now(), { realTime: true }) });
+  ctx.d = await startTestDaemon({ startOracle: false, clock: fakeClock(Date.now(), { realTime: true }), config: BUSY_MACHINE });
   ctx.homes = { ivy: tempDir("tv-ivy-"), tom: tempDir("tv-tom-") };
 });
 t.after(async (ctx) => {
@@ -160,7 +161,7 @@ t("tradevault demo plays a vault's whole life on its own fresh daemon", async ()
   const home = tempDir();
   try {
     const out = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
-      execFile(process.execPath, [bin, "demo", "--json"], { cwd: home.path, env: { ...process.env, TRADEVAULT_HOME: home.path }, timeout: 180_000 },
+      execFile(process.execPath, [bin, "demo", "--json"], { cwd: home.path, env: { ...process.env, TRADEVAULT_HOME: home.path } },
         (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, stdout, stderr })));
     assert.is(out.code, 0, out.stderr);
     const summary = JSON.parse(out.stdout).data;

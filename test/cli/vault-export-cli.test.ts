@@ -12,6 +12,7 @@ import { runCli, seedWallet } from "../helpers/cli.js";
 import { startTestDaemon, type TestDaemon } from "../helpers/daemon.js";
 import { randomAddress, randomHash, vaultRow } from "../helpers/rows.js";
 import { tempDir } from "../helpers/util.js";
+import { BUSY_MACHINE } from "../helpers/busy-machine.js";
 
 const t = suite<{ d: TestDaemon; home: ReturnType<typeof tempDir>; me: string; vault: string; other: string }>("vault export cli");
 const T0 = Date.UTC(2026, 10, 1);
@@ -38,7 +39,7 @@ async function vaultWith(d: TestDaemon, investor: string): Promise<string> {
 }
 
 t.before(async (ctx) => {
-  ctx.d = await startTestDaemon({ startOracle: false });
+  ctx.d = await startTestDaemon({ startOracle: false, config: BUSY_MACHINE });
   ctx.home = tempDir("tv-export-");
   const me = (ctx.me = await seedWallet(ctx.home.path, "ivy", PASSWORD));
   assert.is((await run(ctx, "login")).code, 0);

@@ -5,6 +5,7 @@ import { spawn } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { BUSY_MACHINE_FLAGS } from "../helpers/busy-machine.js";
 import { waitUntil } from "../helpers/util.js";
 
 const BIN = fileURLToPath(new URL("../../bin/tradevaultd", import.meta.url));
@@ -27,7 +28,8 @@ export interface DaemonProcess {
  * Flags for a crash run: the embedded sim and chain, an oracle cycle every second, snapshots and
  * compactions as often as the config allows (so kills land in them), a static price feed (balances
  * move only when the test moves them), and the rate limits and users' read budgets lifted, nothing
- * kept between reads (a test is many users acting at once, reading right after what it did).
+ * kept between reads (a test is many users acting at once, reading right after what it did), and
+ * the exchange given as long as a busy machine needs.
  */
 const crashFlags = (dataDir: string) => [
   "--data-dir", dataDir, "--port", "0", "--host", "127.0.0.1",
@@ -35,7 +37,7 @@ const crashFlags = (dataDir: string) => [
   "--chain-snapshot-interval", "1", "--chain-compact-blocks", "100",
   "--sim-feed", "static", "--sign-in-rate-limit", "10000", "--order-rate-limit", "10000",
   "--read-cache", "0", "--read-weight-per-user", "1000000", "--read-weight-all-users", "1000000",
-  "--log-level", process.env.TEST_LOG ?? "info",
+  "--log-level", process.env.TEST_LOG ?? "info", ...BUSY_MACHINE_FLAGS,
 ];
 
 /**
@@ -65,14 +67,14 @@ export async function startDaemonProcess(dataDir: string, extraFlags: string[] =
   };
   try {
     // Ended (a refused start) also ends the wait.
-    await waitUntil(() => !running() || listening(), { timeoutMs: 90_000, intervalMs: 100, what: `tradevaultd on ${dataDir} to say where it listens` });
+    await waitUntil(() => !running() || listening(), { slowMs: 90_000, intervalMs: 100, what: `tradevaultd on ${dataDir} to say where it listens` });
     if (!running()) {
       const said = out.split("\n").filter((l) => l.startsWith("tradevaultd")).join("; ");
       throw new Error(`tradevaultd on ${dataDir} ended instead of starting: ${said}`);
     }
     proc.url = listening()!;
     // It logs that line once its routes are in place; a fetch that fails is only "not yet".
-    await waitUntil(async () => (await fetch(`${proc.url}/healthz`)).status > 0, { timeoutMs: 30_000, intervalMs: 100, what: `tradevaultd on ${proc.url} to answer` });
+    await waitUntil(async () => (await fetch(`${proc.url}/healthz`)).status > 0, { slowMs: 30_000, intervalMs: 100, what: `tradevaultd on ${proc.url} to answer` });
   } catch (e) {
     await proc.kill();
     throw new Error(`${(e as Error).message}\n--- its log ---\n${out.slice(-3000)}`);

@@ -15,6 +15,7 @@ import { loadOrCreateOperatorKey } from "../../daemon/chain/operator-key.js";
 import { openStore } from "../../daemon/db/database.js";
 import { USDC, chainNow, ensureArtifacts, recorded, start } from "../chain/_support.js";
 import type { Env } from "../chain/_support.js";
+import { testSeed } from "../helpers/seed.js";
 import { tempDir, waitUntil } from "../helpers/util.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -29,6 +30,8 @@ const writerArgs = (() => {
   return here.endsWith(".js") ? ["--enable-source-maps", writer] : ["--import", "tsx", writer];
 })();
 const tmp = tempDir("tradevault-crash-");
+/** How many writes each random round lets through before the kill; a failure names the seed. */
+const seeded = testSeed("crash-safety");
 let env: Env;
 let chain: Chain | undefined;
 
@@ -79,20 +82,20 @@ async function runAndKill(writes: number): Promise<number> {
     }
   });
   const exited = new Promise<void>((r) => child.once("exit", () => r()));
-  await waitUntil(() => seen >= writes || child.exitCode !== null, { timeoutMs: 120_000, what: `${writes} acknowledged writes` });
+  await waitUntil(() => seen >= writes || child.exitCode !== null, { slowMs: 120_000, what: `${writes} acknowledged writes` });
   assert.is(child.exitCode, null, `the writer died on its own: ${err.slice(-2000)}`);
   child.kill("SIGKILL");
   await exited;
   return anvil;
 }
 
-test("SIGKILLed at random points while writing and closing: restarts agree with what was acknowledged", async () => {
+test("SIGKILLed at random points while writing and closing: restarts agree with what was acknowledged", seeded.replayable(async () => {
   for (let round = 0; round < 5; round++) {
     // Round 1 runs long enough for the writer's fifth cycle, which closes a vault (each writer process
     // counts its cycles from 1); the other rounds stop at random points.
-    const anvil = await runAndKill(round === 0 ? 6 : round === 1 ? 12 : 2 + Math.floor(Math.random() * 10));
+    const anvil = await runAndKill(round === 0 ? 6 : round === 1 ? 12 : seeded.int(2, 11));
     assert.ok(anvil > 0);
-    await waitUntil(() => !alive(anvil), { timeoutMs: 15_000, what: `Anvil ${anvil} to end with its daemon` });
+    await waitUntil(() => !alive(anvil), { slowMs: 15_000, what: `Anvil ${anvil} to end with its daemon` });
   }
   assert.ok(acks.closed.size >= 1, "a vault closed during the run");
   env = {
@@ -102,7 +105,7 @@ test("SIGKILLed at random points while writing and closing: restarts agree with 
   chain = await start(env, { shutdownSettleMs: 50, log: pino({ level: process.env.TEST_LOG ?? "silent" }) });
   await chain.indexer.sync();
   await assertAgreement(chain, env);
-});
+}));
 
 async function assertAgreement(c: Chain, e: Env): Promise<void> {
   const rows = await e.store.db.selectFrom("vaults").selectAll().execute();
@@ -131,7 +134,7 @@ test("Anvil killed alone: the chain comes back from snapshot and journal, and wr
   await write(2); // after the snapshot: only the journal has it
   const pid = c.embedded!.pid();
   process.kill(pid, "SIGKILL");
-  await waitUntil(() => c.embedded!.pid() !== pid, { timeoutMs: 60_000, what: "a new Anvil" });
+  await waitUntil(() => c.embedded!.pid() !== pid, { slowMs: 60_000, what: "a new Anvil" });
   await write(3); // through the gate, to the new node
   await assertAgreement(c, env);
 });

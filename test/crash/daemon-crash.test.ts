@@ -9,6 +9,7 @@ import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { httpClient } from "../helpers/daemon.js";
 import type { HttpClient } from "../helpers/daemon.js";
+import { testSeed } from "../helpers/seed.js";
 import { tempDir, waitUntil } from "../helpers/util.js";
 import { usdcToBaseUnits } from "../../daemon/vaults/units.js";
 import { alive, anvilOf, descendants, startDaemonProcess } from "./_daemon-process.js";
@@ -42,16 +43,15 @@ const logs: string[] = [];
 const debug = (line: string) => process.env.TEST_DEBUG && console.log(line);
 const logged = (msg: string) => logs.join("").split("\n").filter((l) => l.includes(msg)).length;
 
-/** The running daemon's warnings and errors (last few), for failure messages. */
+/** The running daemon's warnings and errors (last few), for the note a slow wait prints. */
 function problems(): string {
   const lines = (d?.log() ?? "").split("\n").filter((l) => /"level":(40|50|60)/.test(l));
   return lines.length ? `\n--- the daemon's last warnings and errors ---\n${lines.slice(-8).join("\n").slice(-4000)}` : "";
 }
-const explained = (e: Error): never => {
-  throw new Error(`${e.message}${problems()}`);
-};
 
-const random = (lo: number, hi: number) => lo + Math.floor(Math.random() * (hi - lo + 1));
+/** Where each kill lands and what the price moves to; a failure names the seed (TEST_SEED replays it). */
+const seeded = testSeed("daemon-crash");
+const random = seeded.int;
 /** A pause of random length: where the kill lands, not a wait for anything. */
 const jitter = (maxMs: number) => new Promise((r) => setTimeout(r, random(0, maxMs)));
 
@@ -88,7 +88,7 @@ async function acknowledge(): Promise<number> {
 /** Waits until the API has listed `n` more BalanceUpdated events than now (all acknowledged). */
 async function oracleWrites(n: number): Promise<void> {
   const target = (await acknowledge()) + n;
-  await waitUntil(async () => (await acknowledge()) >= target, { timeoutMs: 60_000, intervalMs: 100, what: `${n} more balance updates listed` }).catch(explained);
+  await waitUntil(async () => (await acknowledge()) >= target, { slowMs: 60_000, intervalMs: 100, what: () => `${n} more balance updates listed${problems()}` });
 }
 
 /** Children of a killed daemon, until they are seen gone. */
@@ -104,7 +104,7 @@ async function crash(): Promise<void> {
   await d!.kill();
   logs.push(d!.log());
   await waitUntil(() => tree.every((p) => !alive(p.pid)), {
-    timeoutMs: 20_000, what: `the daemon's children (${tree.map((p) => p.pid).join(", ")}, Anvil ${anvil?.pid ?? "none"}) to end with it`,
+    slowMs: 20_000, what: `the daemon's children (${tree.map((p) => p.pid).join(", ")}, Anvil ${anvil?.pid ?? "none"}) to end with it`,
   });
   outlived.length = 0;
 }
@@ -120,7 +120,7 @@ async function setUp(): Promise<void> {
   const [a, b] = vaults();
   for (const vault of [a!, b!]) {
     await waitUntil(async () => (await vaultDetailOver(http, trader, vault)).lastBalanceUpdate !== null, {
-      timeoutMs: 60_000, intervalMs: 100, what: `a first reading of ${vault}`,
+      slowMs: 60_000, intervalMs: 100, what: `a first reading of ${vault}`,
     });
     const r = await http.post("/api/trade", { symbol: "BTC", side: "buy", size: 0.01, vaultAddress: vault }, { token: trader.token });
     assert.is(r.status, 200, JSON.stringify(r.body));
@@ -142,7 +142,7 @@ async function pumpAcrossCompaction(): Promise<void> {
     }
   })();
   pump.catch(() => undefined);
-  await waitUntil(async () => ((await chainInfo(d!.url)).height ?? 0) >= base + 100, { timeoutMs: 60_000, intervalMs: 100, what: "100 blocks of mints" });
+  await waitUntil(async () => ((await chainInfo(d!.url)).height ?? 0) >= base + 100, { slowMs: 60_000, intervalMs: 100, what: "100 blocks of mints" });
   await jitter(2500);
   await acknowledge();
   faucets.killedInFlight++;
@@ -163,7 +163,7 @@ async function close(vault: string): Promise<void> {
   closes.set(vault, { finalBalance: r.body.data.vault.finalBalance });
 }
 
-test("SIGKILLed at random points while the oracle writes and vaults close: what was acknowledged survives, chain and API agree", async () => {
+test("SIGKILLed at random points while the oracle writes and vaults close: what was acknowledged survives, chain and API agree", seeded.replayable(async () => {
   const rounds = 5;
   for (let round = 0; round < rounds; round++) {
     await start();
@@ -192,13 +192,13 @@ test("SIGKILLed at random points while the oracle writes and vaults close: what 
     debug(`round ${round}: killed with ${acked.size} events acknowledged, closes answered: ${closes.size}`);
   }
   await start();
-  await waitUntil(async () => (await http.get("/healthz")).status === 200, { timeoutMs: 60_000, intervalMs: 200, what: "/healthz healthy after the last restart" }).catch(explained);
+  await waitUntil(async () => (await http.get("/healthz")).status === 200, { slowMs: 60_000, intervalMs: 200, what: () => `/healthz healthy after the last restart${problems()}` });
   assert.ok(closes.has(vaults()[0]!), "a close was answered");
   await assertAcknowledgedKept();
   await assertOracleWrites();
   await assertAgreement();
   crashTestPassed = true;
-});
+}));
 
 /** Every acknowledged event is listed still, with the same id, place, type, transaction and data; the sequences are dense. */
 async function assertAcknowledgedKept(): Promise<void> {
@@ -226,7 +226,7 @@ async function assertOracleWrites(): Promise<void> {
       if ((await listEvents(http, trader, v)).events.some((e) => e.type === "BalanceUpdated" && e.id > newest)) return true;
     }
     return false;
-  }, { timeoutMs: 60_000, intervalMs: 200, what: "a new BalanceUpdated after the restart" }).catch(explained);
+  }, { slowMs: 60_000, intervalMs: 200, what: () => `a new BalanceUpdated after the restart${problems()}` });
 }
 
 /** The newest acknowledged reading of each vault (its observedAt), 0 when none. */
@@ -236,7 +236,9 @@ const ackedReading = (vault: string) =>
 /**
  * The API against the contracts. The oracle keeps writing while we look (the chain a moment before
  * the database), so each vault is compared until one look finds both at the same reading; a real
- * disagreement never settles and fails with the last difference seen.
+ * disagreement never settles, and the wait's note shows the last look. A look that breaks a rule
+ * for good (an acknowledged reading lost, a closed vault's final balance not the one answered) ends
+ * the wait and fails at once.
  */
 async function assertAgreement(): Promise<void> {
   const { rpcUrl: rpc, token } = await chainInfo(d!.url);
@@ -245,26 +247,24 @@ async function assertAgreement(): Promise<void> {
   assert.ok(minted <= faucets.answered + faucets.killedInFlight, `no mint twice: ${minted} for ${faucets.answered} answered`);
   for (const vault of vaults()) {
     let diff = "";
-    await waitUntil(async () => {
+    const closed = closes.get(vault);
+    const look = await waitUntil(async () => {
       const api = await vaultDetailOver(http, trader, vault);
       const chain = await chainState(rpc, vault);
       const mine = { balance: usdcToBaseUnits(api.currentBalance), observedAt: api.lastBalanceUpdate ?? 0, paused: api.paused, closed: api.closed };
       const theirs = { balance: chain.balance, observedAt: chain.observedAt, paused: chain.paused, closed: chain.closed };
       diff = JSON.stringify({ api: mine, chain: theirs }, (_k, v) => (typeof v === "bigint" ? v.toString() : v));
-      if (chain.observedAt < ackedReading(vault)) throw new Error(`the chain lost the acknowledged reading at ${ackedReading(vault)}: ${diff}`);
-      const closed = closes.get(vault);
-      if (closed) {
-        assert.ok(chain.closed && api.closed, `acknowledged close of ${vault} kept: ${diff}`);
-        assert.is(chain.finalBalance, usdcToBaseUnits(closed.finalBalance), `final balance of ${vault} as the close answered`);
-      }
-      return mine.balance === theirs.balance && mine.observedAt === theirs.observedAt && mine.paused === theirs.paused && mine.closed === theirs.closed;
-    }, { timeoutMs: 30_000, intervalMs: 50, what: `${vault}: API and chain to agree` }).catch((e: Error) => {
-      throw new Error(`${e.message}; last look: ${diff}`);
-    });
+      const agree = mine.balance === theirs.balance && mine.observedAt === theirs.observedAt && mine.paused === theirs.paused && mine.closed === theirs.closed;
+      const closeKept = !closed || (chain.closed && api.closed);
+      const broken = chain.observedAt < ackedReading(vault) || (closed && chain.closed && chain.finalBalance !== usdcToBaseUnits(closed.finalBalance));
+      return broken || (agree && closeKept) ? chain : undefined;
+    }, { slowMs: 30_000, intervalMs: 50, what: () => `${vault}: API and chain to agree; last look: ${diff}` });
+    assert.ok(look.observedAt >= ackedReading(vault), `the chain lost the acknowledged reading at ${ackedReading(vault)}: ${diff}`);
+    if (closed) assert.is(look.finalBalance, usdcToBaseUnits(closed.finalBalance), `final balance of ${vault} as the close answered: ${diff}`);
   }
 }
 
-test("Anvil killed alone: the daemon brings the chain back from snapshot and journal, and the oracle goes on", async () => {
+test("Anvil killed alone: the daemon brings the chain back from snapshot and journal, and the oracle goes on", seeded.replayable(async () => {
   assert.ok(crashTestPassed, "needs the healthy daemon the crash test leaves running");
   await oracleWrites(random(1, 3));
   await jitter(1000);
@@ -275,12 +275,12 @@ test("Anvil killed alone: the daemon brings the chain back from snapshot and jou
   await waitUntil(() => {
     const now = anvilOf(d!.pid);
     return now !== undefined && now.pid !== anvil.pid;
-  }, { timeoutMs: 60_000, intervalMs: 100, what: "a new Anvil under the daemon" });
+  }, { slowMs: 60_000, intervalMs: 100, what: "a new Anvil under the daemon" });
   assert.ok(d!.running(), "the daemon lives on");
-  await waitUntil(async () => (await http.get("/healthz")).status === 200, { timeoutMs: 60_000, intervalMs: 200, what: "/healthz healthy after Anvil's restart" }).catch(explained);
+  await waitUntil(async () => (await http.get("/healthz")).status === 200, { slowMs: 60_000, intervalMs: 200, what: () => `/healthz healthy after Anvil's restart${problems()}` });
   await assertAcknowledgedKept();
   await assertOracleWrites();
   await assertAgreement();
-});
+}));
 
 test.run();

@@ -42,7 +42,7 @@ test("a flatten vault paused while the exchange refused, then SIGKILL: after the
   const tom = await partyOver(http);
   const vault = await vaultOver(http, ivy, tom, { maxDrawdown: 10, dailyDrawdown: 5, breachPolicy: "flatten" });
   await simPrice(sim, "BTC", "60000");
-  await waitUntil(async () => (await detail(http, tom, vault)).lastBalanceUpdate !== null, { timeoutMs: 30_000, what: "the first reading" });
+  await waitUntil(async () => (await detail(http, tom, vault)).lastBalanceUpdate !== null, { slowMs: 30_000, what: "the first reading" });
   for (const body of [{ size: 0.1 }, { size: 0.01, price: 40000 }]) {
     const r = await http.post("/api/trade", { symbol: "BTC", side: "buy", vaultAddress: vault, ...body }, { token: tom.token });
     assert.is(r.status, 200, JSON.stringify(r.body));
@@ -53,7 +53,7 @@ test("a flatten vault paused while the exchange refused, then SIGKILL: after the
   const out = await waitUntil(async () => {
     const v = await detail(http, tom, vault);
     return v.paused && v.enforcement?.state !== "holds" && v.enforcement?.attempts >= 1 && v;
-  }, { timeoutMs: 60_000, what: "the vault paused and out of policy" });
+  }, { slowMs: 60_000, what: "the vault paused and out of policy" });
   assert.is(out.positions.length, 1, "the exchange refused: the position is still open");
   await d.kill();
 
@@ -63,7 +63,7 @@ test("a flatten vault paused while the exchange refused, then SIGKILL: after the
   const held = await waitUntil(async () => {
     const v = await detail(http, tom, vault);
     return v.enforcement?.state === "holds" && v;
-  }, { timeoutMs: 60_000, what: "the vault to hold its policy after the restart" });
+  }, { slowMs: 60_000, what: "the vault to hold its policy after the restart" });
   assert.equal(held.positions, [], "flattened after the restart");
   const orders = await http.get(`/api/orders?vaultAddress=${vault}`, { token: tom.token });
   assert.equal(orders.body.data.orders, []);

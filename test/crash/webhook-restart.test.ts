@@ -31,14 +31,14 @@ test("an event stored, its delivery cut by SIGKILL: after the restart it is deli
   assert.is(hook.status, 200, JSON.stringify(hook.body));
   const { id, secret } = hook.body.data.webhook;
   await vaultOver(http, ivy, tom);
-  await waitUntil(() => rx!.at("/crash").length === 1, { timeoutMs: 30_000, what: "the first attempt, left unanswered" });
+  await waitUntil(() => rx!.at("/crash").length === 1, { slowMs: 30_000, what: "the first attempt, left unanswered" });
   await d.kill();
 
   rx.url("/crash", { statuses: [200] });
   d = await startDaemonProcess(tmp.path, ["--webhooks-allow-private"]);
   http = httpClient(d.url);
   const [first, again] = (await waitUntil(() => (rx!.at("/crash").length >= 2 ? rx!.at("/crash") : undefined), {
-    timeoutMs: 30_000, what: "the delivery after the restart",
+    slowMs: 30_000, what: "the delivery after the restart",
   }))!;
   assert.is(again!.headers["x-tradevault-delivery"], first!.headers["x-tradevault-delivery"]);
   assert.is(JSON.parse(again!.body).event.type, "VaultCreated");
@@ -46,7 +46,7 @@ test("an event stored, its delivery cut by SIGKILL: after the restart it is deli
   const row = await waitUntil(async () => {
     const r = await http.get(`/api/webhooks/${id}/deliveries`, { token: ivy.token });
     return r.body.data?.deliveries?.[0]?.status === "delivered" && r.body.data.deliveries;
-  }, { timeoutMs: 10_000, what: "the delivery recorded" });
+  }, { slowMs: 10_000, what: "the delivery recorded" });
   assert.is(row.length, 1);
   assert.is(row[0].attempts, 1, "the killed attempt left no record; the one after the restart did");
 });

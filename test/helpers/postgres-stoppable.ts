@@ -88,9 +88,9 @@ export async function startStoppablePostgres(): Promise<StoppablePostgres> {
   const command = async (cmd: "stop" | "start", answer: string) => {
     const before = said.split(answer).length;
     child.stdin!.write(`${cmd}\n`);
-    await waitUntil(() => said.split(answer).length > before || child.exitCode !== null, { timeoutMs: 120_000, what: `PostgreSQL ${cmd}` });
+    await waitUntil(() => said.split(answer).length > before || child.exitCode !== null, { slowMs: 120_000, what: `PostgreSQL ${cmd}` });
   };
-  const up = () => waitUntil(() => answers(url), { timeoutMs: 120_000, intervalMs: 50, what: `PostgreSQL answering at ${url}` });
+  const up = () => waitUntil(() => answers(url), { slowMs: 120_000, intervalMs: 50, what: `PostgreSQL answering at ${url}` });
   try {
     await up();
   } catch (err) {

@@ -1,7 +1,8 @@
 // `npm test` without a Chromium: each browser test fails with one line naming the fix (CI must run
 // them, so they never pass by being left out), or is skipped when TEST_SKIP_BROWSER=1 asks for it.
 // (uvu hides an error thrown in a `before` hook, which is where the browser tests launch Chromium.)
-// With TRADEVAULT_TEST_PG=1 the PostgreSQL suites' files run twice, and fail without a server.
+// With TRADEVAULT_TEST_PG=1 the PostgreSQL suites' files run twice, and fail without a server. The
+// run ends with its slowest files, and --folder runs another folder (the benchmarks' smoke tests).
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { spawnSync } from "node:child_process";
@@ -12,7 +13,7 @@ import { tempDir } from "./util.js";
 
 const runTests = (env: Record<string, string>, files = ["test/browser/sim-controls", "test/contract/frontend-recipes"]) => {
   const r = spawnSync(process.execPath, [join(packageRoot(), "scripts", "run-tests.js"), ...files], {
-    cwd: packageRoot(), env: { ...process.env, TEST_SKIP_BROWSER: "", ...env }, encoding: "utf8", timeout: 60_000,
+    cwd: packageRoot(), env: { ...process.env, TEST_SKIP_BROWSER: "", ...env }, encoding: "utf8",
   });
   return { code: r.status, out: r.stdout + r.stderr, last: (r.stdout.trim().split("\n").at(-1) ?? "") };
 };
@@ -62,33 +63,34 @@ test("the files run as JavaScript from a transpiled copy; TEST_TSX=1 runs them t
   assert.match(copy.out, /^\[run-tests\] the files run as JavaScript from \S+tradevault-test-tree-\w+ /m);
 });
 
-test("the run ends with its slowest files and the mean time per test, printed before the last line and written to a file", () => {
+test("the run ends with its slowest files and its wall clock before the last line, and keeps each file's time for the next run's order", () => {
   const dir = tempDir();
   try {
-    const reportPath = join(dir.path, "times.txt");
-    const r = runTests({ TEST_REPORT_PATH: reportPath, TRADEVAULT_TEST_TEMPLATES: "" }, ["test/lib/decimal", "test/db/integers"]);
+    const timesPath = join(dir.path, "times.json");
+    const r = runTests({ TEST_TIMES_PATH: timesPath, TRADEVAULT_TEST_TEMPLATES: "" }, ["test/lib/decimal", "test/db/integers"]);
     assert.is(r.code, 0, r.out);
-    const report = readFileSync(reportPath, "utf8");
     const lines = r.out.trimEnd().split("\n");
     // The report is the block just before the blank line and the "N passed" line CI reads.
-    assert.equal(lines.slice(-2 - report.trimEnd().split("\n").length, -2).join("\n"), report.trimEnd());
-    const files = report.split("\n").filter((l) => l.includes(".test.ts")).map((l) => l.trim().split(/\s+/));
+    const report = lines.slice(lines.lastIndexOf("Slowest files (of 2):"), -2);
+    assert.is(report.length, 4, r.out);
+    const files = report.slice(1, 3).map((l) => l.trim().split(/\s+/));
     assert.equal(files.map((f) => f[2]).sort(), ["test/db/integers.test.ts", "test/lib/decimal.test.ts"]);
-    const seconds = files.map((f) => Number(f[0]));
-    assert.ok(seconds[0]! >= seconds[1]!, "slowest first");
+    assert.ok(Number(files[0]![0]) >= Number(files[1]![0]), "slowest first");
     const tests = (r.last.match(/^(\d+) passed/) ?? [])[1];
-    assert.match(report, new RegExp(`^SQLite runs: 2 files, ${tests} tests, [\\d.]+ s of file time, [\\d.]+ s of file time per test$`, "m"));
-    assert.match(report, new RegExp(`^Wall clock: [\\d.]+ s for ${tests} tests, [\\d.]+ s per test$`, "m"));
-    if (process.platform === "linux") {
-      // Each file's CPU (its process and every process it started) and the run's, read from /proc.
-      for (const f of files) assert.ok(f[7] === "CPU" && Number(f[5]) > 0, f.join(" "));
-      assert.match(report, /^CPU: [\d.]+ s in the test processes, \d+% of \d+ cores over the wall clock$/m);
-    }
-    // Each file's time is kept for the next run's order (slowest first).
-    assert.equal(Object.keys(JSON.parse(readFileSync(join(dir.path, "test-times.json"), "utf8"))).sort(), ["test/db/integers.test.ts", "test/lib/decimal.test.ts"]);
+    assert.match(report[3]!, new RegExp(`^Wall clock: [\\d.]+ s for ${tests} tests in 2 files$`));
+    assert.equal(Object.keys(JSON.parse(readFileSync(timesPath, "utf8"))).sort(), ["test/db/integers.test.ts", "test/lib/decimal.test.ts"]);
   } finally {
     dir.remove();
   }
+});
+
+test("--folder runs another folder's files (npm run bench:smoke: bench/smoke/, which npm test leaves out)", () => {
+  const lib = runTests({}, ["--folder", "test/lib", "decimal"]);
+  assert.is(lib.code, 0, lib.out);
+  assert.match(lib.out, /^=== test\/lib\/decimal\.test\.ts /m);
+  const none = runTests({ TEST_SKIP_BROWSER: "1" }, ["bench/smoke"]);
+  assert.match(none.out, /no test files matched/, "npm test finds none of the smoke tests");
+  assert.is(none.code, 1);
 });
 
 test.run();

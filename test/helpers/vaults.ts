@@ -6,6 +6,7 @@ import { Contract } from "ethers";
 import * as assert from "uvu/assert";
 import { createVault, fakeClock, party, startTestDaemon, type FakeClock, type Party, type TestDaemon } from "./daemon.js";
 import type { ConfigInput } from "../../daemon/config.js";
+import { BUSY_MACHINE } from "./busy-machine.js";
 
 export interface VaultCase {
   d: TestDaemon;
@@ -17,11 +18,12 @@ export interface VaultCase {
 }
 
 /**
- * A daemon for vault tests: no oracle timer (tests run cycles), and by default a clock that runs
- * with the wall clock as the embedded chain's does (tests only move it forward).
+ * A daemon for vault tests: no oracle timer (tests run cycles), an exchange timeout for a busy machine,
+ * and by default a clock that runs with the wall clock as the embedded chain's does (tests only move
+ * it forward).
  */
 export function startVaultDaemon(config: Partial<ConfigInput> = {}, clock: FakeClock = fakeClock(Date.now(), { realTime: true })) {
-  return startTestDaemon({ startOracle: false, clock, config });
+  return startTestDaemon({ startOracle: false, clock, config: { ...BUSY_MACHINE, ...config } });
 }
 
 /** Two signed-in parties, the investor's agent approved, and a vault deployed between them. */

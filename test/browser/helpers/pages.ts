@@ -53,8 +53,8 @@ export async function go(u: User, hash: string, ready: string): Promise<void> {
 export const errorText = (u: User) => u.page.locator("#error").textContent();
 
 /** Waits for a notice containing `text`; an error banner instead fails at once, with its message. */
-export async function expectNotice(u: { page: Page }, text: string, timeout = 30_000): Promise<void> {
-  await u.page.waitForSelector(`#notice:has-text(${JSON.stringify(text)}), #error:not([hidden])`, { timeout });
+export async function expectNotice(u: { page: Page }, text: string): Promise<void> {
+  await u.page.waitForSelector(`#notice:has-text(${JSON.stringify(text)}), #error:not([hidden])`);
   if (await u.page.locator("#error:not([hidden])").count()) {
     throw new Error(`the page shows an error instead of "${text}": ${await u.page.textContent("#error")}`);
   }

@@ -6,6 +6,7 @@ import type { Browser } from "playwright-core";
 import { approveAgent, createVault, faucet, fakeClock, signIn as apiSignIn, startTestDaemon, type Party, type TestDaemon } from "../../helpers/daemon.js";
 import { launchChromium } from "./chromium.js";
 import { openUser, signIn, type User } from "./pages.js";
+import { BUSY_MACHINE } from "../../helpers/busy-machine.js";
 
 export interface VaultParties {
   vault: string;
@@ -33,7 +34,7 @@ export interface VaultPageCtx { d: TestDaemon; browser: Browser; p: VaultParties
 export function vaultPageSuite(name: string) {
   const t = suite<VaultPageCtx>(name);
   t.before(async (ctx) => {
-    ctx.d = await startTestDaemon({ startOracle: false, clock: fakeClock(Date.now(), { realTime: true }) });
+    ctx.d = await startTestDaemon({ startOracle: false, clock: fakeClock(Date.now(), { realTime: true }), config: BUSY_MACHINE });
     ctx.browser = await launchChromium();
     ctx.d.daemon.sim!.setPrice("BTC", "60000");
     ctx.p = await vaultParties(ctx.d, ctx.browser);

@@ -1,12 +1,13 @@
 // The benchmarks are not tests (npm run bench runs them at full size, outside CI), but each one must
-// still start, measure and clean up: here every benchmark runs at a tiny size, the slow ones in files
-// of their own (helpers/smoke.ts, SPLIT) and every other one in this file.
+// still start, measure and clean up: `npm run bench:smoke` runs every benchmark at a tiny size, the
+// slow ones in files of their own (split.ts, SPLIT) and every other one in this file. CI runs it after
+// npm test, which leaves it out: it is minutes of CPU that test the benchmarks, not the product.
 import { readdirSync } from "node:fs";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
-import { BENCHMARKS } from "../../bench/benchmarks.js";
-import { median, percentile } from "../../bench/lib/stats.js";
-import { benchmark, smokeTest, SPLIT } from "./helpers/smoke.js";
+import { BENCHMARKS } from "../benchmarks.js";
+import { median, percentile } from "../lib/stats.js";
+import { benchmark, smokeTest, SPLIT } from "./split.js";
 
 test("stats: median and nearest-rank percentiles", () => {
   assert.is(median([3, 1, 2]), 2);

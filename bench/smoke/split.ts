@@ -1,10 +1,10 @@
-// The smoke test of the benchmarks, shared by test/bench/smoke*.test.ts: the slow benchmarks run in
+// The smoke test of the benchmarks, shared by bench/smoke/smoke*.test.ts: the slow benchmarks run in
 // files of their own so the test runner (several files at a time) spreads them over both cores; every
 // other benchmark runs in smoke.test.ts, so a new one is smoke-tested without anyone listing it.
 import type { Test } from "uvu";
 import * as assert from "uvu/assert";
-import { BENCHMARKS, type Benchmark } from "../../../bench/benchmarks.js";
-import { markdownTable, textTable } from "../../../bench/lib/report.js";
+import { BENCHMARKS, type Benchmark } from "../benchmarks.js";
+import { markdownTable, textTable } from "../lib/report.js";
 
 /** Benchmarks smoke-tested in a file of their own, by that file's name. */
 export const SPLIT: Record<string, string[]> = {
