@@ -6,7 +6,7 @@ import * as assert from "uvu/assert";
 import { sql } from "kysely";
 import { openStore } from "../../daemon/db/database.js";
 import type { Executor } from "../../daemon/db/store.js";
-import { only, openTestStore } from "../helpers/stores.js";
+import { only, openTestStore, storeKind } from "../helpers/stores.js";
 
 const insert = (x: Executor, v: number) => sql`insert into t values (${v})`.execute(x);
 
@@ -16,14 +16,15 @@ test("the key stands still without writes and moves after a durable and a relaxe
     await sql`create table t (v integer)`.execute(store.db);
     const k0 = await store.changeKey();
     await sql`select count(*) from t`.execute(store.db);
-    assert.is(await store.changeKey(), k0, "a read moves nothing");
+    // On PostgreSQL the key is the server's snapshot: another test file's commit on the shared server moves it too.
+    if (storeKind === "sqlite") assert.is(await store.changeKey(), k0, "a read moves nothing");
     await store.write((trx) => insert(trx, 1));
     const k1 = await store.changeKey();
     assert.is.not(k1, k0);
     await store.relaxed((trx) => insert(trx, 2));
     const k2 = await store.changeKey();
     assert.is.not(k2, k1);
-    assert.is(await store.changeKey(), k2);
+    if (storeKind === "sqlite") assert.is(await store.changeKey(), k2);
   } finally {
     await close();
   }
