@@ -11,6 +11,7 @@ import { startStoppablePostgres, type StoppablePostgres } from "../helpers/postg
 import { mulberry32 } from "../helpers/mulberry32.js";
 import { tempDir, waitUntil } from "../helpers/util.js";
 import { partyAt, simFaucet, startCluster, vaultAt, type Cluster, type Proc } from "./cluster-rig.js";
+import { measureFault } from "./fault-measures.js";
 import { startRecorder, type Recorder } from "./fault-recorder.js";
 import { startTraffic, type Traffic } from "./fault-traffic.js";
 import type { Fault, History } from "./history-checker.js";
@@ -85,7 +86,7 @@ export async function runFaultScenario(size: ScenarioSize, say: (line: string) =
     const faults: Fault[] = [];
     for (const kind of order) {
       await sleep(between(size.gapS) * 1000);
-      const fault = await makeFault(kind, { c, server, probe, rng, size, between });
+      const fault = await makeFault(kind, { c, server, probe, recorder, rng, size, between });
       faults.push(fault);
       note(`${kind}${fault.daemon === undefined ? "" : ` of daemon ${fault.daemon}`}${fault.caught === false ? " (no open transaction caught: a plain stall)" : ""}: ` +
         `${((fault.toMs - fault.fromMs) / 1000).toFixed(1)} s`);
@@ -157,6 +158,7 @@ interface FaultDeps {
   c: Cluster;
   server: StoppablePostgres;
   probe: pg.Pool;
+  recorder: Recorder;
   rng: () => number;
   size: ScenarioSize;
   between(range: [number, number]): number;
@@ -186,9 +188,21 @@ async function makeFault(kind: FaultKind, d: FaultDeps): Promise<Fault> {
   const caught = kind === "caught-stall" ? await pauseInTransaction(d.probe, proc, appName(victim)) : (proc.pause(), undefined);
   const fromMs = Date.now();
   await sleep(lengthMs);
+  // Past its drawn length a stall lasts until the others have written every vault: a busy machine
+  // may take longer, a frozen cluster never does (its writes wait on the stopped daemon). The bound
+  // only ends a run that would never end; the test then finds the vaults unwritten.
+  const stall = { kind: "stall" as const, daemon: victim, daemonId, fromMs, caught };
+  const everyVaultWritten = () => {
+    const f = measureFault({ leases: d.recorder.leases, writes: d.recorder.writes, signIns: [] }, { ...stall, toMs: Date.now() });
+    return [...f.firstWriteMs.values()].every(Number.isFinite);
+  };
+  for (const giveUp = Date.now() + STALL_WAIT_MS; !everyVaultWritten() && Date.now() < giveUp;) await sleep(100);
   proc.resume();
-  return { kind: "stall", daemon: victim, daemonId, fromMs, toMs: Date.now(), caught };
+  return { ...stall, toMs: Date.now() };
 }
+
+/** How long a stall waits, past its drawn length, for the others to write every vault. */
+const STALL_WAIT_MS = 120_000;
 
 /**
  * SIGSTOP at a moment the daemon has a transaction open (its connection idle in transaction, between

@@ -5,7 +5,7 @@
 // up after a while (a stopped daemon answers only once continued); a request that failed promises
 // nothing. Randomness comes from the scenario's seeded generator.
 import { randomWallet, signTyped, type HttpClient, type Party, type Reply } from "../helpers/daemon.js";
-import { openSse, type SseReader } from "../helpers/sse.js";
+import { followSse } from "../helpers/sse.js";
 import { proposalBody, simFaucet, type Proc } from "./cluster-rig.js";
 import { tokenHash } from "./fault-recorder.js";
 import type { Ack, SignIn, StreamLog } from "./history-checker.js";
@@ -133,27 +133,14 @@ export function startTraffic(deps: TrafficDeps): Traffic {
     }
   }
 
-  const clients = Array.from({ length: n }, (_, i) => ({ name: `SSE client on daemon ${i}`, readers: [] as SseReader[] }));
-  const received = (c: (typeof clients)[number]) => c.readers.flatMap((r) => r.events.map((e) => e.id));
-  let closing = false;
-  async function sseLoop(i: number) {
-    const c = clients[i]!;
-    while (!closing) {
-      const ids = received(c);
-      try {
-        const reader = await openSse(`${deps.daemons()[i]!.url}/api/events`, trader.token, ids.length ? ids[ids.length - 1] : 0);
-        c.readers.push(reader);
-        if (closing) reader.close();
-        await reader.ended;
-      } catch {
-        failures[i]!++;
-      }
-      if (!closing) await sleep(200);
-    }
-  }
+  // One client per daemon, each reconnecting from the last id it received (followSse).
+  const clients = Array.from({ length: n }, (_, i) => ({
+    name: `SSE client on daemon ${i}`,
+    stream: followSse(() => `${deps.daemons()[i]!.url}/api/events`, trader.token, 0),
+  }));
+  const received = (c: (typeof clients)[number]) => c.stream.events.map((e) => e.id);
 
   const requests = [...Array.from({ length: n }, (_, i) => [signInLoop(i), readLoop(i)]).flat(), orderLoop(), vaultLoop()];
-  const streams = Array.from({ length: n }, (_, i) => sseLoop(i));
   return {
     acks, signIns, failures,
     streams: () => clients.map((c) => ({ name: c.name, from: 0, ids: received(c) })),
@@ -164,9 +151,8 @@ export function startTraffic(deps: TrafficDeps): Traffic {
     },
     async stop() {
       stopped = true;
-      closing = true;
-      for (const c of clients) for (const r of c.readers) r.close();
-      await Promise.all([...requests, ...streams]);
+      await Promise.all([...requests, ...clients.map((c) => c.stream.close())]);
+      clients.forEach((c, i) => (failures[i]! += c.stream.failures));
     },
   };
 }

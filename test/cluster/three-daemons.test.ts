@@ -14,7 +14,7 @@ import { openStore } from "../../daemon/db/database.js";
 import type { Store } from "../../daemon/db/store.js";
 import { freshDatabase } from "../helpers/postgres.js";
 import { journalRows } from "../helpers/store-reads.js";
-import { openSse, type SseReader } from "../helpers/sse.js";
+import { followSse, type FollowedStream } from "../helpers/sse.js";
 import { only } from "../helpers/stores.js";
 import { tempDir, waitUntil } from "../helpers/util.js";
 import { balanceEvents, partyAt, simFaucet, startCluster, vaultAt, vaultLeases, type Cluster } from "./cluster-rig.js";
@@ -66,8 +66,10 @@ only("postgres", test)("three daemons share 30 vaults; one is killed; its vaults
   // Kill the sender (the worst case: its vaults and the operator's sending must both move).
   const victimIndex = health!.findIndex((c) => c.sender);
   const victimId = health![victimIndex]!.daemon as string;
-  // A stream on a daemon that lives on, from the first event (the backlog, then live across the kill).
-  const stream = await openSse(`${daemons[(victimIndex + 1) % 3]!.url}/api/events`, trader.token, 0);
+  // A stream on a daemon that lives on, from the first event (the backlog, then live across the kill),
+  // followed as EventSource does: a stream the daemon closes is opened again from the last id.
+  const stream = followSse(() => `${daemons[(victimIndex + 1) % 3]!.url}/api/events`, trader.token, 0);
+  await stream.opened;
   // A ticket taken from one daemon opens the stream on another, once.
   const ticket = (await daemons[victimIndex]!.http.post("/api/events/ticket", {}, { token: trader.token })).body.data.ticket as string;
   const other = daemons[(victimIndex + 2) % 3]!.url;
@@ -140,7 +142,8 @@ only("postgres", test)("three daemons share 30 vaults; one is killed; its vaults
 
   const last = (await sql<{ id: number }>`select max(id) as id from vault_events`.execute(store.db)).rows[0]!.id;
   await waitUntil(() => stream.events.length > 0 && stream.events[stream.events.length - 1]!.id >= last, { timeoutMs: 60_000, what: "the stream caught up" });
-  stream.close();
+  await stream.close();
+  if (stream.reconnects > 0 || stream.failures > 0) console.log(`the stream was opened again ${stream.reconnects} times (${stream.failures} opens failed)`);
   checkStream(stream, await eventIds(store, last));
 });
 
@@ -169,7 +172,7 @@ async function eventIds(s: Store, last: number): Promise<number[]> {
   return (await sql<{ id: number }>`select id from vault_events where id <= ${last} order by id`.execute(s.db)).rows.map((r) => r.id);
 }
 
-function checkStream(stream: SseReader, stored: number[]): void {
+function checkStream(stream: FollowedStream, stored: number[]): void {
   const got = stream.events.map((e) => e.id).filter((id) => id <= stored[stored.length - 1]!);
   assert.equal(got, stored, "the stream on a survivor: every event of the trader's vaults, once each, in id order");
 }
