@@ -80,6 +80,8 @@ export function createEnforcement(deps: EnforcementDeps) {
   /** When a vault out of policy turns `failing` (two intervals after it was first seen out of policy). */
   const promotions = new Map<string, NodeJS.Timeout>();
   const running = new Map<string, Promise<void>>();
+  /** A promote() saving the vault's `failing` state, which a failed run waits for. */
+  const promoting = new Map<string, Promise<void>>();
   const again = new Set<string>();
   let stopped = false;
   const gate = createOutageGate((waiting) => {
@@ -101,6 +103,7 @@ export function createEnforcement(deps: EnforcementDeps) {
   }
 
   async function held(v: VaultRow, row: EnforcementRow, dust: DustPosition[]) {
+    await promoting.get(v.address)?.catch(() => undefined);
     gate.answered(v.address);
     clearTimeout(promotions.get(v.address));
     promotions.delete(v.address);
@@ -127,14 +130,23 @@ export function createEnforcement(deps: EnforcementDeps) {
    * so a vault waiting out an outage (it tries nothing itself) turns on time too.
    */
   async function promote(address: string): Promise<void> {
+    // A run going now records EnforcementFailing itself if it fails overdue; it decides first, and a
+    // run that fails while this records it waits (failed()), so the event is recorded once.
+    const current = running.get(address);
+    if (current) return void current.then(() => promote(address)).catch((e) => log.error({ vault: address, err: e }, "cannot record EnforcementFailing"));
     const row = rows.get(address);
     if (!row || row.state === "failing" || !overdue(row)) return;
-    const changes: Partial<EnforcementRow> = { ...toState(row, "failing"), failing_recorded: 1 };
-    const event = row.failing_recorded === 0 ? failingEvent((await vaultsRepo.findVault(db, address))?.breach_policy, { ...row, ...changes }) : undefined;
-    await save(row, changes, event);
+    const recording = (async () => {
+      const changes: Partial<EnforcementRow> = { ...toState(row, "failing"), failing_recorded: 1 };
+      const event = row.failing_recorded === 0 ? failingEvent((await vaultsRepo.findVault(db, address))?.breach_policy, { ...row, ...changes }) : undefined;
+      await save(row, changes, event);
+    })().finally(() => promoting.delete(address));
+    promoting.set(address, recording);
+    await recording;
   }
 
   async function failed(v: VaultRow, row: EnforcementRow, err: AppError, recheck: boolean) {
+    await promoting.get(v.address)?.catch(() => undefined);
     const message = err.code === "AGENT_NOT_APPROVED" ? AGENT_LAPSED : err.message;
     if (recheck) {
       row.last_error = message;

@@ -91,6 +91,9 @@ export async function vaultDetailView(app: App, view: HTMLElement, address: stri
     h("section", { class: "card" }, h("h2", {}, "Events"), log.element));
 
   let reload: number | undefined;
+  // Reads of the detail can answer out of order (a slow one overtaken by the next): only the newest
+  // asked is shown, so a stale answer never flips the page back or rebuilds the actions.
+  let asked = 0;
   const unsubscribe = app.onEvent((e: LiveEvent) => {
     if (e.vault.toLowerCase() !== address.toLowerCase()) return;
     const event = fromStream(e);
@@ -99,8 +102,9 @@ export async function vaultDetailView(app: App, view: HTMLElement, address: stri
     // The detail (paused, drawdowns, trades) is read again once a burst of events has passed.
     window.clearTimeout(reload);
     reload = window.setTimeout(async () => {
+      const mine = ++asked;
       const fresh = (await get<{ vault: VaultDetail }>(`/api/vaults/${address}`).catch(() => undefined))?.vault;
-      if (fresh) {
+      if (fresh && mine === asked) {
         render(fresh);
         replace(trades, tradesTable(fresh));
         void refreshPerformance();
