@@ -176,7 +176,7 @@ async function impersonationAnswered(port: number): Promise<string[]> {
     try {
       const res = await fetch(`http://${host}:${port}`, {
         method: "POST", headers: { "content-type": "application/json" },
-        body: JSON.stringify(call(1, "anvil_impersonateAccount", [operator()])), signal: AbortSignal.timeout(5_000),
+        body: JSON.stringify(call(1, "anvil_impersonateAccount", [operator()])),
       });
       const body = JSON.parse(await res.text()) as { result?: unknown };
       if ("result" in body) hits.push(`${host}:${port}`);

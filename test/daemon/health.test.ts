@@ -72,33 +72,33 @@ test("a request that arrives the moment the port opens is answered (the app is i
   const dir = tempDir();
   const port = await freePort();
   let stop = false;
-  const outcomes = { answered: 0, refused: 0, hung: 0 };
+  const outcomes = { answered: 0, refused: 0 };
   // Poll as fast as the loop allows while the daemon starts: refused before the port opens, and
-  // answered after; never accepted and left hanging.
-  const poller = (async () => {
+  // answered after. One accepted and left hanging keeps the poller from ending (waited on below,
+  // never timed: a busy machine answers late, not never).
+  let polled = false;
+  void (async () => {
     while (!stop) {
       try {
-        await (await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(5_000) })).text();
+        const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+        await res.text();
         outcomes.answered += 1;
-      } catch (err) {
-        const name = (err as Error).name;
-        if (name === "TimeoutError" || name === "AbortError") outcomes.hung += 1;
-        else outcomes.refused += 1;
+      } catch {
+        outcomes.refused += 1;
         await new Promise((r) => setTimeout(r, 1));
       }
     }
-  })();
+  })().finally(() => (polled = true));
   const d = await startTestDaemon({ dataDir: join(dir.path, "d"), config: { port }, startOracle: false });
   try {
     await waitUntil(() => outcomes.answered >= 20, { what: "answers after start" });
   } finally {
     stop = true;
-    await poller;
+    await waitUntil(() => polled, { what: "the last poll answered (a request accepted and left unanswered never is)" });
     await d.close();
     dir.remove();
   }
-  assert.ok(outcomes.refused > 0, "polling began before the port opened");
-  assert.is(outcomes.hung, 0, `no request accepted and left unanswered (${JSON.stringify(outcomes)})`);
+  assert.ok(outcomes.refused > 0, `polling began before the port opened (${JSON.stringify(outcomes)})`);
 });
 
 test("a port already in use stops the start before anything is deployed", async () => {

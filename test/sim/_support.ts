@@ -21,7 +21,8 @@ export async function startSim(options: Partial<SimExchangeOptions> = {}): Promi
   const dbPath = options.dbPath ?? join(dir.path, "sim.db");
   const sim = createSimExchange({ priceFeed: { kind: "static" }, ...options, dbPath });
   await sim.start();
-  const transport = new HttpTransport({ apiUrl: sim.url, isTestnet: true, timeout: 5_000 });
+  // No timeout: a slow answer on a busy machine is still an answer; a test waits on it.
+  const transport = new HttpTransport({ apiUrl: sim.url, isTestnet: true, timeout: null });
   return {
     sim,
     dbPath,
