@@ -150,8 +150,6 @@ export function composeServices(deps: ServiceDeps) {
     db, work: store, exchange, trading, reconciler, publish: live.publish, recordFills: balances.recordFills, clock, log,
     intervalMs: config.oracleInterval * 1000, share,
   });
-  // A pause stored by any source, on any daemon sharing the store: the holder of the vault acts on it.
-  live.observe(enforcement.observe);
   const vaults = createVaultService({ db, changeKey: store.changeKey, chain: chainOps, balances, views, enforcement, modes, deadMan, share, exclusive: store.exclusive, clock, log });
   const gate = createVaultGate({ db, balances, refresh: vaults.refresh, clock, staleAfterMs: config.staleAfter * 1000 });
   // Notices to one user (ProposalSigned, an agent key expiring, an account's stop); the webhooks outbox is its sink (below).

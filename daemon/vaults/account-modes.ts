@@ -44,35 +44,49 @@ export function createAccountModes(deps: AccountModeDeps) {
   const { db, balances, clock, log } = deps;
   const every = deps.checkEveryMs ?? ACCOUNT_MODE_CHECK_MS;
 
-  /** Reads one vault's account mode, records a change, and pauses the vault when it left the standard modes. */
-  async function check(v: VaultRow): Promise<void> {
+  /**
+   * Reads one vault's account mode, records a change, and pauses the vault when it left the standard
+   * modes. True when it paused it: the caller starts the vault's enforcement, as for a breach.
+   */
+  async function check(v: VaultRow): Promise<boolean> {
     const mode = await deps.readMode(v.exchange_account);
     const before = v.account_mode;
     await vaultsRepo.updateVault(db, v.address, { account_mode: mode, account_mode_checked_at: clock() });
-    if (before === mode) return;
+    if (before === mode) return false;
     const valued = VALUED_MODES.has(mode);
     // The first read of a standard account is the baseline, not a change; a first read of another mode
     // is (the proposal's own check could not read it, or the mode changed before the first cycle).
-    if (before === null && valued) return;
+    if (before === null && valued) return false;
     await balances.recordEvent({ vault: v.address, type: "AccountModeChanged", data: { from: before, to: mode, valued } });
     log.warn({ vault: v.address, from: before, to: mode }, "the vault's exchange account changed mode");
-    if (!valued && !v.paused && !v.closed) await deps.pause(v.address);
+    if (valued || v.paused || v.closed) return false;
+    await deps.pause(v.address);
+    return true;
   }
 
   return {
     check,
 
-    /** The vaults whose mode is due a read this cycle (never read, or read longer ago than the period). */
-    async checkDue(vaults: readonly VaultRow[]): Promise<void> {
+    /**
+     * Reads the vaults whose mode is due this cycle (never read, or read longer ago than the period);
+     * returns the addresses of those it paused.
+     */
+    async checkDue(vaults: readonly VaultRow[]): Promise<string[]> {
       const now = clock();
       const due = vaults
         .filter((v) => v.account_mode_checked_at === null || now - v.account_mode_checked_at >= every)
         .sort((a, b) => (a.account_mode_checked_at ?? -1) - (b.account_mode_checked_at ?? -1))
         .slice(0, ACCOUNT_MODE_READS_PER_CYCLE);
+      const paused: string[] = [];
       for (const v of due) {
         // A failed read is tried again next cycle; it never pauses a vault by itself.
-        await check(v).catch((err) => log.warn({ vault: v.address, err: (err as Error).message }, "cannot read the account's mode"));
+        const pausedIt = await check(v).catch((err) => {
+          log.warn({ vault: v.address, err: (err as Error).message }, "cannot read the account's mode");
+          return false;
+        });
+        if (pausedIt) paused.push(v.address);
       }
+      return paused;
     },
 
     /** Before anyone signs: terms on an account the oracle cannot value are refused (`read`: how a user's request reads it). */

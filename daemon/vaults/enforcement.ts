@@ -2,8 +2,10 @@
 // on-chain and reliable; what the daemon does to the exposure afterwards must be too, so it is a
 // reconciliation, not a reaction to one event: for every paused vault, compare what the exchange
 // account holds with what the policy allows while paused (breach-policies.ts), and act until they
-// agree. It runs whenever a pause is seen (receipt, indexer, early write), at start, after a failure
-// (backoff, a few seconds at most while out of policy) and every few cycles once the vault holds.
+// agree. It runs when this daemon's own chain call pauses a vault (a balance write's result, the
+// operator's pause), when it takes a vault over, at start, each oracle cycle for a paused vault it holds
+// (so a pause sent from elsewhere is met there), after a failure (backoff, a few seconds at most while
+// out of policy) and every few cycles once the vault holds.
 // One run per vault at a time; what it did is kept in vault_enforcement, so a restart resumes it and
 // the outcome event is recorded once per pause.
 import type { Logger } from "pino";
@@ -227,12 +229,12 @@ export function createEnforcement(deps: EnforcementDeps) {
 
   /**
    * Runs enforcement for the vault now. A trigger while a run is going makes one more run after it
-   * (what it saw may predate the trigger); `join` only waits for the run going on, if any.
+   * (what it saw may predate the trigger).
    */
-  function trigger(address: string, opts: { join?: boolean } = {}): Promise<void> {
+  function trigger(address: string): Promise<void> {
     const current = running.get(address);
     if (current) {
-      if (!opts.join) again.add(address);
+      again.add(address);
       return current;
     }
     if (stopped) return Promise.resolve();
@@ -250,20 +252,18 @@ export function createEnforcement(deps: EnforcementDeps) {
     trigger,
     /** The vault's run in progress, if any (done when it is). */
     current: (address: string): Promise<void> => running.get(address) ?? Promise.resolve(),
-    /** Stored Paused, Unpaused and Closed events, from any source: a pause is acted on at once. */
-    observe(events: VaultEventRow[]) {
-      for (const e of events) {
-        if ((e.type === "Paused" || e.type === "Unpaused" || e.type === "Closed") && deps.share.holds(e.vault)) void trigger(e.vault);
-      }
-    },
     /**
      * Each oracle cycle: vaults out of policy are tried again (their retry timer may be waiting on a
-     * backoff), holding ones re-checked every few cycles, and rows of vaults no longer paused dropped.
-     * The vaults are read afresh: the cycle's own list predates the pauses its readings caused.
+     * backoff), holding ones re-checked every few cycles, paused ones without a run yet (a pause sent
+     * from elsewhere) started, and rows of vaults no longer paused or open dropped. The vaults are read
+     * afresh: the cycle's own list predates the pauses its readings caused.
      */
     async cycle(): Promise<void> {
       const runs: Promise<void>[] = [];
-      for (const v of await vaultsRepo.activeVaults(db)) {
+      const active = await vaultsRepo.activeVaults(db);
+      const open = new Set(active.map((v) => v.address));
+      for (const row of [...rows.values()]) if (!open.has(row.vault)) runs.push(drop(row.vault));
+      for (const v of active) {
         if (!deps.share.holds(v.address)) continue;
         if (!v.paused) {
           if (rows.get(v.address)) runs.push(drop(v.address));
@@ -299,7 +299,10 @@ export function createEnforcement(deps: EnforcementDeps) {
         return await p;
       } finally {
         running.delete(address);
-        if (again.delete(address)) void trigger(address);
+        again.delete(address);
+        // A run after it: a close that went through leaves the vault's enforcement to be forgotten, a
+        // failed one leaves it paused, to be enforced again.
+        void trigger(address);
       }
     },
     /** Cancels and closes everything, for a vault's close: throws unless only dust is left. */

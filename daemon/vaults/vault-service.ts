@@ -86,8 +86,8 @@ export function createVaultService(deps: VaultServiceDeps) {
   }
 
   /**
-   * Reads and writes; a vault the update paused is enforced before this returns (its Paused event
-   * already started the run; this waits for it), and before a failed batch is reported.
+   * Reads and writes; a vault the update paused is enforced before this returns, and before a failed
+   * batch is reported.
    * `fenced`: the oracle's own work, written only while this daemon holds the vault's lease.
    */
   async function update(vaults: VaultRow[], opts: { fenced?: boolean } = {}): Promise<number> {
@@ -109,9 +109,12 @@ export function createVaultService(deps: VaultServiceDeps) {
     return settle(r);
   }
 
-  /** The breach runs start after the turn is over (a run refreshes its vault through it). */
+  /**
+   * The chain's result is where this daemon sees a pause its own writes made: each such vault's
+   * enforcement runs now, after the turn is over.
+   */
   async function settle(r: UpdateResult): Promise<number> {
-    for (const v of r.paused) await enforcement.trigger(v.address, { join: true });
+    for (const v of r.paused) await enforcement.trigger(v.address);
     if (r.failures.length > 0) throw r.failures[0];
     return r.read;
   }
@@ -197,7 +200,9 @@ export function createVaultService(deps: VaultServiceDeps) {
       try {
         await settle(r);
       } finally {
-        for (const v of rows) void enforcement.trigger(v.address);
+        // Those this reading paused were enforced by settle; the others may have been paused before.
+        const enforced = new Set(r.paused.map((v) => v.address));
+        for (const v of rows) if (!enforced.has(v.address)) void enforcement.trigger(v.address);
       }
     },
 
@@ -222,7 +227,8 @@ export function createVaultService(deps: VaultServiceDeps) {
       // Not awaited: a paused vault's enforcement keeps its own pace (retries within seconds) and must
       // not hold the cycle up while the exchange refuses it.
       void enforcement.cycle().catch((err) => log.error({ err }, "enforcement cycle failed"));
-      await deps.modes.checkDue(live);
+      // A vault the operator's pause just paused is enforced within the cycle, as a breach's is.
+      for (const address of await deps.modes.checkDue(live)) await enforcement.trigger(address);
       for (const v of live) {
         if (!balances.fillsDue(v.address)) continue;
         await balances.recordFills(v).catch((err) => log.warn({ vault: v.address, err: (err as Error).message }, "cannot read fills"));
@@ -288,6 +294,8 @@ export function createVaultService(deps: VaultServiceDeps) {
           throw isAppError(err) && err.code === "NOT_RECOVERED" ? notRecovered(fresh, clock()) : err;
         });
       }
+      // The run finds the vault trading again and forgets its enforcement.
+      void enforcement.trigger(v.address);
       return rowToSummary((await vaultsRepo.findVault(db, v.address))!);
     },
 

@@ -6,7 +6,7 @@
 import { suite } from "uvu";
 import * as assert from "uvu/assert";
 import type { TestDaemon } from "../helpers/daemon.js";
-import { assertEvents, chainVaultState, setPrice, startVaultDaemon, vaultCase, vaultDetail, vaultPost } from "../helpers/vaults.js";
+import { assertEvents, chainVaultState, setPrice, startVaultDaemon, vaultCase, vaultDetail, vaultPost, vaultTrade } from "../helpers/vaults.js";
 import { party } from "../helpers/daemon.js";
 
 const t = suite<{ d: TestDaemon }>("account modes");
@@ -47,6 +47,8 @@ t("the first cycle records a standard account's mode, and pauses nothing", async
 
 t("an account that leaves the standard modes pauses its vault on-chain (accountMode) until it returns", async ({ d }) => {
   const c = await vaultCase(d);
+  const entry = await vaultTrade(c, c.tom, { size: 0.01, price: 40000 });
+  assert.is(entry.status, 200, JSON.stringify(entry.body));
   await setMode(d, c.ivy.address, "portfolioMargin");
   await d.daemon.oracle.cycle();
   const v = await vaultDetail(c);
@@ -54,7 +56,11 @@ t("an account that leaves the standard modes pauses its vault on-chain (accountM
   assert.is(v.pauseReason, "accountMode");
   assert.is(v.accountMode, "portfolioMargin");
   assert.is((await chainVaultState(c)).paused, true);
-  await assertEvents(c, ["AccountModeChanged", "Paused"]);
+  // The cycle that paused it enforced its breach policy too: the resting entry is gone.
+  assert.is(v.enforcement?.state, "holds", JSON.stringify(v.enforcement));
+  const orders = await d.http.get(`/api/orders?vaultAddress=${c.vault}`, { token: c.tom.token });
+  assert.equal(orders.body.data.orders, []);
+  await assertEvents(c, ["AccountModeChanged", "Paused", "OrdersCanceled"]);
   const trade = await d.http.post("/api/trade", { symbol: "BTC", side: "buy", size: 0.01, vaultAddress: c.vault }, { token: c.tom.token });
   assert.is(trade.status, 409);
 
