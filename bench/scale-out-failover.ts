@@ -60,7 +60,7 @@ async function killOnce(rig: ClusterRig, watch: BalanceWatch, victim: number, bu
   rig.daemons[victim] = undefined;
   const lastNonce = await watch.lastNonce();
   const firsts = (await waitUntil(() => firstSurvivorReadings(watch.since(killedAt), lost, killedAt, { id, sender, lastNonce }), {
-    timeoutMs: 120_000, intervalMs: 50, what: `daemon ${victim}'s ${lost.length} vaults read by a survivor`,
+    slowMs: 120_000, intervalMs: 50, what: `daemon ${victim}'s ${lost.length} vaults read by a survivor`,
   }))!;
   const perVaultMs = firsts.map((a) => a.seenMs - killedAt);
   const readByMs = Math.max(...firsts.map((a) => (a.observedAt + 1) * 1000 - killedAt));

@@ -111,7 +111,7 @@ async function modesChecked(databaseUrl: string): Promise<void> {
     await waitUntil(async () => {
       const r = await client.query<{ n: string }>("select count(*) as n from vaults where account_mode_checked_at is null");
       return Number(r.rows[0]!.n) === 0;
-    }, { timeoutMs: 120_000, intervalMs: 200, what: "every vault's account mode checked" });
+    }, { slowMs: 120_000, intervalMs: 200, what: "every vault's account mode checked" });
   } finally {
     await client.end();
   }

@@ -42,7 +42,7 @@ export async function startTradevaultd(
     await waitUntil(async () => {
       if (child.exitCode !== null) throw new Error(`exited ${child.exitCode}`);
       return (await fetch(`${proc.url}${opts.readyPath ?? "/healthz"}`)).status < 500;
-    }, { timeoutMs: opts.timeoutMs ?? 120_000, intervalMs: 50, what: `tradevaultd ${args.slice(0, 2).join(" ")} at ${proc.url}` });
+    }, { slowMs: opts.timeoutMs ?? 120_000, intervalMs: 50, what: `tradevaultd ${args.slice(0, 2).join(" ")} at ${proc.url}` });
   } catch (err) {
     await proc.kill();
     throw new Error(`${(err as Error).message}\n${out.slice(-3_000)}`);

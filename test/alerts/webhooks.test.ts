@@ -90,7 +90,7 @@ test("a breach reaches a json receiver within 2 s of the Paused event, signed as
   await breach(c);
   await waitUntil(async () => (await d.http.get(`/api/vaults/${c.vault}/events?limit=1000`, { token: c.ivy.token })).body.data.events
     .some((e: { type: string }) => e.type === "Paused"), { what: "the Paused event stored" });
-  const paused = (await waitUntil(() => rx.at("/breach/json").find((r) => typeOf(r.body) === "Paused"), { timeoutMs: 2_000, what: "the Paused delivery" }))!;
+  const paused = (await waitUntil(() => rx.at("/breach/json").find((r) => typeOf(r.body) === "Paused"), { slowMs: 2_000, what: "the Paused delivery" }))!;
   const body = JSON.parse(paused.body);
   assert.ok(verifySignature(json.secret, paused.headers["x-tradevault-signature"] as string, paused.body), "signature checks");
   assert.not.ok(verifySignature(json.secret, paused.headers["x-tradevault-signature"] as string, paused.body.replace("Paused", "Unpaused")));
@@ -131,7 +131,7 @@ test("a receiver that hangs delays neither another webhook nor the oracle", asyn
   await register(ivy, { url: rx.url("/hang/b"), events: ["VaultCreated"] });
   await createVault(d, ivy, tom);
   await waitUntil(() => rx.at("/hang/a").length === 1, { what: "the hanging endpoint reached" });
-  await waitUntil(() => rx.at("/hang/b").length === 1, { timeoutMs: 2_000, what: "the other endpoint served while the first hangs" });
+  await waitUntil(() => rx.at("/hang/b").length === 1, { slowMs: 2_000, what: "the other endpoint served while the first hangs" });
   assert.is(rx.heldOpen(), 1);
   await d.daemon.oracle.cycle();
   assert.is(rx.heldOpen(), 1, "the oracle's cycle ended while the endpoint still hung (deliveries wait up to 10 s)");

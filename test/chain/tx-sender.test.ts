@@ -107,7 +107,7 @@ test("a stuck transaction is re-priced under the same nonce; the bump is what ge
     const attempts = await waitUntil(async () => {
       const rows = (await journal()).filter((r) => r.nonce === sent.nonce && r.status === "sent");
       return rows.length >= 2 ? rows : undefined;
-    }, { what: "a re-priced attempt", timeoutMs: 5_000 });
+    }, { what: "a re-priced attempt", slowMs: 5_000 });
     await chain.provider.send("evm_mine", []);
     const mined = await sent.wait(5_000);
     const rows = (await journal()).filter((r) => r.nonce === sent.nonce);

@@ -77,7 +77,7 @@ export async function answers(p: Proc, path: string, url = p.url): Promise<void>
   await waitUntil(async () => {
     if (!p.running()) throw new Error(`exited ${p.child.exitCode ?? p.child.signalCode}:\n${p.log().slice(-3000)}`);
     return (await fetch(`${url}${path}`)).status < 500;
-  }, { timeoutMs: 120_000, what: `${url}${path}` });
+  }, { slowMs: 120_000, what: `${url}${path}` });
 }
 
 export interface ClusterOptions {
@@ -190,7 +190,7 @@ export async function vaultAt(http: HttpClient, investor: Party, trader: Party):
   const deployed = (done.body.data.proposal.vaultAddress as string | null) ?? await waitUntil(async () => {
     const r = await http.get(`/api/proposals/${p.id}`, { token: trader.token });
     return r.body.data?.proposal?.vaultAddress as string | undefined;
-  }, { timeoutMs: 120_000, what: `proposal ${p.id} deployed (accepted: ${JSON.stringify(done.body.data.proposal)})` });
+  }, { slowMs: 120_000, what: `proposal ${p.id} deployed (accepted: ${JSON.stringify(done.body.data.proposal)})` });
   return deployed!;
 }
 

@@ -139,7 +139,7 @@ async function makeVaults(c: Cluster, count: number): Promise<{ trader: Party; v
 async function wrapUp(c: Cluster, traffic: Traffic, recorder: Recorder, probe: pg.Pool) {
   await traffic.quiesce();
   const last = Number((await probe.query<{ id: string | null }>("select max(id) as id from vault_events")).rows[0]!.id ?? 0);
-  await waitUntil(() => traffic.streamHighs().every((h) => h >= last), { timeoutMs: 120_000, what: `every SSE client caught up to event ${last}` });
+  await waitUntil(() => traffic.streamHighs().every((h) => h >= last), { slowMs: 120_000, what: `every SSE client caught up to event ${last}` });
   await traffic.stop();
   await recorder.stop();
   return recorder.final(c.node.url!, c.operator);
@@ -252,7 +252,7 @@ async function recovered(c: Cluster, recorder: Recorder, vaults: string[], since
       const unwritten = vaults.filter((v) => !written.has(v.toLowerCase()));
       last = `/healthz ${health.join(", ")}; ${unwritten.length} of ${vaults.length} vaults not written again`;
       return health.every((st) => st === 200) && unwritten.length === 0 ? Date.now() : undefined;
-    }, { timeoutMs: 600_000, intervalMs: 100, what: "the cluster to recover" }) as number;
+    }, { slowMs: 600_000, intervalMs: 100, what: "the cluster to recover" }) as number;
   } catch (err) {
     throw new Error(`${(err as Error).message}: ${last}`);
   }

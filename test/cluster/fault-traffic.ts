@@ -35,13 +35,14 @@ export interface Traffic {
   stop(): Promise<void>;
 }
 
-const TIMEOUT_MS = 20_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** One request with a bound; undefined when it got no answer. */
+/**
+ * One request, waited for however long it takes (a stopped daemon answers once woken); undefined when
+ * the connection failed (a killed daemon).
+ */
 async function call(http: HttpClient, method: "GET" | "POST", path: string, body?: unknown, o: { token?: string; headers?: Record<string, string> } = {}): Promise<Reply | undefined> {
-  const timeout = new Promise<undefined>((r) => setTimeout(() => r(undefined), TIMEOUT_MS).unref());
-  return Promise.race([http.request(method, path, body, o).catch(() => undefined), timeout]);
+  return http.request(method, path, body, o).catch(() => undefined);
 }
 
 export function startTraffic(deps: TrafficDeps): Traffic {

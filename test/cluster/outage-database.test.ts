@@ -49,11 +49,11 @@ only("postgres", test)("PostgreSQL stopped: reads, orders and sign-ins answer 50
 
   await server.start();
   // Nothing restarts the daemon: its pool opens new connections as requests come.
-  await waitUntil(async () => (await http.get("/api/vaults", { token })).status === 200, { timeoutMs: 60_000, what: "reads after the restart" });
+  await waitUntil(async () => (await http.get("/api/vaults", { token })).status === 200, { slowMs: 60_000, what: "reads after the restart" });
   const placed = await http.post("/api/trade", order, { token, headers: { "Idempotency-Key": "outage-1" } });
   assert.is(placed.status, 200, JSON.stringify(placed.body));
   assert.is((await http.get("/api/vaults", { token: later.token })).status, 200);
-  await waitUntil(async () => (await http.get("/healthz")).status === 200, { timeoutMs: 60_000, what: "/healthz after the restart" });
+  await waitUntil(async () => (await http.get("/healthz")).status === 200, { slowMs: 60_000, what: "/healthz after the restart" });
 });
 
 test.run();

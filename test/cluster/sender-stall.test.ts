@@ -58,7 +58,7 @@ const answers = async (url: string, path: string, p: Proc) =>
   waitUntil(async () => {
     if (p.child.exitCode !== null) throw new Error(`exited ${p.child.exitCode}:\n${p.log().slice(-3000)}`);
     return (await fetch(`${url}${path}`)).status < 500;
-  }, { timeoutMs: 120_000, what: `${url}${path}` });
+  }, { slowMs: 120_000, what: `${url}${path}` });
 
 test.after(async () => {
   for (const c of children) {
@@ -139,7 +139,7 @@ only("postgres", test)("a sender stopped past its lease and woken signs nothing 
     const cs = await Promise.all(daemons.map(report));
     return cs.every((c) => c.liveDaemons === 3 && c.vaultsHeld > 0) && cs.filter((c) => c.sender).length === 1
       && cs.reduce((n, c) => n + c.vaultsHeld, 0) === VAULTS ? cs : undefined;
-  }, { timeoutMs: 60_000, what: "the vaults shared out among three daemons, one sender" });
+  }, { slowMs: 60_000, what: "the vaults shared out among three daemons, one sender" });
 
   phase("vaults created");
   for (let pause = 0, tries = 0; pause < PAUSES; tries++) {
@@ -162,7 +162,7 @@ only("postgres", test)("a sender stopped past its lease and woken signs nothing 
       if (epoch === before) return undefined;
       const signed = await sql<{ n: number }>`select count(*) as n from tx_journal where id > ${mark} and request_id is not null`.execute(store!.db);
       return Number(signed.rows[0]!.n) > 0 ? epoch : undefined;
-    }, { timeoutMs: 60_000, what: "another daemon sends under a new epoch" });
+    }, { slowMs: 60_000, what: "another daemon sends under a new epoch" });
     assert.ok(taken! > before);
     const answer = await askNow(victim);
     victim.child.kill("SIGCONT");
@@ -177,7 +177,7 @@ only("postgres", test)("a sender stopped past its lease and woken signs nothing 
   phase("settled");
   // A few cycles more, so a woken daemon had every chance to sign what it had claimed or queued.
   const mark = await journalCount(store);
-  await waitUntil(async () => (await journalCount(store!)) >= mark + 6, { timeoutMs: 60_000, what: "more operator transactions" });
+  await waitUntil(async () => (await journalCount(store!)) >= mark + 6, { slowMs: 60_000, what: "more operator transactions" });
 
   phase("checking the chain");
   const provider = new JsonRpcProvider(node.url!, 31337, { staticNetwork: true });
@@ -269,7 +269,7 @@ async function vaultAt(http: HttpClient, investor: Party, trader: Party): Promis
   const deployed = (done.body.data.proposal.vaultAddress as string | null) ?? await waitUntil(async () => {
     const r = await http.get(`/api/proposals/${p.id}`, { token: trader.token });
     return r.body.data?.proposal?.vaultAddress as string | undefined;
-  }, { timeoutMs: 120_000, what: `proposal ${p.id} deployed` });
+  }, { slowMs: 120_000, what: `proposal ${p.id} deployed` });
   return deployed!;
 }
 

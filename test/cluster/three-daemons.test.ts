@@ -50,18 +50,18 @@ only("postgres", test)("three daemons share 30 vaults; one is killed; its vaults
     vaults.push(await vaultAt(http, investor, trader));
   }
   const read = () => balanceEvents(store!);
-  await waitUntil(async () => new Set((await read()).map((e) => e.vault)).size === VAULTS, { timeoutMs: 120_000, what: "every vault's first reading" });
+  await waitUntil(async () => new Set((await read()).map((e) => e.vault)).size === VAULTS, { slowMs: 120_000, what: "every vault's first reading" });
   await waitUntil(async () => {
     const rows = await vaultLeases(store!);
     const holders = new Set(rows.map((r) => r.holder));
     return rows.length === VAULTS && holders.size === 3;
-  }, { timeoutMs: 60_000, what: "the vaults shared out among three daemons" });
+  }, { slowMs: 60_000, what: "the vaults shared out among three daemons" });
   // Three /healthz answers are three instants: while a lease moves, one daemon has let it go and
   // another not yet taken it. Wait for a moment when the reports agree with the lease table.
   const health = await waitUntil(async () => {
     const cs = await Promise.all(daemons.map(async (d) => (await d.http.get("/healthz")).body.data.cluster));
     return cs.reduce((n, c) => n + c.vaultsHeld, 0) === VAULTS && cs.filter((c) => c.sender).length === 1 ? cs : undefined;
-  }, { timeoutMs: 60_000, what: "each vault held by exactly one daemon, one sender, as the daemons report it" });
+  }, { slowMs: 60_000, what: "each vault held by exactly one daemon, one sender, as the daemons report it" });
 
   // Kill the sender (the worst case: its vaults and the operator's sending must both move).
   const victimIndex = health!.findIndex((c) => c.sender);
@@ -90,7 +90,7 @@ only("postgres", test)("three daemons share 30 vaults; one is killed; its vaults
       return now && now.holder !== victimId && now.epoch > l.epoch && events.some((e) => e.vault === l.vault && e.observedAt > killedAt);
     });
     return all ? events : undefined;
-  }, { timeoutMs: 120_000, what: "the killed daemon's vaults read again by the survivors" });
+  }, { slowMs: 120_000, what: "the killed daemon's vaults read again by the survivors" });
   const firstAfter = lost.map((l) => Math.min(...retaken!.filter((e) => e.vault === l.vault && e.observedAt > killedAt).map((e) => e.observedAt)) - killedAt);
   firstAfter.sort((a, b) => a - b);
   console.log(`failover: ${lost.length} vaults, first reading after the kill p50 ${firstAfter[Math.floor(firstAfter.length / 2)]} s, max ${firstAfter[firstAfter.length - 1]} s (interval ${INTERVAL_S} s)`);
@@ -99,18 +99,18 @@ only("postgres", test)("three daemons share 30 vaults; one is killed; its vaults
   await waitUntil(async () => {
     const cs = await Promise.all(survivors.map(async (i) => (await daemons[i]!.http.get("/healthz")).body.data.cluster));
     return cs.every((c) => c.liveDaemons === 2) && cs.filter((c) => c.sender).length === 1 && cs.reduce((n, c) => n + c.vaultsHeld, 0) === VAULTS;
-  }, { timeoutMs: 60_000, what: "two live daemons, a survivor sending, every vault held by one of them" });
+  }, { slowMs: 60_000, what: "two live daemons, a survivor sending, every vault held by one of them" });
 
   // One daemon reads the chain's logs for all, the one that sends: with the old sender dead, a vault
   // funded straight on the chain (no daemon sent it) is indexed by the new one.
   await fundOnChain(node, vaults[0]!, 5_000_000n);
   await waitUntil(async () => (await sql<{ n: number }>`
     select count(*) as n from vault_events e join vaults v on v.num = e.vault_num
-    where e.type = 'Funded' and v.address = ${vaults[0]!}`.execute(store!.db)).rows[0]!.n > 0, { timeoutMs: 60_000, what: "a Funded event indexed after the sender's failover" });
+    where e.type = 'Funded' and v.address = ${vaults[0]!}`.execute(store!.db)).rows[0]!.n > 0, { slowMs: 60_000, what: "a Funded event indexed after the sender's failover" });
 
   // A few more cycles on two daemons, then the checks over the whole run.
   const settled = (await read()).length;
-  await waitUntil(async () => (await read()).length >= settled + VAULTS * 2, { timeoutMs: 120_000, what: "two more cycles of readings" });
+  await waitUntil(async () => (await read()).length >= settled + VAULTS * 2, { slowMs: 120_000, what: "two more cycles of readings" });
   const events = await read();
   for (const v of vaults) {
     const mine = events.filter((e) => e.vault === v);
@@ -141,7 +141,7 @@ only("postgres", test)("three daemons share 30 vaults; one is killed; its vaults
   assert.equal(nonces.rows, [], "no operator nonce mined twice");
 
   const last = (await sql<{ id: number }>`select max(id) as id from vault_events`.execute(store.db)).rows[0]!.id;
-  await waitUntil(() => stream.events.length > 0 && stream.events[stream.events.length - 1]!.id >= last, { timeoutMs: 60_000, what: "the stream caught up" });
+  await waitUntil(() => stream.events.length > 0 && stream.events[stream.events.length - 1]!.id >= last, { slowMs: 60_000, what: "the stream caught up" });
   await stream.close();
   if (stream.reconnects > 0 || stream.failures > 0) console.log(`the stream was opened again ${stream.reconnects} times (${stream.failures} opens failed)`);
   checkStream(stream, await eventIds(store, last));

@@ -33,7 +33,7 @@ test("the interactive view renders the whole document under a self-only CSP, wit
     page.on("pageerror", (e) => refused.push(`page error: ${e.message}`));
     const res = await page.goto(`${d.url}/api/docs`);
     assert.is(res?.status(), 200);
-    await waitUntil(async () => (await page.locator(".opblock").count()) === operations, { timeoutMs: 90_000, what: `${operations} operations rendered` });
+    await waitUntil(async () => (await page.locator(".opblock").count()) === operations, { slowMs: 90_000, what: `${operations} operations rendered` });
     assert.ok(await page.getByText("/api/vaults/{address}/trades").first().isVisible());
     assert.equal(foreign, [], "nothing from another origin");
     assert.equal(refused, [], "no CSP violation or script error");

@@ -57,19 +57,19 @@ test("sign-in, errors and live events from another site, as docs/http-api.md sho
 
     await page.evaluate("window.seen = []; openEvents((e) => seen.push(e)).then((s) => (window.firstSource = s))");
     await page.evaluate("window.fetched = []; void streamWithFetch((e) => fetched.push(e))"); // runs on: not awaited
-    await waitUntil(() => page.evaluate("window.firstSource?.readyState === 1"), { what: "the ticket stream to open", timeoutMs: 30_000 });
+    await waitUntil(() => page.evaluate("window.firstSource?.readyState === 1"), { what: "the ticket stream to open", slowMs: 30_000 });
     const { token } = await signIn(d.http, wallet);
     await faucet(d, wallet.address, 10_000);
     await approveAgent(d.http, token, wallet);
     const vault = await createVault(d, { wallet, token, address: wallet.address }, await party(d));
-    await waitUntil(() => page.evaluate(`seen.some((e) => e.type === "VaultCreated" && e.vault === ${JSON.stringify(vault)})`), { what: "VaultCreated in the page", timeoutMs: 30_000 });
-    await waitUntil(() => page.evaluate(`fetched.some((e) => e.type === "VaultCreated")`), { what: "VaultCreated on the Bearer stream", timeoutMs: 30_000 });
+    await waitUntil(() => page.evaluate(`seen.some((e) => e.type === "VaultCreated" && e.vault === ${JSON.stringify(vault)})`), { what: "VaultCreated in the page", slowMs: 30_000 });
+    await waitUntil(() => page.evaluate(`fetched.some((e) => e.type === "VaultCreated")`), { what: "VaultCreated on the Bearer stream", slowMs: 30_000 });
 
     // The stream fails: the recipe takes a new ticket and resumes after the last event it saw.
     await page.evaluate(`firstSource.dispatchEvent(new Event("error"))`);
-    await waitUntil(() => tickets.length === 2, { what: "a second ticket", timeoutMs: 30_000 });
+    await waitUntil(() => tickets.length === 2, { what: "a second ticket", slowMs: 30_000 });
     await d.daemon.oracle.cycle();
-    await waitUntil(() => page.evaluate(`seen.some((e) => e.type === "BalanceUpdated")`), { what: "an event on the resumed stream", timeoutMs: 30_000 });
+    await waitUntil(() => page.evaluate(`seen.some((e) => e.type === "BalanceUpdated")`), { what: "an event on the resumed stream", slowMs: 30_000 });
     const ids = await page.evaluate("seen.map((e) => e.id)") as number[];
     assert.equal(ids, [...new Set(ids)].sort((a, b) => a - b), "each event once, in order");
   } finally {

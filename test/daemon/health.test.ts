@@ -23,7 +23,7 @@ test("with --exchange-url, /healthz follows that exchange and turns 503 within t
     const ok = await waitUntil(async () => {
       const r = await d.http.get("/healthz");
       return r.status === 200 && r.body.data.oracle.lastSuccessAt !== null ? r : undefined;
-    }, { what: "a first successful cycle", timeoutMs: 20_000 });
+    }, { what: "a first successful cycle", slowMs: 20_000 });
     assert.is(ok!.body.data.exchange.url, simUrl, "the external exchange, trailing slash dropped");
     assert.is(ok!.body.data.exchange.kind, "sim");
     assert.is(ok!.body.data.database.network, "sim-remote");
@@ -36,7 +36,7 @@ test("with --exchange-url, /healthz follows that exchange and turns 503 within t
     const down = await waitUntil(async () => {
       const r = await d.http.get("/healthz");
       return r.status === 503 ? r : undefined;
-    }, { what: "503 after the exchange stopped", timeoutMs: 20_000 });
+    }, { what: "503 after the exchange stopped", slowMs: 20_000 });
     assert.is(down!.body.ok, false);
     assert.is(down!.body.error.code, "SERVICE_UNAVAILABLE");
     assert.match(down!.body.error.message, /oracle/);

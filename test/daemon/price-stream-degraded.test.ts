@@ -43,7 +43,7 @@ test("with the sim's WebSocket limit taken, /healthz says the price stream is de
     const degraded = await waitUntil(async () => {
       const r = await d.http.get("/healthz");
       return r.body.data.priceStream.degraded ? r : undefined;
-    }, { what: "priceStream.degraded", timeoutMs: 30_000 });
+    }, { what: "priceStream.degraded", slowMs: 30_000 });
     assert.is(degraded!.status, 200, "a degraded part, not a failed daemon");
     assert.is(degraded!.body.data.status, "ok");
     assert.is(degraded!.body.data.oracle.status, "ok", "the oracle still polls");
@@ -54,7 +54,7 @@ test("with the sim's WebSocket limit taken, /healthz says the price stream is de
     const back = await waitUntil(async () => {
       const r = await d.http.get("/healthz");
       return r.body.data.priceStream.state === "open" && !r.body.data.priceStream.degraded ? r : undefined;
-    }, { what: "the stream back and degraded cleared", timeoutMs: 60_000 });
+    }, { what: "the stream back and degraded cleared", slowMs: 60_000 });
     assert.is(back!.body.data.priceStream.downSeconds, null);
   } finally {
     await d.close();

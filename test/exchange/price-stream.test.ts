@@ -75,7 +75,7 @@ test("while the server is gone the state is down, and it comes back by itself", 
     const again = new WebSocketServer({ host: "127.0.0.1", port, path: "/ws" });
     again.on("connection", (ws) => ws.on("message", () => ws.send(JSON.stringify({ channel: "allMids", data: { mids: { BTC: "1.0" } } }))));
     try {
-      await waitUntil(() => stream.status().state === "open" && stream.status().connects === 2, { what: "back up", timeoutMs: 10_000 });
+      await waitUntil(() => stream.status().state === "open" && stream.status().connects === 2, { what: "back up", slowMs: 10_000 });
     } finally {
       await stream.stop();
       await new Promise<void>((r) => again.close(() => r()));
@@ -90,7 +90,7 @@ test("after silence a ping goes out, and a pong keeps the connection", async () 
   const stream = createPriceStream({ apiUrl: s.url, onMids: () => undefined, log: pino({ level: "silent" }), heartbeatMs: 300 });
   try {
     stream.start();
-    await waitUntil(() => s.received.includes("ping"), { what: "a ping after silence", timeoutMs: 5_000 });
+    await waitUntil(() => s.received.includes("ping"), { what: "a ping after silence", slowMs: 5_000 });
     assert.is(stream.status().connects, 1, "the pong kept it open");
   } finally {
     await stream.stop();

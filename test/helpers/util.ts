@@ -34,8 +34,6 @@ function canListen(port: number): Promise<boolean> {
 export interface WaitOptions {
   /** How long the wait takes, with room, on a quiet machine: past it, the wait names itself on stderr and goes on. */
   slowMs?: number;
-  /** @deprecated the same as slowMs: a wait never fails for its time. */
-  timeoutMs?: number;
   intervalMs?: number;
   /** What is awaited; a function is asked when the wait is named (the state it waits on, then). */
   what?: string | (() => string);
@@ -51,7 +49,7 @@ type Truthy<T> = Exclude<T, undefined | null | false | "" | 0>;
  */
 export async function waitUntil<T>(check: () => T | Promise<T>, o: WaitOptions = {}): Promise<Truthy<T>> {
   const { intervalMs = 25, what = "condition" } = o;
-  const slowMs = o.slowMs ?? o.timeoutMs ?? 10_000;
+  const slowMs = o.slowMs ?? 10_000;
   const started = Date.now();
   let last: unknown;
   let named = false;

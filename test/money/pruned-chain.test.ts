@@ -29,7 +29,7 @@ test("a vault whose first blocks were compacted away verifies through the daemon
   await waitUntil(async () => {
     await d.daemon.oracle.cycle();
     return (await publicly()).outcome === "unreadable";
-  }, { timeoutMs: 300_000, intervalMs: 1, what: "a compaction to drop the vault's first blocks" });
+  }, { slowMs: 300_000, intervalMs: 1, what: "a compaction to drop the vault's first blocks" });
   const pub = await publicly();
   assert.match(pub.reason!, /no VaultCreated event .* prunes old blocks/, pub.reason);
   const r = await d.http.get(`/api/vaults/${c.vault}/verify`, { token: c.ivy.token });

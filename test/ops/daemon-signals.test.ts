@@ -35,7 +35,7 @@ test("a second signal while a request holds the drain open exits 130 without wai
     held.on("error", () => undefined);
     held.write("GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n");
     process.kill(d.pid, "SIGINT");
-    await waitUntil(() => d.log().includes("shutting down"), { timeoutMs: 30_000, what: "the drain to begin" });
+    await waitUntil(() => d.log().includes("shutting down"), { slowMs: 30_000, what: "the drain to begin" });
     process.kill(d.pid, "SIGINT");
     await d.exited;
     assert.is(d.exitCode(), 130, d.log().slice(-2000));

@@ -51,12 +51,15 @@ t("orders, vaults, chain transactions, oracle and exchange weight move with real
   const order = await d.http.post("/api/trade", { symbol: "BTC", side: "buy", size: 0.01, price: 50000, tif: "GTC" }, { token });
   assert.is(order.status, 200, JSON.stringify(order.body));
   await vaultCase(d);
-  // The next cycles read the new vault and write its balance on-chain.
+  // The next cycles read the new vault and write its balance on-chain. The active-vault gauge moves
+  // mid-cycle, so wait for a cycle to have ended well after that: the one before may have met the
+  // vault while its account was still being set up.
   const after = await waitUntil(async (): Promise<Samples | false> => {
     const s = (await scrape(url(d))).samples;
     return val(s, "tradevault_oracle_active_vaults") === 1 && val(s, 'tradevault_vaults{state="active"}') === 1 &&
+      val(s, "tradevault_oracle_last_cycle_ok") === 1 &&
       val(s, "tradevault_vault_balance_max_age_seconds") < 1e9 && val(s, 'tradevault_chain_transactions{status="confirmed"}') > val(before, 'tradevault_chain_transactions{status="confirmed"}') + 2 && s;
-  }, { timeoutMs: 30_000, what: "an oracle cycle over the new vault" }) as Samples;
+  }, { slowMs: 30_000, what: "an oracle cycle over the new vault" }) as Samples;
 
   assert.is(val(after, 'tradevault_orders{status="resting"}') - val(before, 'tradevault_orders{status="resting"}'), 1);
   assert.is(val(after, 'tradevault_vaults{state="active"}'), 1);

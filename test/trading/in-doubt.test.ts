@@ -92,7 +92,7 @@ t("a hanging exchange times out into 502 and the order is never placed twice", a
   const r = await d.http.post("/api/trade", { symbol: "BTC", side: "sell", size: 0.01, price: 90000 }, { token });
   assert.is(r.status, 502);
   assert.is(await openOn(d, address), before, "a timeout fault is not processed");
-  await waitUntil(async () => (await d.daemon.services.reconciler.settle(r.body.error.details.cloid))?.status === "unknown", { timeoutMs: 3000 });
+  await waitUntil(async () => (await d.daemon.services.reconciler.settle(r.body.error.details.cloid))?.status === "unknown", { slowMs: 3000 });
   d.clock.advance(40_000);
   assert.is((await d.daemon.services.reconciler.settle(r.body.error.details.cloid))?.status, "rejected");
 });

@@ -92,7 +92,7 @@ t("enforcement's cancels of a paused vault's orders are stored as they are made"
   const r = await waitUntil(async () => {
     const now = await row(d, resting.oid);
     return now.status !== "resting" && now;
-  }, { timeoutMs: 30_000, what: "the canceled order's row" });
+  }, { slowMs: 30_000, what: "the canceled order's row" });
   assert.is(r.status, "canceled");
   d.daemon.sim!.setPrice("BTC", "60000");
 });

@@ -44,7 +44,7 @@ t("a gap past a market stop's bound: the daemon closes the long at market, StopF
   const stopId = await longWithStop(d, token);
   // 150 straight to 126: the stop fires at 126 but its order accepts no less than 133.
   d.daemon.sim!.setPrice("SOL", "126");
-  await waitUntil(async () => (await positionOf(d, token, "SOL")) === undefined, { timeoutMs: 30_000, what: "the position closed despite the gap" });
+  await waitUntil(async () => (await positionOf(d, token, "SOL")) === undefined, { slowMs: 30_000, what: "the position closed despite the gap" });
   await waitUntil(async () => (await noticesOf(d, token)).some((x) => x.type === "StopFilled"), { what: "StopFilled recorded" });
   const notices = await noticesOf(d, token);
   assert.equal(notices.map((n) => n.type), ["StopFailed", "StopFilled"]);
@@ -91,7 +91,7 @@ t("an entry's stop-loss that gaps: the daemon closes the position and cancels th
   await waitUntil(async () => (await openOrders(d, token)).length === 2, { what: "the entry filled: its two children armed" });
   // Straight through the stop and past its bound (2660): no keeper pass has seen the position yet.
   d.daemon.sim!.setPrice("ETH", "2600");
-  await waitUntil(async () => (await positionOf(d, token, "ETH")) === undefined, { timeoutMs: 30_000, what: "the daemon closed the long" });
+  await waitUntil(async () => (await positionOf(d, token, "ETH")) === undefined, { slowMs: 30_000, what: "the daemon closed the long" });
   await waitUntil(async () => (await openOrders(d, token)).length === 0, { what: "the take-profit canceled with the position flat" });
   assert.equal((await noticesOf(d, token)).map((n) => n.type), ["StopFailed", "StopFilled"]);
 });
@@ -101,7 +101,7 @@ t("the fallback close retries through exchange faults, and the notice counts the
   await longWithStop(d, token);
   d.daemon.sim!.faults.next({ kind: "http500", count: 2, actions: ["order"] });
   d.daemon.sim!.setPrice("SOL", "126");
-  await waitUntil(async () => (await positionOf(d, token, "SOL")) === undefined, { timeoutMs: 60_000, what: "closed after the faults" });
+  await waitUntil(async () => (await positionOf(d, token, "SOL")) === undefined, { slowMs: 60_000, what: "closed after the faults" });
   await waitUntil(async () => (await noticesOf(d, token)).some((n) => n.type === "StopFilled"), { what: "StopFilled" });
   const filled = (await noticesOf(d, token)).find((n) => n.type === "StopFilled")!;
   assert.is(filled.data.attempts, 3);
@@ -112,7 +112,7 @@ t("a vault's stop that gaps is closed by the daemon under its events", async ({ 
   const c = await vaultCase(d, { dailyDrawdown: 50, maxDrawdown: 50 });
   await longWithStop(d, c.tom.token, c.vault);
   d.daemon.sim!.setPrice("SOL", "126");
-  await waitUntil(async () => (await positionOf(d, c.tom.token, "SOL", c.vault)) === undefined, { timeoutMs: 30_000, what: "the vault's long closed" });
+  await waitUntil(async () => (await positionOf(d, c.tom.token, "SOL", c.vault)) === undefined, { slowMs: 30_000, what: "the vault's long closed" });
   const eventsOf = async () => (await d.http.get(`/api/vaults/${c.vault}/events?limit=100`, { token: c.ivy.token })).body.data.events as Array<{ type: string; data: any }>;
   await waitUntil(async () => (await eventsOf()).some((e) => e.type === "StopFilled"), { what: "the vault's StopFilled event" });
   const events = await eventsOf();
@@ -156,11 +156,11 @@ r("a fired stop whose close kept failing is closed by the daemon started after",
     await longWithStop(d, token);
     d.daemon.sim!.faults.next({ kind: "http500", count: 100_000, actions: ["order"] });
     d.daemon.sim!.setPrice("SOL", "126");
-    await waitUntil(async () => (await noticesOf(d, token)).some((n) => n.type === "StopFailed"), { timeoutMs: 30_000, what: "StopFailed" });
+    await waitUntil(async () => (await noticesOf(d, token)).some((n) => n.type === "StopFailed"), { slowMs: 30_000, what: "StopFailed" });
     await d.close();
     d = await startTestDaemon({ dataDir: dir.path, startOracle: false, clock: fakeClock(Date.now(), { realTime: true }) });
     d.daemon.sim!.faults.clear();
-    await waitUntil(async () => (await positionOf(d, token, "SOL")) === undefined, { timeoutMs: 60_000, what: "closed by the restarted daemon" });
+    await waitUntil(async () => (await positionOf(d, token, "SOL")) === undefined, { slowMs: 60_000, what: "closed by the restarted daemon" });
     await waitUntil(async () => (await noticesOf(d, token)).some((x) => x.type === "StopFilled"), { what: "StopFilled after the restart" });
     assert.equal((await noticesOf(d, token)).map((x) => x.type), ["StopFailed", "StopFilled"]);
   } finally {

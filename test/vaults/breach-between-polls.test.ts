@@ -30,7 +30,7 @@ test("a price move that crosses the daily limit between polls pauses the vault w
     const paused = await waitUntil(async () => {
       const v = await vaultDetail(c);
       return v.paused ? v : undefined;
-    }, { what: "the pause, with no oracle cycle", timeoutMs: 15_000 });
+    }, { what: "the pause, with no oracle cycle", slowMs: 15_000 });
     assert.is(paused.pauseReason, "dailyDrawdown");
     assert.ok(paused.lastBalanceUpdate >= before, "a fresh reading was written");
     const health = (await d.http.get("/healthz")).body.data.priceStream;

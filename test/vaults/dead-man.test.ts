@@ -36,7 +36,7 @@ t("armed each cycle; once the daemon stops renewing it, the exchange cancels the
     assert.ok(mine.cancelsAt - mine.triedAt >= 14 && mine.cancelsAt - mine.triedAt <= 16, `15 s ahead: ${JSON.stringify(mine)}`);
     // No cycle renews it now (the test daemon's oracle timer is off): the sim fires it.
     await waitUntil(async () => (await d.http.get(`/api/orders?vaultAddress=${c.vault}`, { token: c.tom.token })).body.data.orders.length === 0, {
-      what: "the scheduled cancel", timeoutMs: 90_000,
+      what: "the scheduled cancel", slowMs: 90_000,
     });
   } finally {
     await d.close();

@@ -41,7 +41,7 @@ async function breachAndHold(c: VaultCase) {
   const v = await waitUntil(async () => {
     const x = await vaultDetail(c);
     return x.enforcement?.state === "holds" && x;
-  }, { timeoutMs: 30_000, what: "the flatten to hold" });
+  }, { slowMs: 30_000, what: "the flatten to hold" });
   assert.is(v.paused, true);
 }
 

@@ -65,7 +65,7 @@ async function outage(c: VaultCase, opts: { ordersRest?: boolean } = {}): Promis
   const during = await waitUntil(async () => {
     const v = await vaultDetail(c);
     return v.enforcement?.state === "failing" && v;
-  }, { timeoutMs: 30_000, what: "the vault to be failing its policy" }).catch(async (e) => { throw new Error(`${e.message}: ${JSON.stringify((await vaultDetail(c)).enforcement)}`); });
+  }, { slowMs: 30_000, what: "the vault to be failing its policy" }).catch(async (e) => { throw new Error(`${e.message}: ${JSON.stringify((await vaultDetail(c)).enforcement)}`); });
   assert.ok(during.enforcement.attempts >= 2, JSON.stringify(during.enforcement));
   assert.match(during.enforcement.lastError, /did not answer|HTTP 500|in doubt/);
   const health = (await c.d.http.get("/healthz")).body.data;
@@ -78,7 +78,7 @@ async function outage(c: VaultCase, opts: { ordersRest?: boolean } = {}): Promis
   const held = await waitUntil(async () => {
     const v = await vaultDetail(c);
     return v.enforcement?.state === "holds" && v;
-  }, { timeoutMs: 30_000, what: "the vault to hold its policy once the exchange answers" });
+  }, { slowMs: 30_000, what: "the vault to hold its policy once the exchange answers" });
   assert.is(held.enforcement.lastError, null);
   return Date.now() - back;
 }
@@ -86,7 +86,7 @@ async function outage(c: VaultCase, opts: { ordersRest?: boolean } = {}): Promis
 async function assertOutcomeOnce(c: VaultCase, type: string) {
   // The vault's detail may show "holds" a moment before the commit that stores the outcome event
   // (on PostgreSQL a round trip or two): wait for the event, then require exactly one.
-  await waitUntil(async () => (await ofType(c, type)).length > 0, { timeoutMs: 30_000, what: `the ${type} event` });
+  await waitUntil(async () => (await ofType(c, type)).length > 0, { slowMs: 30_000, what: `the ${type} event` });
   const outcome = await ofType(c, type);
   assert.is(outcome.length, 1, `one ${type}: ${JSON.stringify(outcome)}`);
   assert.ok(outcome[0]!.data.attempts >= 2, JSON.stringify(outcome[0]));
@@ -161,7 +161,7 @@ t("three concurrent triggers send one cancel per order and one close per positio
   const mark = d.daemon.sim!.requests.at(-1)?.id ?? 0;
   await faults.clear();
   await Promise.all([d.daemon.enforcement.trigger(c.vault), d.daemon.enforcement.trigger(c.vault), d.daemon.enforcement.cycle()]);
-  await waitUntil(async () => (await vaultDetail(c)).enforcement?.state === "holds", { timeoutMs: 30_000, what: "holds" });
+  await waitUntil(async () => (await vaultDetail(c)).enforcement?.state === "holds", { slowMs: 30_000, what: "holds" });
   const actions = d.daemon.sim!.requests.filter((r) => r.id > mark && r.path === "/exchange" && r.fault === undefined).map((r) => (r.body as any).action);
   const cancels = actions.filter((a) => a.type === "cancel").flatMap((a) => a.cancels.map((x: { o: number }) => x.o)).sort();
   assert.equal(cancels, oids, "each resting order canceled once");
@@ -177,7 +177,7 @@ t("a close whose answer was lost is settled by its cloid, never sent again: the 
   // The exchange places the close but the answer never arrives: its outcome is in doubt.
   await faults.add({ kind: "drop-after-processing", actions: ["order"], count: 1 });
   await breachNow(c);
-  await waitUntil(async () => (await vaultDetail(c)).enforcement?.state === "holds", { timeoutMs: 30_000, what: "holds" });
+  await waitUntil(async () => (await vaultDetail(c)).enforcement?.state === "holds", { slowMs: 30_000, what: "holds" });
   const orders = d.daemon.sim!.requests.filter((r) => r.id > mark && r.path === "/exchange" && (r.body as any).action.type === "order");
   assert.is(orders.length, 1, "one close order request: the lost answer was settled by cloid, not by a second close");
   assert.is(orders[0]!.fault, "drop-after-processing");
@@ -193,12 +193,12 @@ t("an outage with several paused vaults: one probes the exchange, the others wai
   setPrice(d, "BTC", "53000");
   await d.daemon.oracle.cycle();
   for (const c of cases) {
-    await waitUntil(async () => (await vaultDetail(c)).enforcement?.state === "failing", { timeoutMs: 30_000, what: "failing" });
+    await waitUntil(async () => (await vaultDetail(c)).enforcement?.state === "failing", { slowMs: 30_000, what: "failing" });
   }
   // From now on only the probing vault reads its orders before each try; the others wait for it.
   const mark = d.daemon.sim!.requests.at(-1)?.id ?? 0;
   await waitUntil(() => d.daemon.sim!.requests.filter((r) => r.id > mark && (r.body as any)?.type === "frontendOpenOrders").length >= 2, {
-    timeoutMs: 30_000, what: "two probes",
+    slowMs: 30_000, what: "two probes",
   });
   const readers = new Set(d.daemon.sim!.requests.filter((r) => r.id > mark && (r.body as any)?.type === "frontendOpenOrders").map((r) => (r.body as any).user));
   assert.is(readers.size, 1, `accounts read during the outage: ${[...readers].join(", ")}`);
@@ -206,7 +206,7 @@ t("an outage with several paused vaults: one probes the exchange, the others wai
   await faults.clear();
   const back = Date.now();
   for (const c of cases) {
-    await waitUntil(async () => (await vaultDetail(c)).enforcement?.state === "holds", { timeoutMs: 30_000, what: "all hold" });
+    await waitUntil(async () => (await vaultDetail(c)).enforcement?.state === "holds", { slowMs: 30_000, what: "all hold" });
     assert.equal(await openOrders(c), []);
   }
   console.log(`  three vaults held ${Date.now() - back} ms after the exchange answered again`);
@@ -237,11 +237,11 @@ t("an agent key that lapsed: failing with what the investor must do; a new appro
   const failing = await waitUntil(async () => {
     const v = await vaultDetail(c);
     return v.enforcement?.state === "failing" && v.enforcement;
-  }, { timeoutMs: 30_000, what: "failing on the lapsed agent" });
+  }, { slowMs: 30_000, what: "failing on the lapsed agent" });
   assert.match(failing.lastError, /agent.*investor must approve a new agent/);
   assert.ok((await openOrders(c)).length === 2, "nothing could be canceled");
   await approveAgent(d.http, c.ivy.token, c.ivy.wallet);
-  await waitUntil(async () => (await vaultDetail(c)).enforcement?.state === "holds", { timeoutMs: 30_000, what: "holds with the new agent" });
+  await waitUntil(async () => (await vaultDetail(c)).enforcement?.state === "holds", { slowMs: 30_000, what: "holds with the new agent" });
   assert.equal(await openOrders(c), []);
 });
 

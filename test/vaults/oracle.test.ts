@@ -57,9 +57,9 @@ test("the loop keeps cycling through exchange failures, and reports its health",
     await createVault(d, ivy, tom, { initialBalance: "5000" });
     d.daemon.sim!.faults.next({ kind: "http500", endpoint: "info", count: 6 });
     // A cycle that read no vault is no success: it is reported, and the loop backs off (2 s) and goes on.
-    await waitUntil(() => d.daemon.oracle.status().lastResult === "error", { timeoutMs: 15_000, what: "a failed cycle" });
+    await waitUntil(() => d.daemon.oracle.status().lastResult === "error", { slowMs: 15_000, what: "a failed cycle" });
     const first = d.daemon.oracle.status().lastCycleAt;
-    await waitUntil(() => d.daemon.oracle.status().lastResult === "ok", { timeoutMs: 20_000, what: "a good cycle after the faults" });
+    await waitUntil(() => d.daemon.oracle.status().lastResult === "ok", { slowMs: 20_000, what: "a good cycle after the faults" });
     assert.is(d.daemon.sim!.faults.pending().length, 0);
     const health = (await d.http.get("/healthz")).body.data;
     assert.is(health.oracle.lastResult, "ok");

@@ -121,7 +121,7 @@ t("a backlog longer than one page arrives whole, in order", async (ctx) => {
   });
   const s = await openSse(`${ctx.d.url}/api/events`, ctx.ivy.token, 0);
   const total = before + 2_500;
-  await waitUntil(() => s.events.length >= total, { what: `all ${total} events`, timeoutMs: 20_000 });
+  await waitUntil(() => s.events.length >= total, { what: `all ${total} events`, slowMs: 20_000 });
   const ids = s.events.map((e) => e.id);
   assert.is(ids.length, total);
   assert.ok(ids.every((id, i) => i === 0 || id > ids[i - 1]!), "strictly increasing, no repeats");

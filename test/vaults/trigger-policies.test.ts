@@ -46,7 +46,7 @@ async function protectedThenBreached(c: VaultCase) {
   await waitUntil(async () => {
     const v = await vaultDetail(c);
     return v.paused && v.enforcement?.state === "holds";
-  }, { timeoutMs: 30_000, what: "the vault paused and its policy held" });
+  }, { slowMs: 30_000, what: "the vault paused and its policy held" });
 }
 
 t("a stop-loss on an active vault's long fires when the price crosses it and leaves the vault flat, unpaused", async ({ d }) => {

@@ -199,7 +199,7 @@ async function settle(w: World, r: ReturnType<typeof rng>, ivy: Party, tom: Part
 }
 
 async function waitForClosed(w: World, who: Party, vault: string) {
-  await waitUntil(async () => (await vaultView(w, who, vault)).closed, { timeoutMs: 180_000, intervalMs: 250, what: `${vault} to close` });
+  await waitUntil(async () => (await vaultView(w, who, vault)).closed, { slowMs: 180_000, intervalMs: 250, what: `${vault} to close` });
 }
 
 /** The failure message of a life whose verification did not hold. */

@@ -193,5 +193,5 @@ export async function nextReading(w: World, who: Party, vault: string, afterSeco
   return waitUntil<VaultView | undefined>(async () => {
     const v = await vaultView(w, who, vault);
     return v.closed || (v.lastBalanceUpdate ?? 0) > afterSeconds ? v : undefined;
-  }, { timeoutMs: 120_000, intervalMs: 100, what: `a reading of ${vault} after ${afterSeconds}` }) as Promise<VaultView>;
+  }, { slowMs: 120_000, intervalMs: 100, what: `a reading of ${vault} after ${afterSeconds}` }) as Promise<VaultView>;
 }
