@@ -84,7 +84,7 @@ try {
   for (const px of ["60400", "59700", "60900", "60300", "61200"]) {
     const before = await points();
     await submit(sim, "#price-form", { price: px }, "#set-price", `set to ${px}`);
-    await waitUntil(async () => (await points()) > before, { timeoutMs: 30_000, what: "a chart point" });
+    await waitUntil(async () => (await points()) > before, { slowMs: 30_000, what: "a chart point" });
   }
   // the detail is read again just after the last reading; then the chart draws on the next frame
   await ivy.page.waitForFunction(() => document.querySelector("#vault-balance")?.textContent?.startsWith("10,1"), undefined, { timeout: 30_000 });
