@@ -74,7 +74,7 @@ export interface ServiceDeps {
  * every daemon publishes from a tail of the events table instead, so each stream sees every daemon's
  * events, in id order, once.
  */
-function liveEvents(store: Store, log: Logger) {
+function liveEvents(store: Store, log: Logger, onStored: () => void) {
   const hub = createEventHub();
   const parties = new Map<string, { investor: string; trader: string }>();
   async function toHub(rows: VaultEventRow[]): Promise<HubEvent[]> {
@@ -93,15 +93,12 @@ function liveEvents(store: Store, log: Logger) {
   }
   // One after another: a publish that waits for a parties lookup must not be overtaken by a later one.
   let queue: Promise<void> = Promise.resolve();
-  const observers: Array<(rows: VaultEventRow[]) => void> = [];
   const deliver = (rows: VaultEventRow[]) => {
     if (rows.length === 0) return;
-    for (const o of observers) o(rows);
+    onStored();
     queue = queue.then(() => toHub(rows)).then(hub.publish, (err) => log.error({ err }, "cannot publish events"));
   };
-  /** Sees every stored event as the streams do (every daemon's, when the store is shared). */
-  const observe = (o: (rows: VaultEventRow[]) => void) => void observers.push(o);
-  if (store.kind !== "postgres") return { hub, toHub, publish: deliver, observe, tail: undefined };
+  if (store.kind !== "postgres") return { hub, toHub, publish: deliver, tail: undefined };
   const tail = createEventTail({
     lastId: () => vaultsRepo.lastEventId(store.db),
     after: (afterId, limit) => vaultsRepo.eventsAfterId(store.db, afterId, limit),
@@ -111,7 +108,7 @@ function liveEvents(store: Store, log: Logger) {
   });
   // Another daemon's commit wakes the tail at once; the poll covers a notice lost while reconnecting.
   store.listen(EVENTS_CHANNEL, () => tail.poke());
-  return { hub, toHub, publish: (rows: VaultEventRow[]) => void (rows.length > 0 && tail.poke()), observe, tail };
+  return { hub, toHub, publish: (rows: VaultEventRow[]) => void (rows.length > 0 && tail.poke()), tail };
 }
 
 /** The exchange reads users' requests cause, kept per account and within the users' budgets (config.ts checks they leave the oracle its share). */
@@ -123,7 +120,12 @@ function userReads(config: Config, exchange: ExchangeAdapter, clock: () => numbe
 export function composeServices(deps: ServiceDeps) {
   const { config, store, exchange, chainOps, auth, box, share, clock, log } = deps;
   const { db } = store;
-  const live = liveEvents(store, log);
+  // Outbox rows are written with their event; any stored event (any daemon's, as the streams see them) wakes the sender.
+  const deliveries = createDeliveryWorker({
+    store, box, clock, log, allowPrivate: config.webhooksAllowPrivate,
+    daemon: store.kind === "postgres" ? daemonId(config.dataDir) : undefined,
+  });
+  const live = liveEvents(store, log, () => deliveries.wake());
   deps.onChainEvents(live.publish);
 
   const reads = userReads(config, exchange, clock);
@@ -153,7 +155,8 @@ export function composeServices(deps: ServiceDeps) {
   const vaults = createVaultService({ db, changeKey: store.changeKey, chain: chainOps, balances, views, enforcement, modes, deadMan, share, exclusive: store.exclusive, clock, log });
   const gate = createVaultGate({ db, balances, refresh: vaults.refresh, clock, staleAfterMs: config.staleAfter * 1000 });
   // Notices to one user (ProposalSigned, an agent key expiring, an account's stop); the webhooks outbox is its sink (below).
-  const notices = createUserNotices({ db, clock });
+  // Notices addressed to one user reach their webhooks through the same outbox, in the notice's transaction.
+  const notices = createUserNotices({ db, clock, sinks: [noticeDeliveries(clock)] });
   const stops = createStopKeeper({ db, work: store, exchange, trading, reconciler, notices, publish: live.publish, clock, log });
   const desk = createOrderDesk({ trading, idempotency: createIdempotency({ db }), views, gate, balances, stops });
   const watch = createVaultWatch({
@@ -189,14 +192,6 @@ export function composeServices(deps: ServiceDeps) {
     capacity: exchange.kind === "sim" ? undefined : oracleCapacity(config.oracleInterval * 1000, Math.max(0, BACKGROUND_WEIGHT_PER_MINUTE - FORCED_FILLS_WEIGHT_PER_MINUTE - config.readWeightAllUsers)),
   });
 
-  // Outbox rows are written with their event; any stored event (any daemon's) wakes the sender.
-  const deliveries = createDeliveryWorker({
-    store, box, clock, log, allowPrivate: config.webhooksAllowPrivate,
-    daemon: store.kind === "postgres" ? daemonId(config.dataDir) : undefined,
-  });
-  live.observe(() => deliveries.wake());
-  // Notices addressed to one user reach their webhooks through the same outbox, in the notice's transaction.
-  notices.addSink(noticeDeliveries(clock));
   const webhooks = createWebhookService({ db, work: store, box, worker: deliveries, clock, allowPrivate: config.webhooksAllowPrivate });
 
   const exports = createVaultExports({ db });

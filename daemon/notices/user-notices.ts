@@ -1,8 +1,8 @@
 // Notices addressed to one user rather than to a vault's parties: a proposal the other party signed
 // (a proposal has no vault yet), an agent key about to expire (the investor's business). Each is
 // stored once under a key saying what it is about, in the caller's transaction, so a retried request
-// or a second daemon's sweep records nothing twice. What delivers them (the webhooks outbox) plugs in
-// as a sink: it is called in the same transaction, only for a notice that is new, as the outbox is
+// or a second daemon's sweep records nothing twice. What delivers them (the webhooks outbox) is given
+// as a sink at construction: it is called in the same transaction, only for a notice that is new, as the outbox is
 // for a new vault event, so a notice is neither lost nor sent twice.
 import type { Executor } from "../db/store.js";
 import type { UserNoticeRow } from "../db/schema.js";
@@ -39,7 +39,7 @@ export function rowToNotice(row: UserNoticeRow): UserNotice {
 }
 
 export function createUserNotices(deps: { db: Executor; clock: () => number; sinks?: NoticeSink[] }) {
-  const sinks = [...(deps.sinks ?? [])];
+  const sinks = deps.sinks ?? [];
   return {
     /** GET /api/notices: the user's notices, newest first. */
     async list(user: string, page: { limit: number; offset: number }): Promise<{ notices: UserNotice[]; total: number; hasMore: boolean }> {
@@ -56,10 +56,6 @@ export function createUserNotices(deps: { db: Executor; clock: () => number; sin
       const notice = rowToNotice(row);
       for (const sink of sinks) await sink(trx, notice);
       return notice;
-    },
-    /** Adds a deliverer (the webhooks outbox) before the daemon starts its work. */
-    addSink(sink: NoticeSink): void {
-      sinks.push(sink);
     },
   };
 }
