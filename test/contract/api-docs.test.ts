@@ -1,17 +1,15 @@
 // GET /api/docs: Swagger UI from the installed package, in a real (headless) Chromium. It needs no
 // session, loads nothing from another origin, renders every operation of /api/openapi.json, and runs
 // under a Content-Security-Policy that allows only the daemon's own origin without a single violation.
-import { chromium } from "playwright-core";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
+import { launchChromium } from "../browser/helpers/chromium.js";
 import { startTestDaemon } from "../helpers/daemon.js";
 import { waitUntil } from "../helpers/util.js";
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-
 test("the interactive view renders the whole document under a self-only CSP, with no session", async () => {
   const d = await startTestDaemon();
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  const browser = await launchChromium();
   try {
     const plain = await fetch(`${d.url}/api/docs`);
     assert.is(plain.status, 200, "no session needed");

@@ -7,14 +7,12 @@ import { createServer } from "node:http";
 import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { getBytes } from "ethers";
-import { chromium } from "playwright-core";
 import { test } from "uvu";
 import * as assert from "uvu/assert";
 import { approveAgent, createVault, faucet, fakeClock, party, randomWallet, signIn, startTestDaemon } from "../helpers/daemon.js";
 import { freePort, waitUntil } from "../helpers/util.js";
-import { chromiumPath } from "../browser/helpers/chromium.js";
+import { launchChromium } from "../browser/helpers/chromium.js";
 
-const CHROMIUM = chromiumPath();
 const RECIPES = readFileSync(new URL("./recipes/frontend.js", import.meta.url), "utf8");
 
 /** A static site on its own origin: one page that loads the recipes, pointed at `api`. */
@@ -34,7 +32,7 @@ test("sign-in, errors and live events from another site, as docs/http-api.md sho
   const port = await freePort();
   const d = await startTestDaemon({ startOracle: false, clock: fakeClock(Date.now(), { realTime: true }), config: { corsOrigins: [`http://localhost:${port}`] } });
   const site = await frontendSite(d.url, port);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     // The wallet the way an extension injects it: window.ethereum, the key outside the page.
