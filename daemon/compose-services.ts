@@ -1,7 +1,8 @@
-// The services of the daemon, built in dependency order from their lower parts: trading, then the
-// vault balances and the vault service (which use trading), the gate and the order desk, proposals,
-// and the oracle loop last. Nothing is late-bound: each service gets what is already built. Kept
-// apart from main.ts (processes, ports, start/stop) so each reads in one sitting.
+// The services of the daemon, built in dependency order from their lower parts: the webhook deliveries
+// and the live events, trading, the vault balances, enforcement and the vault service, the gate and
+// the order desk, proposals, the oracle loop, then the rest. Each service gets what is already built;
+// the one subscription is the live events' to the indexer's stored rows (onChainEvents). Kept apart
+// from main.ts (processes, ports, start/stop) so each reads in one sitting.
 import type { Logger } from "pino";
 import type { AuthService } from "./auth/auth-service.js";
 import type { Config } from "./config.js";

@@ -1,5 +1,5 @@
 // The oracle loop (SPEC 1, DESIGN section 7): every interval it runs one cycle of the vault service's
-// poll (read every active vault, write the balances on-chain, react) and the proposals' upkeep. This
+// poll (read every active vault, write the balances on-chain, react) and the upkeep riding on it. This
 // module is only the loop: the timer, a per-cycle deadline, backoff after a failure, and the status
 // /healthz reports. A cycle succeeds only when it read what it had to read: at least one active vault,
 // or, with none active, the exchange answered.
@@ -21,7 +21,7 @@ export interface OracleDeps {
   poll(): Promise<{ active: number; due: number; read: number }>;
   /** With no active vault, proof that the exchange answers (a cheap read). */
   probe(): Promise<unknown>;
-  /** Background upkeep riding on the cycle (proposal expiry and relays). */
+  /** Background upkeep riding on the cycle (proposals, deadline notices, agent expiry, forced fills). */
   upkeep(): Promise<void>;
   clock: () => number;
   log: Logger;

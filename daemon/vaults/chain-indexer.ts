@@ -3,7 +3,8 @@
 // up to the head minus the confirmation depth, projected into vaults and vault events
 // (vault-events.ts) keyed by (tx hash, log index), the cursor advanced in the same transaction.
 // Reading a block twice writes nothing twice. The vaults' own transactions are written through from
-// their receipts at once (chain-ops.ts, applyReceipt); the loop then skips them. Listeners hear only
+// their receipts at once (chain-ops.ts, applyReceipt); when the loop reads them again, the insert keeps
+// none twice. Listeners hear only
 // rows actually inserted, after the commit.
 import { getAddress } from "ethers";
 import type { JsonRpcProvider, Log, TransactionReceipt } from "ethers";

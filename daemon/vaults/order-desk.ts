@@ -1,8 +1,9 @@
 // Trading as the API offers it, one way down: the Idempotency-Key's guard (a replay answers before
 // any check), the vault gate (which account, under which rules), trading (venue rules, signature,
-// exchange, audit record), then the vault's balance told of a fill. The one place that puts vaults
-// and trading together, so trading itself knows nothing of vaults and the vault rules are checked on
-// every path (trade, close, cancel, reads).
+// exchange, audit record), then the vault's balance told of a fill. Users' orders reach trading only
+// through here, so trading itself knows nothing of vaults and the vault rules are checked on every
+// path (trade, close, cancel, reads); the daemon's own orders (enforcement's, kept stops) call trading
+// from their modules.
 import type { AccountViews } from "../trading/account-views.js";
 import type { Idempotency } from "../trading/idempotency.js";
 import type { Target } from "../trading/target.js";

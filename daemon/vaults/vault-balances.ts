@@ -1,7 +1,8 @@
 // A vault's balance, from the exchange to the chain: read each vault's account (net of external
 // transfers), write the readings on-chain in batches (the contract checks the limits and pauses),
-// and record the vault's fills as trades. The oracle loop and the trade gate both call down here;
-// what a pause does to the vault's orders is the vault service's business (it gets the list back).
+// and record the vault's fills as trades. The vault service (the oracle's poll, a takeover, a refresh
+// the trade gate asks for) calls down here; what a pause does to the vault's orders is its business
+// (it gets the list back).
 import type { Logger } from "pino";
 import type { Executor, UnitOfWork } from "../db/store.js";
 import type { VaultEventRow, VaultRow } from "../db/schema-chain.js";
@@ -95,8 +96,8 @@ export function createVaultBalances(deps: BalancesDeps) {
     }
   }
 
-  /** Reads the vaults and writes their balances on-chain; a failed read skips only that vault. */
   /**
+   * Reads the vaults and writes their balances on-chain; a failed read skips only that vault.
    * `once`: a reading another daemon already stored for the same second with the same figures is
    * left to it (the oracle's own work, a new vault's first reading); without it the reading is sent
    * whatever, as a user's refresh needs (a close or an unpause must find its reading mined).

@@ -42,8 +42,10 @@ export interface VaultChainOps {
   chainId(): number;
   factory(): string;
   createVault(terms: VaultTerms, investorSignature: string, traderSignature: string): Promise<{ vault: string; txHash: string }>;
-  /** Writes readings in as few transactions as fit a block; returns the vaults the batch paused. */
-  /** Every batch is tried; `failures` holds the errors of those that failed (the rest applied). */
+  /**
+   * Writes readings in as few transactions as fit a block; returns the vaults the batches paused.
+   * Every batch is tried; `failures` holds the errors of those that failed (the rest applied).
+   */
   updateBalances(readings: BalanceReading[]): Promise<{ paused: string[]; txHashes: string[]; failures: unknown[] }>;
   closeVault(vault: string): Promise<{ txHash: string }>;
   unpauseVault(vault: string): Promise<{ txHash: string }>;

@@ -1,7 +1,7 @@
 // Vault reads and actions (SPEC 3.1, 4.10-4.15, DESIGN section 7), and the work of one oracle cycle.
 // Rules live here; the contract enforces the objective ones again (recovery, closed state, who gets
-// paid). Balances come from vault-balances.ts; orders go through the trading service; the escrow's
-// funding and withdrawals are vault-settlement.ts's.
+// paid). Balances come from vault-balances.ts; a pause's orders and positions are enforcement.ts's; the
+// escrow's funding and withdrawals are vault-settlement.ts's.
 import type { Logger } from "pino";
 import type { Executor } from "../db/store.js";
 import type { VaultRow } from "../db/schema-chain.js";

@@ -1,5 +1,5 @@
 // SPEC 4.5-4.9 and DESIGN section 6: trade, orders, cancel, positions, close, agent approval.
-// Routes parse into typed values, call the trading services and render SPEC's types (numbers from
+// Routes parse into typed values, call the order desk (agents for approval) and render SPEC's types (numbers from
 // exact decimal strings, at this edge only).
 import { z } from "zod";
 import { toDecimalString } from "../../lib/decimal.js";
