@@ -10,7 +10,7 @@ import { adapterWithAgent, type AdapterRig } from "./_adapter.js";
 
 const t = suite<AdapterRig>("adapter trigger orders");
 t.before(async (ctx) => {
-  Object.assign(ctx, await adapterWithAgent(2_000));
+  Object.assign(ctx, await adapterWithAgent(120_000));
 });
 t.after(async (ctx) => {
   await ctx.h.close();

@@ -48,7 +48,7 @@ rule.run();
 
 const t = suite<AdapterRig>("the adapter's forced fills, from the sim");
 t.before(async (ctx) => {
-  Object.assign(ctx, await adapterWithAgent(1_000));
+  Object.assign(ctx, await adapterWithAgent(120_000));
 });
 t.after(async (ctx) => {
   await ctx.h.close();

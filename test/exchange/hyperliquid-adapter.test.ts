@@ -11,8 +11,13 @@ import { newCloid } from "../../daemon/trading/trading-service.js";
 import { adapterWithAgent, type AdapterRig } from "./_adapter.js";
 
 const t = suite<AdapterRig>("hyperliquid adapter");
+// Long enough that no answer the sim gives on a busy machine meets it; the timeout's own tests use an
+// adapter of 1 s against a sim that would hang far longer.
+const RIG_TIMEOUT_MS = 120_000;
+const HANG_MS = 600_000;
+const impatient = (h: AdapterRig["h"]) => createHyperliquidAdapter({ kind: "sim", url: h.sim.url, isTestnet: true, timeoutMs: 1_000 });
 t.before(async (ctx) => {
-  Object.assign(ctx, await adapterWithAgent(1_000));
+  Object.assign(ctx, await adapterWithAgent(RIG_TIMEOUT_MS));
 });
 t.after(async (ctx) => {
   await ctx.h.close();
@@ -97,8 +102,8 @@ t("5xx and timeouts become retryable EXCHANGE_UNAVAILABLE", async ({ h, ex, mast
   } catch (e) {
     assert.ok(isAppError(e) && e.code === "EXCHANGE_UNAVAILABLE" && e.retryable);
   }
-  h.sim.faults.next({ kind: "timeout", endpoint: "info", delayMs: 3_000 });
-  assert.is(await code(ex.mids()), "EXCHANGE_UNAVAILABLE");
+  h.sim.faults.next({ kind: "timeout", endpoint: "info", delayMs: HANG_MS });
+  assert.is(await code(impatient(h).mids()), "EXCHANGE_UNAVAILABLE");
 });
 
 t("an order the exchange leaves unanswered ends at the adapter's timeout, a dropped answer and the caller's abort at once: all unavailable, retryable", async ({ h, ex, agent }) => {
@@ -117,20 +122,21 @@ t("an order the exchange leaves unanswered ends at the adapter's timeout, a drop
   const refused = await failure(ex.placeOrder(agent, order()));
   assert.equal([refused.code, refused.retryable], ["EXCHANGE_UNAVAILABLE", true]);
   assert.match(refused.message, "(HTTP 500)");
-  // The rig's timeout is 1 s; the sim would hang for 5.
-  h.sim.faults.next({ kind: "timeout", endpoint: "exchange", delayMs: 5_000 });
-  const slow = await failure(ex.placeOrder(agent, order()));
+  // This adapter's timeout is 1 s; the sim would hang for 10 minutes, so an end is the timeout's.
+  h.sim.faults.next({ kind: "timeout", endpoint: "exchange", delayMs: HANG_MS });
+  const slow = await failure(impatient(h).placeOrder(agent, order()));
   assert.equal([slow.code, slow.retryable], ["EXCHANGE_UNAVAILABLE", true]);
-  assert.ok(slow.ms >= 900 && slow.ms < 3_000, `ended after ${slow.ms} ms`);
+  assert.ok(slow.ms >= 900, `ended after ${slow.ms} ms, before the timeout`);
   h.sim.faults.next({ kind: "drop-after-processing", endpoint: "exchange" });
   const dropped = await failure(ex.placeOrder(agent, order()));
   assert.equal([dropped.code, dropped.retryable], ["EXCHANGE_UNAVAILABLE", true]);
-  h.sim.faults.next({ kind: "delay", endpoint: "exchange", delayMs: 5_000 });
+  // The rig's adapter would wait 2 minutes and the sim answer in 10: an end is the caller's abort.
+  h.sim.faults.next({ kind: "delay", endpoint: "exchange", delayMs: HANG_MS });
   const abort = new AbortController();
   setTimeout(() => abort.abort(), 50);
   const aborted = await failure(ex.placeOrder(agent, order(), { signal: abort.signal }));
   assert.equal([aborted.code, aborted.retryable], ["EXCHANGE_UNAVAILABLE", true]);
-  assert.ok(aborted.ms < 900, `ended after ${aborted.ms} ms`);
+  assert.ok(aborted.ms < RIG_TIMEOUT_MS, `ended after ${aborted.ms} ms`);
 });
 
 t("a base URL with a path (an exchange behind a proxy's prefix) keeps it; its 429 asks the caller to wait", async () => {
