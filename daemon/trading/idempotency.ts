@@ -3,14 +3,13 @@
 // arrives while it runs (a retry, or a duplicate sent at once) waits for it and then answers from its
 // row: the same answer. Without a row (the first failed before storing one), the waiting request goes
 // itself. A row from an earlier run or another daemon answers at once; `same` tells it is the same
-// request. The order desk runs the whole request inside, so a replay answers before any check.
+// request. The order desk runs the whole request inside, so a replay answers before any check; the
+// order's insert checks the key again in its transaction, which settles a race between daemons.
 import type { Executor } from "../db/store.js";
 import * as orders from "../db/orders-repo.js";
 import type { OrderRow } from "../db/schema.js";
 import { AppError } from "../errors.js";
-import { outcomeOf, type TradeResult } from "./trading-service.js";
-
-const STILL_IN_FLIGHT = "the first request with this Idempotency-Key is still in flight; retry shortly";
+import { outcomeOf, STILL_IN_FLIGHT, type TradeResult } from "./trading-service.js";
 
 export function createIdempotency(deps: { db: Executor; /** How long a retry waits for the first request, still in flight. */ inFlightWaitMs?: number }) {
   const inFlightWaitMs = deps.inFlightWaitMs ?? 10_000;

@@ -87,6 +87,8 @@ const wireOrder = (o: CheckedOrder, cloid: Cloid) => ({
   asset: o.market.asset, isBuy: o.isBuy, price: o.price, size: o.size, reduceOnly: o.reduceOnly, tif: o.tif, cloid, trigger: o.trigger,
 });
 
+export const STILL_IN_FLIGHT = "the first request with this Idempotency-Key is still in flight; retry shortly";
+
 /** The answer a settled row gives, the same for the first request and any retry with its key. */
 export function outcomeOf(row: OrderRow): TradeResult {
   if (row.status === "rejected") {
@@ -95,7 +97,7 @@ export function outcomeOf(row: OrderRow): TradeResult {
   // Pending: the first request is still with the exchange, here or on another daemon (or its daemon
   // stopped mid-call, and the reconciler settles it soon): its answer is not known yet.
   if (row.status === "pending") {
-    throw new AppError("CONFLICT", "the first request with this Idempotency-Key is still in flight; retry shortly", { retryAfter: 1 });
+    throw new AppError("CONFLICT", STILL_IN_FLIGHT, { retryAfter: 1 });
   }
   if (row.status === "unknown" || row.oid === null) {
     throw new AppError("EXCHANGE_UNAVAILABLE", "the order's outcome is not known yet; it is being reconciled", {
